@@ -1,0 +1,36 @@
+# `make demo` and `make test` each create .venv if missing and install what they need.
+# Idempotent: the install step re-runs only when pyproject.toml changes.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.ragstrata-installed
+PIPQ   := --quiet --disable-pip-version-check
+
+.PHONY: install demo test lint bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install $(PIPQ) --upgrade pip
+	$(BIN)/python -m pip install $(PIPQ) -e '.[dev]'
+	@touch $(STAMP)
+
+install: $(STAMP)
+
+demo: $(STAMP)
+	@$(BIN)/python -m ragstrata.demo
+
+# pytest exits 5 when it collected no test: that is a failure here, not a pass.
+test: $(STAMP)
+	$(BIN)/python -m pytest -n 2 -q
+
+lint: $(STAMP)
+	$(BIN)/ruff check src tests bench
+	$(BIN)/mypy
+
+bench: $(STAMP)
+	$(BIN)/python bench/router.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build *.egg-info src/*.egg-info

@@ -1,0 +1,1 @@
+"""answer stage (built by a later issue)."""

@@ -1,0 +1,81 @@
+"""The ``ragstrata`` command: the typer app, global options and error mapping.
+
+Errors become one line on stderr and an exit code (``RagstrataError.exit_code``: 2 for user
+errors, 3 for system failures, 1 for anything unexpected, 130 when interrupted); ``--debug``
+shows the traceback instead.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+import click
+import typer
+from rich.console import Console
+
+from ragstrata.errors import RagstrataError
+
+__all__ = ["app", "main"]
+
+app = typer.Typer(
+    name="ragstrata",
+    help="Answer questions about a repository's code and docs from cited evidence.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode="rich",
+)
+err_console = Console(stderr=True, soft_wrap=True)
+
+
+@app.callback()
+def _root(
+    debug: bool = typer.Option(False, "--debug", help="Show tracebacks on errors."),
+) -> None:
+    """ragstrata: layered retrieval over code (C0-C3) and docs (D0-D2)."""
+
+
+def _register() -> None:
+    # Each command lives in its own module; importing it registers it on ``app``.
+    from ragstrata.cli import inspect_cmd, route_cmd  # noqa: F401
+
+
+def _one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split()) or type(exc).__name__
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Entry point of the console script and ``python -m ragstrata``."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    debug = "--debug" in args
+    _register()
+    try:
+        app(args=args, prog_name="ragstrata", standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    except click.exceptions.Abort:
+        err_console.print("interrupted")
+        sys.exit(130)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except KeyboardInterrupt:
+        if debug:
+            raise
+        err_console.print("interrupted")
+        sys.exit(130)
+    except RagstrataError as exc:
+        if debug:
+            raise
+        err_console.print(f"error: {_one_line(exc)}", markup=False, highlight=False)
+        sys.exit(exc.exit_code)
+    except Exception as exc:
+        if debug:
+            raise
+        err_console.print(
+            f"internal error: {type(exc).__name__}: {_one_line(exc)} (run with --debug for details)",
+            markup=False,
+            highlight=False,
+        )
+        sys.exit(1)

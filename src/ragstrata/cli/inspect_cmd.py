@@ -1,0 +1,1 @@
+"""`ragstrata inspect` (filled in by the ingestion work)."""

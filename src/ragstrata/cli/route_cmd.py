@@ -1,0 +1,1 @@
+"""`ragstrata route` and `ragstrata schema` (filled in by the router work)."""

@@ -1,0 +1,1 @@
+"""retrieve stage (built by a later issue)."""

@@ -1,0 +1,1 @@
+"""store stage (built by a later issue)."""

@@ -1,0 +1,80 @@
+"""The skeleton's contracts: error tree, settings precedence, CLI error mapping."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ragstrata.errors import ConfigError, InvalidQueryError, RagstrataError, SystemFailure, UserError
+from ragstrata.settings import load_settings
+
+
+def test_error_tree_shape() -> None:
+    assert issubclass(InvalidQueryError, UserError)
+    assert issubclass(InvalidQueryError, ValueError)
+    assert issubclass(UserError, RagstrataError)
+    assert issubclass(SystemFailure, RagstrataError)
+    assert UserError.exit_code == 2
+    assert SystemFailure.exit_code == 3
+
+
+def test_settings_precedence(tmp_path: Path) -> None:
+    (tmp_path / "ragstrata.toml").write_text(
+        '[index]\nmax_file_bytes = 1000\nchunk_size = 500\n[llm]\nmodel = "from-file"\n',
+        encoding="utf-8",
+    )
+    env = {"RAGSTRATA_INDEX_CHUNK_SIZE": "700", "RAGSTRATA_LLM_MODEL": "from-env"}
+    s = load_settings(tmp_path, env=env, overrides={"llm": {"model": "from-flag"}})
+    assert s.index.max_file_bytes == 1000  # file beats default
+    assert s.index.chunk_size == 700  # env beats file
+    assert s.llm.model == "from-flag"  # flag beats env
+
+
+def test_settings_pyproject_section_and_api_key_env(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.ragstrata.embedder]\nbatch_size = 8\napi_key_env = "MY_KEY"\n', encoding="utf-8"
+    )
+    s = load_settings(tmp_path, env={"MY_KEY": "sk-secret"})
+    assert s.embedder.batch_size == 8
+    assert s.embedder.api_key is not None
+    assert s.embedder.api_key.get_secret_value() == "sk-secret"
+    assert "sk-secret" not in repr(s)
+
+
+def test_bad_setting_names_the_field(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match=r"index\.chunk_size"):
+        load_settings(tmp_path, env={"RAGSTRATA_INDEX_CHUNK_SIZE": "-3"})
+
+
+def test_broken_settings_file_is_one_clear_error(tmp_path: Path) -> None:
+    (tmp_path / "ragstrata.toml").write_text("[index\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match="cannot read settings file"):
+        load_settings(tmp_path)
+
+
+def _cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "ragstrata", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=60,
+    )
+
+
+def test_cli_config_error_is_one_line_exit_2(tmp_path: Path) -> None:
+    (tmp_path / "ragstrata.toml").write_text("[index\n", encoding="utf-8")
+    proc = _cli("route", "где класс UserService?", cwd=tmp_path)
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+    lines = [ln for ln in proc.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: cannot read settings file")
+
+
+def test_cli_help_lists_commands() -> None:
+    proc = _cli("--help")
+    assert proc.returncode == 0
+    assert "route" in proc.stdout
