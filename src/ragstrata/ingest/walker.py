@@ -1,0 +1,492 @@
+"""Repository walker: the files of a repository worth indexing, decoded, in sorted path order.
+
+Ignore rules are evaluated as git does, with ``pathspec``'s ``GitIgnoreSpec``: every folder's
+``.gitignore`` applies to its subtree (deeper files win; within a file the last match wins),
+``.git/info/exclude`` below the root ``.gitignore``; an ignored folder is never entered, so
+nothing inside it can be re-included. ``.ragstrataignore`` files use the same syntax and are
+consulted first: a match ignores the path, a negated match (``!build/``) keeps it even if
+``.gitignore`` or a default rule below would skip it. Settings ``exclude`` globs always skip,
+``include`` globs (when given) are the only files kept. Secrets, binaries, oversize and
+unreadable files are always skipped.
+
+Default skips (VCS, virtualenv, dependency, build and tool folders, lock files, minified
+files, secret-bearing files) are data: ``data/walker.toml``. Every skip is counted per reason in
+a :class:`SkipReport`. Nothing here raises for a bad file; only a missing root does.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+import tomllib
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from enum import StrEnum
+from fnmatch import fnmatchcase
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from pathspec import GitIgnoreSpec
+
+from ragstrata.errors import RepositoryNotFoundError
+from ragstrata.ingest.languages import detect_language, is_doc, is_test, language_info
+from ragstrata.ingest.rows import SourceFile
+from ragstrata.settings import IndexSettings
+
+__all__ = ["SkipReason", "SkipReport", "Walker", "walk"]
+
+_BOM = b"\xef\xbb\xbf"
+_IGNORE_FILES = frozenset({".gitignore", ".ragstrataignore"})
+_MAX_IGNORE_FILE_BYTES = 4 * 1024 * 1024  # a hostile multi-GB .gitignore is read no further
+_MAX_EXAMPLES = 5
+_TEXT_CONTROLS = {8, 9, 10, 12, 13, 27}
+# credentials.py, secrets.md, secret.html are modules and documents, not secret stores
+# (plain text is not exempt: credentials.txt is a secret store).
+_NOT_SECRET_KINDS = frozenset({"code", "doc", "markup"})
+# bytes.translate(None, delete=_NOT_CONTROL) keeps only the control bytes of a sample.
+_NOT_CONTROL = bytes(
+    b for b in range(256) if not ((b < 32 and b not in _TEXT_CONTROLS) or b == 127)
+)
+
+
+class SkipReason(StrEnum):
+    """Why the walker left a file or folder out."""
+
+    GITIGNORED = "gitignored"
+    RAGSTRATAIGNORE = "ragstrataignore"
+    EXCLUDED = "excluded"  # settings.exclude
+    NOT_INCLUDED = "not_included"  # settings.include given and not matched
+    VCS_DIR = "vcs_dir"
+    VENV = "venv"
+    NODE_MODULES = "node_modules"
+    BUILD_OUTPUT = "build_output"
+    TOOL_DIR = "tool_dir"
+    INDEX_DIR = "index_dir"
+    LOCK_FILE = "lock_file"
+    MINIFIED = "minified"
+    BINARY = "binary"
+    TOO_LARGE = "too_large"
+    SECRET = "secret"
+    SYMLINK = "symlink"  # settings.follow_symlinks is false
+    SYMLINK_OUTSIDE = "symlink_outside"
+    SYMLINK_LOOP = "symlink_loop"
+    BROKEN_SYMLINK = "broken_symlink"
+    SPECIAL_FILE = "special_file"  # FIFO, socket, device
+    UNREADABLE = "unreadable"
+    BAD_NAME = "bad_name"  # a file or folder name that is not valid UTF-8
+
+
+@dataclass
+class SkipReport:
+    """What a walk kept and skipped: counts per reason and a few example paths for each."""
+
+    files: int = 0
+    bytes: int = 0
+    decode_errors: int = 0
+    skipped: Counter[str] = field(default_factory=Counter)
+    examples: dict[str, list[str]] = field(default_factory=dict)
+
+    def add(self, reason: SkipReason, path: str) -> None:
+        """Record one skipped file or folder (a folder counts once, not per file inside)."""
+        self.skipped[reason.value] += 1
+        sample = self.examples.setdefault(reason.value, [])
+        if len(sample) < _MAX_EXAMPLES:
+            sample.append(path)
+
+    @property
+    def skipped_total(self) -> int:
+        """Number of skipped entries over all reasons."""
+        return sum(self.skipped.values())
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form for ``--json`` output."""
+        return {
+            "files": self.files,
+            "bytes": self.bytes,
+            "decode_errors": self.decode_errors,
+            "skipped_total": self.skipped_total,
+            "skipped": dict(sorted(self.skipped.items())),
+            "examples": {k: list(v) for k, v in sorted(self.examples.items())},
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class _Rules:
+    vcs: tuple[str, ...]
+    venv_markers: tuple[str, ...]
+    dirs: tuple[tuple[SkipReason, tuple[str, ...]], ...]  # every other folder rule
+    files: tuple[tuple[SkipReason, tuple[str, ...]], ...]  # lock files and minified names
+    secret: tuple[str, ...]
+    secret_unless_code: tuple[str, ...]
+    sniff_bytes: int
+    max_control_ratio: float
+    minified_min_chars: int
+    max_average_line: float
+
+
+@lru_cache(maxsize=1)
+def _rules() -> _Rules:
+    raw = tomllib.loads(
+        resources.files("ragstrata.data").joinpath("walker.toml").read_text("utf-8")
+    )
+    dirs, files, limits = raw["dirs"], raw["files"], raw["limits"]
+    return _Rules(
+        vcs=tuple(dirs["vcs_dir"]),
+        venv_markers=tuple(dirs["venv_markers"]),
+        dirs=tuple(
+            (SkipReason(k), tuple(v))
+            for k, v in dirs.items()
+            if k not in ("vcs_dir", "venv_markers")
+        ),
+        files=(
+            (SkipReason.LOCK_FILE, tuple(files["lock_file"])),
+            (SkipReason.MINIFIED, tuple(files["minified"])),
+        ),
+        secret=tuple(files["secret"]),
+        secret_unless_code=tuple(files["secret_unless_code"]),
+        sniff_bytes=int(limits["sniff_bytes"]),
+        max_control_ratio=float(limits["max_control_ratio"]),
+        minified_min_chars=int(limits["minified_min_chars"]),
+        max_average_line=float(limits["max_average_line"]),
+    )
+
+
+def _matches(name: str, globs: tuple[str, ...]) -> bool:
+    return any(fnmatchcase(name, g) for g in globs)
+
+
+# ---------------------------------------------------------------------------- ignore files
+
+
+@dataclass(frozen=True, slots=True)
+class _Level:
+    """The patterns of one ignore file, relative to the folder ``base`` ("" or "a/b/")."""
+
+    base: str
+    spec: GitIgnoreSpec
+
+
+def _decide(levels: tuple[_Level, ...], rel: str) -> bool | None:
+    """True: ignored, False: explicitly kept (negation), None: no pattern matched.
+
+    ``rel`` ends with "/" for a folder. Deeper files take precedence over shallower ones.
+    """
+    for level in reversed(levels):
+        result = level.spec.check_file(rel[len(level.base) :])
+        if result.include is not None:
+            return bool(result.include)
+    return None
+
+
+def _read_level(path: str, base: str) -> _Level | None:
+    try:
+        with open(path, "rb") as fh:
+            lines = fh.read(_MAX_IGNORE_FILE_BYTES).decode("utf-8", "replace").splitlines()
+    except OSError:
+        return None
+    lines = [line.removesuffix("\r") for line in lines]
+    if not any(line.strip() and not line.startswith("#") for line in lines):
+        return None
+    return _Level(base, GitIgnoreSpec.from_lines(lines))
+
+
+@dataclass(slots=True)
+class _Frame:
+    """A folder being walked: its remaining entries and the rules in force below it."""
+
+    entries: Iterator[os.DirEntry[str]]
+    rel: str  # "" or "a/b/"
+    git: tuple[_Level, ...]
+    rag: tuple[_Level, ...]
+    real: str  # real path of this folder
+    ancestors: frozenset[str]  # real paths of this folder and the folders above it
+
+
+# ---------------------------------------------------------------------------- the walker
+
+
+class Walker:
+    """Walk ``root`` with ``settings``: ``files()`` yields :class:`SourceFile` in sorted path
+    order; ``report`` counts what was skipped and why (reset on each ``files()`` call)."""
+
+    def __init__(
+        self, root: Path, settings: IndexSettings, *, index_dir_name: str = ".ragstrata"
+    ) -> None:
+        self.root = Path(root)
+        if not self.root.exists():
+            raise RepositoryNotFoundError(f"repository path {str(self.root)!r} does not exist")
+        if not self.root.is_dir():
+            raise RepositoryNotFoundError(f"repository path {str(self.root)!r} is not a folder")
+        self.settings = settings
+        self.index_dir_name = index_dir_name
+        self.report = SkipReport()
+        self._exclude = GitIgnoreSpec.from_lines(settings.exclude) if settings.exclude else None
+        self._include = GitIgnoreSpec.from_lines(settings.include) if settings.include else None
+
+    # -- traversal
+
+    def files(self) -> Iterator[SourceFile]:
+        """Yield every accepted file, depth-first in sorted repository-relative path order."""
+        self.report = SkipReport()
+        root_real = os.path.realpath(self.root)
+        git: tuple[_Level, ...] = ()
+        exclude_file = os.path.join(root_real, ".git", "info", "exclude")
+        if os.path.isfile(exclude_file):
+            level = _read_level(exclude_file, "")
+            git = (level,) if level else ()
+        frame = self._enter(root_real, root_real, "", git, (), frozenset({root_real}))
+        stack = [frame] if frame else []
+        while stack:
+            top = stack[-1]
+            entry = next(top.entries, None)
+            if entry is None:
+                stack.pop()
+                continue
+            rel = top.rel + entry.name
+            if not _valid_name(entry.name):
+                self.report.add(SkipReason.BAD_NAME, rel.encode("utf-8", "replace").decode())
+                continue
+            if entry.is_symlink() and not self._symlink_ok(entry, rel, top, root_real):
+                continue
+            if self._is_dir(entry):
+                child = self._dir_frame(entry, rel, top)
+                if child is not None:
+                    stack.append(child)
+            else:
+                source = self._file(entry, rel, top)
+                if source is not None:
+                    self.report.files += 1
+                    self.report.bytes += source.size
+                    self.report.decode_errors += source.decode_errors
+                    yield source
+
+    def _enter(
+        self,
+        path: str,
+        real: str,
+        rel: str,
+        git: tuple[_Level, ...],
+        rag: tuple[_Level, ...],
+        ancestors: frozenset[str],
+    ) -> _Frame | None:
+        try:
+            with os.scandir(path) as it:
+                entries = list(it)
+        except OSError:
+            self.report.add(SkipReason.UNREADABLE, rel or ".")
+            return None
+        # Only regular files are read: opening a FIFO named .gitignore would block forever.
+        ignore_files = {e.name: e.path for e in entries if e.name in _IGNORE_FILES and _is_file(e)}
+        if ".gitignore" in ignore_files:
+            level = _read_level(ignore_files[".gitignore"], rel)
+            git = (*git, level) if level else git
+        if ".ragstrataignore" in ignore_files:
+            level = _read_level(ignore_files[".ragstrataignore"], rel)
+            rag = (*rag, level) if level else rag
+        entries.sort(key=lambda e: e.name + "/" if self._is_dir(e) else e.name)
+        return _Frame(iter(entries), rel, git, rag, real, ancestors)
+
+    @staticmethod
+    def _is_dir(entry: os.DirEntry[str]) -> bool:
+        try:
+            return entry.is_dir()
+        except OSError:
+            return False
+
+    def _symlink_ok(self, entry: os.DirEntry[str], rel: str, frame: _Frame, root_real: str) -> bool:
+        if not self.settings.follow_symlinks:
+            self.report.add(SkipReason.SYMLINK, rel)
+            return False
+        try:
+            target = os.path.realpath(entry.path, strict=True)
+        except FileNotFoundError:
+            self.report.add(SkipReason.BROKEN_SYMLINK, rel)
+            return False
+        except OSError:  # ELOOP: the link resolves to itself
+            self.report.add(SkipReason.SYMLINK_LOOP, rel)
+            return False
+        if target != root_real and not target.startswith(root_real.rstrip(os.sep) + os.sep):
+            self.report.add(SkipReason.SYMLINK_OUTSIDE, rel)
+            return False
+        if os.path.isdir(target):
+            if target in frame.ancestors:
+                self.report.add(SkipReason.SYMLINK_LOOP, rel)
+                return False
+            return True
+        # A link must not smuggle in what its target's own name or place would exclude.
+        rules = _rules()
+        *folders, name = os.path.relpath(target, root_real).split(os.sep)
+        if any(_matches(folder, rules.vcs) for folder in folders):
+            self.report.add(SkipReason.VCS_DIR, rel)
+            return False
+        if _matches(name, rules.secret):
+            self.report.add(SkipReason.SECRET, rel)
+            return False
+        return True
+
+    def _dir_frame(self, entry: os.DirEntry[str], rel: str, frame: _Frame) -> _Frame | None:
+        reason = self._dir_reason(entry, rel, frame)
+        if reason is not None:
+            self.report.add(reason, rel + "/")
+            return None
+        if entry.is_symlink():
+            real = os.path.realpath(entry.path)
+        else:
+            real = os.path.join(frame.real, entry.name)
+        if real in frame.ancestors:
+            self.report.add(SkipReason.SYMLINK_LOOP, rel + "/")
+            return None
+        return self._enter(
+            entry.path, real, rel + "/", frame.git, frame.rag, frame.ancestors | {real}
+        )
+
+    def _dir_reason(self, entry: os.DirEntry[str], rel: str, frame: _Frame) -> SkipReason | None:
+        name, rules = entry.name, _rules()
+        if _matches(name, rules.vcs):  # VCS folders are never walked
+            return SkipReason.VCS_DIR
+        rag = _decide(frame.rag, rel + "/")
+        if rag:
+            return SkipReason.RAGSTRATAIGNORE
+        if self._exclude is not None and self._exclude.match_file(rel + "/"):
+            return SkipReason.EXCLUDED
+        if rag is False:  # re-included by a .ragstrataignore negation
+            return None
+        if name == self.index_dir_name:
+            return SkipReason.INDEX_DIR
+        for reason, globs in rules.dirs:
+            if _matches(name, globs):
+                return reason
+        if any(os.path.exists(os.path.join(entry.path, m)) for m in rules.venv_markers):
+            return SkipReason.VENV
+        if _decide(frame.git, rel + "/"):
+            return SkipReason.GITIGNORED
+        return None
+
+    # -- files
+
+    def _name_reason(self, name: str, rel: str, frame: _Frame) -> SkipReason | None:
+        rules = _rules()
+        if _matches(name, rules.vcs):  # a `.git` file: the pointer of a worktree or submodule
+            return SkipReason.VCS_DIR
+        rag = _decide(frame.rag, rel)
+        if rag:
+            return SkipReason.RAGSTRATAIGNORE
+        if self._exclude is not None and self._exclude.match_file(rel):
+            return SkipReason.EXCLUDED
+        if self._include is not None and not self._include.match_file(rel):
+            return SkipReason.NOT_INCLUDED
+        if rag is None and _decide(frame.git, rel):
+            return SkipReason.GITIGNORED
+        if _matches(name, rules.secret):
+            return SkipReason.SECRET
+        if _matches(name, rules.secret_unless_code):
+            info = language_info(detect_language(rel))
+            if info is None or info.kind not in _NOT_SECRET_KINDS or info.id == "text":
+                return SkipReason.SECRET
+        if rag is None:
+            for reason, globs in rules.files:
+                if _matches(name, globs):
+                    return reason
+        return None
+
+    def _file(self, entry: os.DirEntry[str], rel: str, frame: _Frame) -> SourceFile | None:
+        reason = self._name_reason(entry.name, rel, frame)
+        if reason is not None:
+            self.report.add(reason, rel)
+            return None
+        try:
+            st = entry.stat()
+            if not stat.S_ISREG(st.st_mode):
+                self.report.add(SkipReason.SPECIAL_FILE, rel)
+                return None
+            if st.st_size > self.settings.max_file_bytes:
+                self.report.add(SkipReason.TOO_LARGE, rel)
+                return None
+            with open(entry.path, "rb") as fh:
+                data = fh.read(self.settings.max_file_bytes + 1)
+        except OSError:
+            self.report.add(SkipReason.UNREADABLE, rel)
+            return None
+        if len(data) > self.settings.max_file_bytes:  # grew after stat
+            self.report.add(SkipReason.TOO_LARGE, rel)
+            return None
+        if _looks_binary(data):
+            self.report.add(SkipReason.BINARY, rel)
+            return None
+        return self._decode(rel, data, st.st_mtime_ns, frame)
+
+    def _decode(self, rel: str, data: bytes, mtime_ns: int, frame: _Frame) -> SourceFile | None:
+        had_bom = data.startswith(_BOM)
+        body = data[len(_BOM) :] if had_bom else data
+        try:
+            text, bad = body.decode("utf-8"), False
+        except UnicodeDecodeError:
+            text, bad = body.decode("utf-8", "replace"), True
+        first_line = text[: text.find("\n")] if text.startswith("#!") else ""
+        language = detect_language(rel, first_line)
+        doc = is_doc(rel, language)
+        if not doc and _looks_minified(text) and _decide(frame.rag, rel) is not False:
+            self.report.add(SkipReason.MINIFIED, rel)
+            return None
+        return SourceFile(
+            path=rel,
+            language=language,
+            is_test=is_test(rel, language),
+            is_doc=doc,
+            size=len(data),
+            mtime_ns=mtime_ns,
+            sha256=hashlib.sha256(data).hexdigest(),
+            text=text,
+            decode_errors=bad,
+            had_bom=had_bom,
+        )
+
+
+def _is_file(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_file()
+    except OSError:
+        return False
+
+
+def _valid_name(name: str) -> bool:
+    """False for a name with bytes that are not UTF-8 (os.scandir keeps them as surrogates,
+    which no JSON output, database or terminal downstream can carry)."""
+    if name.isascii():
+        return True
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _looks_binary(data: bytes) -> bool:
+    """A NUL byte, or too many control bytes, in the first ``sniff_bytes`` bytes."""
+    rules = _rules()
+    sample = data[: rules.sniff_bytes]
+    if not sample:
+        return False
+    if b"\x00" in sample:
+        return True
+    return len(sample.translate(None, _NOT_CONTROL)) / len(sample) > rules.max_control_ratio
+
+
+def _looks_minified(text: str) -> bool:
+    """Long text whose average line is very long (bundled, minified or generated)."""
+    rules = _rules()
+    if len(text) < rules.minified_min_chars:
+        return False
+    lines = text.count("\n") + 1
+    return len(text) / lines > rules.max_average_line
+
+
+def walk(root: Path, settings: IndexSettings | None = None) -> tuple[list[SourceFile], SkipReport]:
+    """Walk a repository in one call: the accepted files (sorted by path) and the skip report."""
+    walker = Walker(root, settings or IndexSettings.model_validate({}))
+    files = list(walker.files())
+    return files, walker.report
