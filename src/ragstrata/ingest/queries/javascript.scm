@@ -1,0 +1,40 @@
+; JavaScript structure query (capture names: ragstrata/ingest/code/rules.py)
+
+(class_declaration name: (_) @name) @definition.class
+(class name: (_) @name) @definition.class
+(function_declaration name: (_) @name) @definition.function
+(generator_function_declaration name: (_) @name) @definition.function
+(method_definition name: (_) @name) @definition.function
+
+(variable_declarator
+  name: (identifier) @name
+  value: [(arrow_function) (function_expression) (generator_function)]) @definition.function
+(field_definition
+  property: (_) @name
+  value: [(arrow_function) (function_expression) (generator_function)]) @definition.function
+(pair
+  key: [(property_identifier) (string) (identifier)] @name
+  value: [(arrow_function) (function_expression) (generator_function)]) @definition.function
+(assignment_expression
+  left: (member_expression property: (property_identifier) @name)
+  right: [(arrow_function) (function_expression) (generator_function)]) @definition.function
+
+(program
+  [(lexical_declaration (variable_declarator name: (identifier) @name) @definition.constant)
+   (export_statement
+     declaration: (lexical_declaration
+       (variable_declarator name: (identifier) @name) @definition.constant))]
+  (#match? @name "^[A-Z][A-Z0-9_]*$"))
+
+(class_heritage (identifier) @inherits)
+(class_heritage (member_expression) @inherits)
+
+(call_expression function: (_) @call.name) @call
+(new_expression constructor: (_) @call.name) @call
+
+(import_statement source: (string) @import.name) @import
+(export_statement source: (string) @import.name) @import
+((call_expression
+   function: (identifier) @_require
+   arguments: (arguments . (string) @import.name)) @import
+ (#eq? @_require "require"))
