@@ -1,0 +1,504 @@
+"""Anchor extraction (seed §4.3, §6): FILE_PATH, SYMBOL and DOC_REF found in the raw question.
+
+Spans are code-point offsets into ``raw`` (end exclusive) and ``raw[start:end] == value`` for
+every anchor found here. KEY_TERM anchors come from the RU->EN term hits (``router.py``).
+
+Order of passes (a later pass skips text an earlier one claimed):
+
+1. URLs (claimed, never anchors) and code in backticks: a backticked path is a FILE_PATH, any
+   other backticked text a SYMBOL (subtype ``backticked``).
+2. Paths with a separator (``src/http/client.py``, ``../../etc/passwd``, ``src/ingest/``),
+   optionally with ``:line`` / ``#L10`` (subtype ``path:line``) or ``#section`` on a doc file
+   (also a DOC_REF ``section``). A slash alone is not enough ("и/или", "TCP/IP"): the path
+   needs an extension, a leading ``./`` ``../`` ``/`` ``~/``, a trailing ``/``, two or more
+   separators, or a first segment that is a well-known or ``repo_context.top_dirs`` folder.
+3. Bare file names with a known extension (``client.py``, ``README.md``) and well-known names
+   (``Makefile``, ``.gitignore``). Extensions that are also attribute names (``response.json``)
+   give low confidence.
+4. Doc files named without extension (``README``) and ``repo_context.doc_files``: DOC_REF.
+5. Doc sections: a marker (раздел, section, ...) next to a quoted title or a capitalised word.
+6. Symbols from identifier-shaped tokens (dotted, snake, camel, pascal, letters+digits), calls
+   (``get()``), names right after a code-unit word ("класс UserService", "the Router class"),
+   and in a Russian question any other Latin word (subtype ``word``, low confidence).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ragstrata.query.intents import RouterData, fold
+from ragstrata.query.models import AnchorType, RepoContext
+from ragstrata.text.stopwords import is_stopword
+from ragstrata.text.tokens import Token, has_cyrillic, tokenize
+
+__all__ = ["AnchorDraft", "Extraction", "PathRules", "SpanDraft", "extract_anchors"]
+
+_URL_RE = re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.\-]*://[^\s`'\"<>«»]+|\bwww\.[^\s`'\"<>«»]+")
+# A run of N backticks up to the next run of exactly N (possessive: no quadratic backtracking).
+_BACKTICK_RE = re.compile(r"(?<!`)(`++)(.*?[^`])\1(?!`)", re.DOTALL)
+_SLASH_RE = re.compile(
+    r"(?<![\w.~/\\@%+-])(?:[A-Za-z]:[\\/]|~[\\/]|\.{1,2}[\\/]|[\\/])?(?:[\w.@+~%-]+[\\/])+[\w.@+~%-]*"
+)
+_LINE_RE = re.compile(r"(?::L?\d+(?:[-:]L?\d+)?|#L\d+(?:-L?\d+)?)(?![\w.])")
+_SECTION_RE = re.compile(r"#[\w][\w.\-]*")
+_NODE_ID_RE = re.compile(r"::(\w+(?:::\w+)*)")  # pytest node ids: path.py::Class::test
+_VERSION_RE = re.compile(r"v?\d+(?:\.\d+)+[a-z]*\d*", re.IGNORECASE)
+_ASCII_LETTER_RE = re.compile(r"[A-Za-z]")
+_LATIN_WORD_RE = re.compile(r"[A-Za-z][A-Za-z0-9]*")
+_QUOTES = {"«": "»", '"': '"', "“": "”", "„": "“", "'": "'", "‘": "’"}
+_CLOSERS = {v: k for k, v in _QUOTES.items()}
+_MAX_PER_TYPE = 32
+_ANY_CASE_DOC_NAMES = frozenset({"readme", "changelog", "contributing"})
+
+
+@dataclass(frozen=True, slots=True)
+class PathRules:
+    """Extensions, well-known names and test-path rules from ``paths.toml``."""
+
+    code_ext: dict[str, str]
+    doc_ext: frozenset[str]
+    other_ext: frozenset[str]
+    ambiguous_ext: frozenset[str]
+    file_names: frozenset[str]
+    doc_names: frozenset[str]
+    dirs: frozenset[str]
+    test_dirs: frozenset[str]
+    test_file_re: re.Pattern[str]
+    names_re: re.Pattern[str]
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> PathRules:
+        """Compile the ``paths.toml`` document."""
+        ext = data["extensions"]
+        names = data["names"]
+        files = frozenset(names["files"])
+        alts = "|".join(re.escape(n) for n in sorted(files, key=len, reverse=True))
+        return cls(
+            code_ext=dict(ext["code"]),
+            doc_ext=frozenset(ext["doc"]),
+            other_ext=frozenset(ext["other"]),
+            ambiguous_ext=frozenset(ext["ambiguous"]),
+            file_names=files,
+            doc_names=frozenset(names["doc_files"]),
+            dirs=frozenset(names["dirs"]),
+            test_dirs=frozenset(data["tests"]["dirs"]),
+            test_file_re=re.compile("|".join(f"(?:{p})" for p in data["tests"]["file_patterns"])),
+            names_re=re.compile(rf"(?<![\w./\\-])(?:{alts})(?![\w/\\-])"),
+        )
+
+    def ext_of(self, name: str) -> str | None:
+        """The known extension of a file name (lower-case), or ``None``."""
+        base = name.rsplit("/", 1)[-1]
+        if "." not in base.strip("."):
+            return None
+        ext = base.rsplit(".", 1)[1].lower()
+        if ext in self.code_ext or ext in self.doc_ext or ext in self.other_ext:
+            return ext
+        return None
+
+    def is_file_name(self, name: str) -> bool:
+        """True for a name with a known extension or a well-known file name."""
+        return self.ext_of(name) is not None or name in self.file_names
+
+    def is_doc(self, path: str) -> bool:
+        """True for a documentation file (doc extension or README-like name)."""
+        base = path.rsplit("/", 1)[-1]
+        ext = self.ext_of(base)
+        stem = base.split(".", 1)[0]
+        return (ext in self.doc_ext) or stem.upper() in self.doc_names
+
+    def language(self, path: str) -> str | None:
+        """The programming language of a file path, or ``None``."""
+        ext = self.ext_of(path)
+        return self.code_ext.get(ext) if ext else None
+
+    def is_test(self, path: str) -> bool:
+        """True for a test path (a test folder or a test file name)."""
+        parts = [p for p in path.split("/") if p]
+        if not parts:
+            return False
+        if any(p in self.test_dirs for p in parts[:-1]):
+            return True
+        last = parts[-1]
+        return (self.ext_of(last) is None and last in self.test_dirs) or bool(
+            self.test_file_re.fullmatch(last)
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class SpanDraft:
+    """A span while the plan is being built (see :class:`AnchorDraft`)."""
+
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class AnchorDraft:
+    """An anchor while the plan is being built: the same fields as ``models.Anchor``.
+
+    Plain slots objects are several times cheaper to make than pydantic models; the router
+    validates all of them at once when it builds the ``RouterPlan``.
+    """
+
+    type: AnchorType
+    value: str
+    subtype: str | None
+    span: SpanDraft | None
+    confidence: float
+    source: str = "query"
+    lemma: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        """The fields as ``models.Anchor`` takes them."""
+        span = None if self.span is None else {"start": self.span.start, "end": self.span.end}
+        return {
+            "type": self.type,
+            "value": self.value,
+            "subtype": self.subtype,
+            "span": span,
+            "confidence": self.confidence,
+            "source": self.source,
+            "lemma": self.lemma,
+        }
+
+
+@dataclass(slots=True)
+class Extraction:
+    """Anchors found in ``raw`` and the spans later passes must ignore."""
+
+    size: int
+    anchors: list[AnchorDraft] = field(default_factory=list)
+    code_spans: list[tuple[int, int]] = field(default_factory=list)  # backticks and URLs
+    ru_dominant: bool = False
+    _mask: bytearray = field(default_factory=bytearray)  # 1 = claimed by an anchor or URL
+    _seen: dict[tuple[AnchorType, str], int] = field(default_factory=dict)
+    _counts: dict[AnchorType, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self._mask = bytearray(self.size)
+
+    def overlaps(self, start: int, end: int) -> bool:
+        """True when any position of ``[start, end)`` is claimed."""
+        return 1 in self._mask[start:end]
+
+    def claim(self, start: int, end: int) -> None:
+        """Mark ``[start, end)`` as taken."""
+        self._mask[start:end] = b"\x01" * (end - start)
+
+    def add(self, anchor: AnchorDraft, claim: bool = True) -> None:
+        """Keep ``anchor`` (first of its type and value, at most 32 per type)."""
+        if claim and anchor.span is not None:
+            self.claim(anchor.span.start, anchor.span.end)
+        key = (anchor.type, anchor.value)
+        at = self._seen.get(key)
+        if at is not None:  # keep the earliest occurrence of a value
+            old = self.anchors[at]
+            if anchor.span and old.span and anchor.span.start < old.span.start:
+                self.anchors[at] = anchor
+            return
+        if self._counts.get(anchor.type, 0) >= _MAX_PER_TYPE:
+            return
+        self._seen[key] = len(self.anchors)
+        self._counts[anchor.type] = self._counts.get(anchor.type, 0) + 1
+        self.anchors.append(anchor)
+
+
+def _anchor(
+    kind: AnchorType, raw: str, start: int, end: int, subtype: str | None, conf: float
+) -> AnchorDraft:
+    return AnchorDraft(
+        kind, raw[start:end], subtype, SpanDraft(start, end), round(min(conf, 0.99), 2)
+    )
+
+
+def path_part(value: str) -> str:
+    """A FILE_PATH value without ``:line`` / ``#L10`` / ``#section``."""
+    m = _LINE_RE.search(value)
+    if m and m.end() == len(value):
+        value = value[: m.start()]
+    if "#" in value:
+        value = value.split("#", 1)[0]
+    return value
+
+
+def _accept_slash_path(cand: str, rules: PathRules, repo: RepoContext) -> tuple[str, float] | None:
+    """Classify a slash candidate: (subtype, confidence), or ``None`` when it is not a path."""
+    norm = cand.replace("\\", "/")
+    segs = [s for s in norm.split("/") if s]
+    if not segs:
+        return None
+    last = segs[-1]
+    is_file = not norm.endswith("/") and rules.is_file_name(last)
+    first = segs[0]
+    prefixed = norm.startswith(("/", "./", "../", "~/")) or re.match(r"[A-Za-z]:/", norm)
+    if is_file or (repo.top_dirs and first in repo.top_dirs):
+        conf = 0.95
+    elif prefixed:
+        conf = 0.9
+    elif first in rules.dirs or norm.endswith("/"):
+        conf = 0.85
+    elif norm.count("/") >= 2 and not any(has_cyrillic(s) for s in segs):
+        conf = 0.8
+    else:
+        return None
+    if all(has_cyrillic(s) for s in segs) and not is_file:
+        return None
+    return ("file" if is_file else "dir"), conf
+
+
+def _backticks(raw: str, rules: PathRules, repo: RepoContext, out: Extraction) -> None:
+    for m in _BACKTICK_RE.finditer(raw):
+        s, e = m.start(2), m.end(2)
+        out.code_spans.append((m.start(), m.end()))
+        inner = raw[s:e]
+        stripped = inner.strip()
+        if not stripped:
+            continue
+        s += len(inner) - len(inner.lstrip())
+        e = s + len(stripped)
+        if not any(c.isspace() for c in stripped):
+            line = _LINE_RE.search(stripped)
+            base = stripped[: line.start()] if line and line.end() == len(stripped) else stripped
+            kind = None
+            if "/" in base or "\\" in base:
+                kind = _accept_slash_path(base, rules, repo)
+                if kind is None and re.fullmatch(r"[\w.@+~%\-/\\]+", base):
+                    kind = ("dir", 0.8)
+            elif rules.is_file_name(base) and not base.endswith(")"):
+                kind = ("file", 0.9)
+            if kind is not None:
+                subtype = "path:line" if base != stripped else kind[0]
+                out.add(_anchor(AnchorType.FILE_PATH, raw, s, e, subtype, kind[1] + 0.04))
+                if rules.is_doc(base):
+                    out.add(_anchor(AnchorType.DOC_REF, raw, s, e, "file", kind[1]), claim=False)
+                continue
+        out.add(_anchor(AnchorType.SYMBOL, raw, s, e, "backticked", 0.95))
+
+
+def _paths(raw: str, rules: PathRules, repo: RepoContext, out: Extraction) -> None:
+    for m in _SLASH_RE.finditer(raw):
+        s, e = m.start(), m.end()
+        if out.overlaps(s, e):
+            continue
+        cand = raw[s:e]
+        trimmed = cand.rstrip(".,-~")
+        if trimmed.endswith("/.") or trimmed == "":
+            trimmed = cand
+        e = s + len(trimmed)
+        verdict = _accept_slash_path(trimmed, rules, repo)
+        if verdict is None:
+            continue
+        subtype, conf = verdict
+        _file_anchor(raw, s, e, subtype, conf, rules, out)
+    for m in rules.names_re.finditer(raw):
+        if not out.overlaps(m.start(), m.end()):
+            _file_anchor(raw, m.start(), m.end(), "file", 0.9, rules, out)
+
+
+def _file_anchor(
+    raw: str, s: int, e: int, subtype: str, conf: float, rules: PathRules, out: Extraction
+) -> None:
+    """Add a FILE_PATH at raw[s:e], extended by a ``:line`` or ``#section`` suffix."""
+    line = _LINE_RE.match(raw, e)
+    if line:
+        out.add(_anchor(AnchorType.FILE_PATH, raw, s, line.end(), "path:line", conf))
+        if rules.is_doc(raw[s:e]):
+            out.add(_anchor(AnchorType.DOC_REF, raw, s, line.end(), "file", conf), claim=False)
+        return
+    section = _SECTION_RE.match(raw, e) if rules.is_doc(raw[s:e]) else None
+    out.add(_anchor(AnchorType.FILE_PATH, raw, s, e, subtype, conf))
+    node = _NODE_ID_RE.match(raw, e)
+    if node:
+        out.add(_anchor(AnchorType.SYMBOL, raw, node.start(1), node.end(1), "qualified", 0.9))
+        out.claim(s, node.end())
+    if section:
+        out.claim(s, section.end())
+        out.add(_anchor(AnchorType.DOC_REF, raw, s, section.end(), "section", conf), False)
+    elif rules.is_doc(raw[s:e]):
+        out.add(_anchor(AnchorType.DOC_REF, raw, s, e, "file", conf), claim=False)
+
+
+def _bare_files(raw: str, toks: Sequence[Token], rules: PathRules, out: Extraction) -> None:
+    for tok in toks:
+        if "." not in tok.text or out.overlaps(tok.start, tok.end):
+            continue
+        ext = rules.ext_of(tok.text)
+        if ext is None or _VERSION_RE.fullmatch(tok.text) or tok.text.startswith("."):
+            continue
+        if tok.end < len(raw) and raw[tok.end] == "(":
+            continue  # a call: response.json()
+        conf = 0.6 if ext in rules.ambiguous_ext else 0.9
+        _file_anchor(raw, tok.start, tok.end, "file", conf, rules, out)
+
+
+def _doc_names(
+    raw: str, toks: Sequence[Token], rules: PathRules, repo: RepoContext, out: Extraction
+) -> None:
+    doc_bases = {d.rsplit("/", 1)[-1] for d in repo.doc_files}
+    doc_stems = {b.split(".", 1)[0].lower() for b in doc_bases}
+    for tok in toks:
+        text = tok.text
+        if not text[:1].isalpha() or not (text[:1].isupper() or doc_stems or text[:1] in "rcRC"):
+            continue  # fast path: doc names start with a capital (or are readme/changelog/...)
+        if out.overlaps(tok.start, tok.end):
+            continue
+        if text in doc_bases or (len(text) >= 4 and text.lower() in doc_stems):
+            out.add(_anchor(AnchorType.DOC_REF, raw, tok.start, tok.end, "file", 0.9))
+        elif text in rules.doc_names or text.lower() in _ANY_CASE_DOC_NAMES:
+            out.add(_anchor(AnchorType.DOC_REF, raw, tok.start, tok.end, "file", 0.8))
+
+
+def _quoted_after(raw: str, pos: int) -> tuple[int, int] | None:
+    while pos < len(raw) and raw[pos] in " \t:":
+        pos += 1
+    if pos >= len(raw) or raw[pos] not in _QUOTES:
+        return None
+    close = raw.find(_QUOTES[raw[pos]], pos + 1, pos + 122)
+    if close <= pos + 1 or "\n" in raw[pos + 1 : close]:
+        return None
+    return pos + 1, close
+
+
+def _quoted_before(raw: str, pos: int) -> tuple[int, int] | None:
+    pos -= 1
+    while pos >= 0 and raw[pos] in " \t":
+        pos -= 1
+    if pos < 0 or raw[pos] not in _CLOSERS:
+        return None
+    opener = _CLOSERS[raw[pos]]
+    start = raw.rfind(opener, max(0, pos - 121), pos)
+    if start < 0 or start + 1 >= pos or "\n" in raw[start + 1 : pos]:
+        return None
+    return start + 1, pos
+
+
+def _sections(raw: str, toks: Sequence[Token], data: RouterData, out: Extraction) -> None:
+    for i, tok in enumerate(toks):
+        if tok.kind != "word" or fold(tok.text) not in data.section_markers:
+            continue
+        span = _quoted_after(raw, tok.end)
+        if span is None and not has_cyrillic(tok.text):
+            span = _quoted_before(raw, tok.start)
+        if span is None:
+            nxt = toks[i + 1] if i + 1 < len(toks) else None
+            prv = toks[i - 1] if i > 0 else None
+            if nxt and nxt.text[:1].isupper() and not is_stopword(nxt.text):
+                if raw[tok.end : nxt.start].strip() == "":
+                    span = (nxt.start, nxt.end)
+            elif (
+                prv
+                and not has_cyrillic(tok.text)
+                and prv.text[:1].isupper()
+                and raw[prv.end : tok.start].strip() == ""
+                and not is_stopword(prv.text)
+            ):
+                span = (prv.start, prv.end)
+        if span is None:
+            continue
+        s, e = span
+        inner = raw[s:e]
+        s += len(inner) - len(inner.lstrip())
+        e = s + len(inner.strip())
+        if e > s and not out.overlaps(s, e):
+            out.add(_anchor(AnchorType.DOC_REF, raw, s, e, "section", 0.85))
+
+
+def _symbol_shape(text: str) -> tuple[str, float] | None:
+    if "." in text or "::" in text:
+        segs = re.split(r"\.|::", text)
+        if all(len(s) <= 1 for s in segs) or _VERSION_RE.fullmatch(text):
+            return None
+        return "dotted", 0.85
+    core = text.strip("_")
+    if "_" in core:
+        return "snake", 0.9
+    if any(c.isupper() for c in text[1:]) and any(c.islower() for c in text):
+        return ("camel" if text[0].islower() else "pascal"), 0.9
+    if any(c.isdigit() for c in text) and text[0].isalpha():
+        return "alnum", 0.5
+    return None
+
+
+def _symbols(raw: str, toks: Sequence[Token], data: RouterData, out: Extraction) -> None:
+    for i, tok in enumerate(toks):
+        text = tok.text
+        if not _ASCII_LETTER_RE.search(text) or out.overlaps(tok.start, tok.end):
+            continue
+        folded = fold(text)
+        if folded in data.not_symbols:
+            continue
+        call = tok.end < len(raw) and raw[tok.end] == "("
+        shape = _symbol_shape(text) if tok.kind == "ident" else None
+        if shape is not None:
+            subtype, conf = shape
+            if has_cyrillic(text):
+                conf = 0.6
+            elif call:
+                conf = max(conf, 0.85)
+            out.add(_anchor(AnchorType.SYMBOL, raw, tok.start, tok.end, subtype, conf))
+            continue
+        if not _LATIN_WORD_RE.fullmatch(text) or folded in data.code_units:
+            continue
+        if call:
+            out.add(_anchor(AnchorType.SYMBOL, raw, tok.start, tok.end, "call", 0.85))
+        elif _named(toks, i, data):
+            out.add(_anchor(AnchorType.SYMBOL, raw, tok.start, tok.end, "named", 0.75))
+        elif out.ru_dominant and len(text) >= 3 and not is_stopword(text):
+            out.add(_anchor(AnchorType.SYMBOL, raw, tok.start, tok.end, "word", 0.5))
+
+
+def _named(toks: Sequence[Token], i: int, data: RouterData) -> bool:
+    """A Latin word next to a code-unit word names a symbol ("класс Foo", "the Foo class")."""
+    text = toks[i].text
+    if is_stopword(text):
+        return False
+    prev = toks[i - 1] if i > 0 else None
+    if (
+        prev is not None
+        and fold(prev.text) in data.code_units
+        and (has_cyrillic(prev.text) or text[:1].isupper())
+    ):
+        return True
+    nxt = toks[i + 1] if i + 1 < len(toks) else None
+    if nxt is not None and fold(nxt.text) in data.code_units:
+        if has_cyrillic(nxt.text) or text[:1].isupper():
+            return True  # "auth модуль", "the Router class"
+        return prev is not None and fold(prev.text) in {"the", "a", "an", "this", "that"}
+    return False
+
+
+def _ru_dominant(toks: Sequence[Token]) -> bool:
+    cyr = lat = 0
+    for tok in toks:
+        if tok.kind != "word":
+            continue
+        if has_cyrillic(tok.text):
+            cyr += 1
+        elif _ASCII_LETTER_RE.search(tok.text):
+            lat += 1
+    return cyr > 0 and cyr >= lat
+
+
+def extract_anchors(
+    raw: str, data: RouterData, rules: PathRules, repo: RepoContext
+) -> tuple[Extraction, list[Token]]:
+    """All FILE_PATH / SYMBOL / DOC_REF anchors of ``raw`` (sorted by position) and its tokens."""
+    out = Extraction(len(raw))
+    for m in _URL_RE.finditer(raw):
+        out.claim(m.start(), m.end())
+        out.code_spans.append((m.start(), m.end()))
+    _backticks(raw, rules, repo, out)
+    _paths(raw, rules, repo, out)
+    toks = tokenize(raw)
+    out.ru_dominant = _ru_dominant(toks)
+    _bare_files(raw, toks, rules, out)
+    _doc_names(raw, toks, rules, repo, out)
+    _sections(raw, toks, data, out)
+    _symbols(raw, toks, data, out)
+    order = {t: n for n, t in enumerate(AnchorType)}
+    out.anchors.sort(key=lambda a: (a.span.start if a.span else 0, order[a.type]))
+    return out, toks

@@ -1,0 +1,465 @@
+"""Deterministic, data-driven intent classification and the router's other word signals.
+
+Cue lists live in ``ragstrata/data/router/intents.toml`` and ``signals.toml`` (users append
+their own through ``settings.router.cue_files``). Russian cue words match every inflected form
+of their lexeme: at load time each word is lemmatised and expanded into all its forms with
+pymorphy3 (``ragstrata.text.morph``), so matching a question is a set look-up per token and no
+morphology runs per question. English words match as written, or by prefix when written
+``word*``. A multi-word cue matches its words in order with at most ``max_gap`` tokens between.
+
+Scoring: every matched cue adds its block's weight to its intent once; anchors add the weights
+of ``[anchor_weights]``. The highest score wins; ties go to the earlier intent of
+``tie_order`` (GENERATE_DOCS_FROM_CODE, CODE_QA, DOCS_QA, PROJECT_MISC); a top score below
+``min_score`` means "no signal" and gives ``fallback_intent`` (PROJECT_MISC: it searches both
+domains and may answer without evidence). Confidence is ``top / (top + second + 1)``.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+from ragstrata.errors import ConfigError
+from ragstrata.query.models import Intent
+from ragstrata.text.tokens import has_cyrillic, tokenize
+
+__all__ = [
+    "Classification",
+    "CueBlock",
+    "IntentClassifier",
+    "Lexicon",
+    "QTok",
+    "RouterData",
+    "WordSet",
+    "fold",
+    "load_router_data",
+    "query_tokens",
+]
+
+
+# ---------------------------------------------------------------- morphology adapter
+
+
+def fold(word: str) -> str:
+    """Lower-case and write ``ё`` as ``е`` (the folded form every look-up uses)."""
+    return word.lower().replace("ё", "е")
+
+
+@lru_cache(maxsize=16384)
+def _forms(word: str) -> frozenset[str]:
+    """Every folded form that should match the cue word ``word``."""
+    w = fold(word)
+    if not has_cyrillic(w):
+        return frozenset({w})
+    try:
+        from ragstrata.text.morph import lemmatize, lexeme_forms
+    except ImportError:  # pragma: no cover - the morph module ships with the package
+        return frozenset({w})
+    return frozenset({w}) | lexeme_forms(lemmatize(w)) | lexeme_forms(w)
+
+
+# ---------------------------------------------------------------- tokens and lexicons
+
+
+@dataclass(frozen=True, slots=True)
+class QTok:
+    """A question token: folded text and its code-point span in ``raw``."""
+
+    text: str
+    start: int
+    end: int
+    surface: str
+
+
+def query_tokens(raw: str, skip: Sequence[tuple[int, int]] = ()) -> list[QTok]:
+    """Tokens of ``raw`` for cue matching, leaving out those inside the ``skip`` spans."""
+    out: list[QTok] = []
+    for tok in tokenize(raw):
+        if any(s <= tok.start < e for s, e in skip):
+            continue
+        out.append(QTok(fold(tok.text), tok.start, tok.end, tok.text))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class _Word:
+    forms: frozenset[str]
+    prefix: str | None
+
+    def match(self, tok: str) -> bool:
+        if self.prefix is not None:
+            return tok.startswith(self.prefix)
+        return tok in self.forms
+
+
+def _word(spec: str) -> _Word:
+    s = fold(spec.strip())
+    if s.endswith("*") and len(s) > 2:
+        return _Word(frozenset(), s[:-1])
+    return _Word(_forms(s), None)
+
+
+class WordSet:
+    """Single words (any inflection for Russian, ``word*`` prefixes for English)."""
+
+    def __init__(self, words: Iterable[str]) -> None:
+        forms: set[str] = set()
+        prefixes: list[str] = []
+        for spec in words:
+            w = _word(spec)
+            if w.prefix is not None:
+                prefixes.append(w.prefix)
+            else:
+                forms |= w.forms
+        self._forms = frozenset(forms)
+        self._prefixes = tuple(prefixes)
+
+    def __contains__(self, tok: object) -> bool:
+        if not isinstance(tok, str):
+            return False
+        return tok in self._forms or (bool(self._prefixes) and tok.startswith(self._prefixes))
+
+
+@dataclass(frozen=True, slots=True)
+class _Phrase:
+    label: int
+    words: tuple[_Word, ...]
+    text: str
+
+
+class Lexicon:
+    """Phrases with labels, matched over question tokens (see module docstring)."""
+
+    def __init__(self, entries: Iterable[tuple[str, int]], max_gap: int = 3) -> None:
+        self.max_gap = max_gap
+        self._by_form: dict[str, list[_Phrase]] = {}
+        self._by_prefix: dict[str, list[tuple[str, _Phrase]]] = {}  # keyed by first 2 chars
+        self.size = 0
+        for text, label in entries:
+            words = tuple(_word(w) for w in text.split() if w != "*")
+            if not words:
+                continue
+            phrase = _Phrase(label, words, text)
+            self.size += 1
+            first = words[0]
+            if first.prefix is not None:
+                key = first.prefix[:2]
+                self._by_prefix.setdefault(key, []).append((first.prefix, phrase))
+            else:
+                for form in first.forms:
+                    self._by_form.setdefault(form, []).append(phrase)
+
+    def find(self, toks: Sequence[QTok]) -> list[tuple[_Phrase, int, int]]:
+        """Every phrase matched (once, at its first place) with its first and last token index."""
+        found: list[tuple[_Phrase, int, int]] = []
+        seen: set[int] = set()
+        n = len(toks)
+        for i, tok in enumerate(toks):
+            cands = self._by_form.get(tok.text, [])
+            pre_cands = self._by_prefix.get(tok.text[:2]) if self._by_prefix else None
+            if pre_cands:
+                cands = cands + [p for pre, p in pre_cands if tok.text.startswith(pre)]
+            for phrase in cands:
+                if id(phrase) in seen:
+                    continue
+                j = i
+                for w in phrase.words[1:]:
+                    k = j + 1
+                    limit = min(n, j + 2 + self.max_gap)
+                    while k < limit and not w.match(toks[k].text):
+                        k += 1
+                    if k >= limit:
+                        break
+                    j = k
+                else:
+                    seen.add(id(phrase))
+                    found.append((phrase, i, j))
+        return found
+
+
+# ---------------------------------------------------------------- data
+
+
+@dataclass(frozen=True, slots=True)
+class CueBlock:
+    """One ``[[cue]]`` block: phrases that add ``weight`` to ``intent``."""
+
+    intent: Intent
+    weight: float
+    hard: bool
+    phrases: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Classification:
+    """The outcome of scoring a question."""
+
+    intent: Intent
+    confidence: float
+    scores: Mapping[Intent, float]
+    hard: frozenset[Intent]
+    weak: bool
+
+
+@runtime_checkable
+class IntentClassifier(Protocol):
+    """Decides low-confidence cases (an LLM or an embedding classifier); off by default."""
+
+    def classify(self, query: str, scores: Mapping[Intent, float]) -> tuple[Intent, float] | None:
+        """The intent and a confidence in [0, 1], or ``None`` to keep the rules' decision."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class LanguageRule:
+    """How one programming language is recognised in a question."""
+
+    lang: str
+    names: frozenset[str]
+    context_names: frozenset[str]
+    symbol_names: tuple[str, ...]  # names with non-word characters (c++, c#, node.js)
+
+
+@dataclass(slots=True)
+class RouterData:
+    """Everything the router loads from its data files, compiled for matching."""
+
+    blocks: list[CueBlock]
+    cues: Lexicon
+    tie_order: tuple[Intent, ...]
+    min_score: float
+    fallback_intent: Intent
+    fallback_confidence: float
+    smoothing: float
+    classifier_threshold: float
+    anchor_weights: dict[str, dict[Intent, float]]
+    anchor_hard: frozenset[str]
+    switch: Lexicon
+    tests_include: Lexicon
+    tests_only: Lexicon
+    lang_before: WordSet
+    lang_after: WordSet
+    languages: tuple[LanguageRule, ...]
+    lang_symbol_re: re.Pattern[str] | None
+    code_units: WordSet
+    section_markers: WordSet
+    dir_markers: WordSet
+    not_symbols: frozenset[str]
+    ensure_layers: tuple[tuple[str, int], ...]
+    ensure_words: Lexicon
+    paths: dict[str, Any] = field(default_factory=dict)
+    plans: dict[str, Any] = field(default_factory=dict)
+    key_terms: dict[str, Any] = field(default_factory=dict)
+    _lang_names: tuple[dict[str, str], dict[str, str]] | None = None
+
+    def classify(
+        self,
+        toks: Sequence[QTok],
+        extra: Mapping[Intent, float],
+        extra_hard: Iterable[Intent] = (),
+    ) -> Classification:
+        """Score every intent from cue matches plus ``extra`` (anchor) weights; ``extra_hard``
+        marks intents that anchors request explicitly."""
+        scores = dict.fromkeys(Intent, 0.0)
+        hard: set[Intent] = set(extra_hard)
+        for phrase, _, _ in self.cues.find(toks):
+            block = self.blocks[phrase.label]
+            scores[block.intent] += block.weight
+            if block.hard:
+                hard.add(block.intent)
+        for intent, w in extra.items():
+            scores[intent] += w
+        ranked = sorted(Intent, key=lambda i: (-scores[i], self.tie_order.index(i)))
+        top, second = scores[ranked[0]], scores[ranked[1]]
+        if top < self.min_score:
+            return Classification(
+                self.fallback_intent, self.fallback_confidence, scores, frozenset(hard), True
+            )
+        conf = round(top / (top + second + self.smoothing), 3)
+        return Classification(ranked[0], conf, scores, frozenset(hard), False)
+
+    def layers_to_ensure(self, toks: Sequence[QTok]) -> list[tuple[str, int]]:
+        """Layers (with top_k) that words of the question ask for (``[[ensure_layer]]``)."""
+        labels = sorted({phrase.label for phrase, _, _ in self.ensure_words.find(toks)})
+        return [self.ensure_layers[n] for n in labels]
+
+    def languages_in(self, raw: str, toks: Sequence[QTok]) -> list[str]:
+        """Programming languages the question names ("на Go", "in the Python code")."""
+        found: list[str] = []
+        names, ctx_names = self._lang_index()
+        for i, tok in enumerate(toks):
+            parts = [tok.text, *tok.text.split("-")] if "-" in tok.text else [tok.text]
+            for p in parts:
+                lang = names.get(p)
+                if lang is not None and lang not in found:
+                    found.append(lang)
+            lang = ctx_names.get(tok.text)
+            if (
+                lang is not None
+                and lang not in found
+                and raw[tok.end : tok.end + 1] not in ("+", "#")  # "C++", "C#" are not C
+                and self._lang_context(toks, i)
+            ):
+                found.append(lang)
+        if self.lang_symbol_re is not None:
+            for m in self.lang_symbol_re.finditer(raw):
+                name = m.group().lower()
+                for rule in self.languages:
+                    if name in rule.symbol_names and rule.lang not in found:
+                        found.append(rule.lang)
+        return found
+
+    def _lang_index(self) -> tuple[dict[str, str], dict[str, str]]:
+        if self._lang_names is None:
+            names: dict[str, str] = {}
+            ctx: dict[str, str] = {}
+            for rule in self.languages:
+                for n in rule.names:
+                    names.setdefault(n, rule.lang)
+                for n in rule.context_names:
+                    ctx.setdefault(n, rule.lang)
+            self._lang_names = (names, ctx)
+        return self._lang_names
+
+    def _lang_context(self, toks: Sequence[QTok], i: int) -> bool:
+        before = i > 0 and toks[i - 1].text in self.lang_before
+        after = i + 1 < len(toks) and toks[i + 1].text in self.lang_after
+        return before or after
+
+
+def _read_toml(path: Path | None, name: str | None = None) -> dict[str, Any]:
+    try:
+        if path is None:
+            assert name is not None
+            ref = resources.files("ragstrata").joinpath("data", "router", name)
+            return tomllib.loads(ref.read_text(encoding="utf-8"))
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"cannot read router data file {path or name}: {exc}") from None
+
+
+def _intent(value: Any, where: str) -> Intent:
+    try:
+        return Intent(str(value))
+    except ValueError:
+        valid = ", ".join(i.value for i in Intent)
+        raise ConfigError(f"{where}: unknown intent {value!r}; valid: {valid}") from None
+
+
+def _strs(value: Any, where: str) -> list[str]:
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"{where}: expected a list of strings")
+    return value
+
+
+def _blocks(doc: Mapping[str, Any], where: str) -> list[CueBlock]:
+    out: list[CueBlock] = []
+    for n, raw_block in enumerate(doc.get("cue", [])):
+        at = f"{where} [[cue]] #{n + 1}"
+        if not isinstance(raw_block, dict):
+            raise ConfigError(f"{at}: expected a table")
+        intent = _intent(raw_block.get("intent"), at)
+        weight = raw_block.get("weight", 1.0)
+        if not isinstance(weight, int | float) or weight <= 0:
+            raise ConfigError(f"{at}: weight must be a positive number, got {weight!r}")
+        phrases = _strs(raw_block.get("ru"), at) + _strs(raw_block.get("en"), at)
+        lead, follow = _strs(raw_block.get("lead"), at), _strs(raw_block.get("follow"), at)
+        phrases += [f"{a} {b}" for a in lead for b in follow]
+        unique = tuple(dict.fromkeys(fold(" ".join(p.split())) for p in phrases))
+        out.append(CueBlock(intent, float(weight), bool(raw_block.get("hard")), unique))
+    return out
+
+
+def _languages(doc: Mapping[str, Any]) -> tuple[tuple[LanguageRule, ...], re.Pattern[str] | None]:
+    rules: list[LanguageRule] = []
+    specials: list[str] = []
+    for lang, spec in doc.items():
+        if not isinstance(spec, dict):
+            continue
+        names = [fold(n) for n in _strs(spec.get("names"), f"languages.{lang}")]
+        plain = [n for n in names if re.fullmatch(r"[\w]+", n)]
+        symbol = tuple(n for n in names if n not in plain)
+        specials.extend(symbol)
+        forms: set[str] = set()
+        for n in plain:
+            forms |= _forms(n)
+        ctx = frozenset(fold(n) for n in _strs(spec.get("context_names"), f"languages.{lang}"))
+        rules.append(LanguageRule(lang, frozenset(forms), ctx, symbol))
+    pattern = None
+    if specials:
+        alts = "|".join(re.escape(s) for s in sorted(specials, key=len, reverse=True))
+        pattern = re.compile(rf"(?<![\w.+#])(?:{alts})(?![\w+#])", re.IGNORECASE)
+    return tuple(rules), pattern
+
+
+def load_router_data(cue_files: Sequence[Path] = ()) -> RouterData:
+    """Load and compile the packaged router data plus the users' extra cue files."""
+    intents_doc = _read_toml(None, "intents.toml")
+    signals = _read_toml(None, "signals.toml")
+    blocks = _blocks(intents_doc, "intents.toml")
+    switch = _strs(signals["switch"].get("ru"), "switch") + _strs(signals["switch"].get("en"), "")
+    tests = signals["tests"]
+    t_inc = _strs(tests.get("include_ru"), "tests") + _strs(tests.get("include_en"), "tests")
+    t_only = _strs(tests.get("only_ru"), "tests") + _strs(tests.get("only_en"), "tests")
+    for path in cue_files:
+        doc = _read_toml(Path(path))
+        blocks += _blocks(doc, str(path))
+        extra_switch = doc.get("switch", {})
+        switch += _strs(extra_switch.get("ru"), f"{path} switch")
+        switch += _strs(extra_switch.get("en"), f"{path} switch")
+        extra_tests = doc.get("tests", {})
+        for key in ("include_ru", "include_en"):
+            t_inc += _strs(extra_tests.get(key), f"{path} tests.{key}")
+        for key in ("only_ru", "only_en"):
+            t_only += _strs(extra_tests.get(key), f"{path} tests.{key}")
+    settings = intents_doc["settings"]
+    max_gap = int(settings.get("max_gap", 3))
+    entries = [(p, n) for n, b in enumerate(blocks) for p in b.phrases]
+    weights: dict[str, dict[Intent, float]] = {}
+    for key, table in intents_doc.get("anchor_weights", {}).items():
+        weights[key] = {_intent(k, f"anchor_weights.{key}"): float(v) for k, v in table.items()}
+    langs = signals["languages"]
+    rules, sym_re = _languages({k: v for k, v in langs.items() if isinstance(v, dict)})
+    anchors = signals["anchors"]
+    ensure_specs = signals.get("ensure_layer", [])
+    ensure = tuple((str(e["layer"]), int(e["top_k"])) for e in ensure_specs)
+    ensure_lex = Lexicon(
+        ((w, n) for n, e in enumerate(ensure_specs) for w in _strs(e.get("words"), "ensure_layer")),
+        0,
+    )
+    return RouterData(
+        blocks=blocks,
+        cues=Lexicon(entries, max_gap),
+        tie_order=tuple(_intent(i, "tie_order") for i in settings["tie_order"]),
+        min_score=float(settings["min_score"]),
+        fallback_intent=_intent(settings["fallback_intent"], "fallback_intent"),
+        fallback_confidence=float(settings["fallback_confidence"]),
+        smoothing=float(settings["confidence_smoothing"]),
+        classifier_threshold=float(settings["classifier_threshold"]),
+        anchor_weights=weights,
+        anchor_hard=frozenset(_strs(intents_doc.get("anchor_hard", {}).get("keys"), "anchor_hard")),
+        switch=Lexicon(((p, 0) for p in switch), 1),
+        tests_include=Lexicon(((p, 0) for p in t_inc), 1),
+        tests_only=Lexicon(((p, 0) for p in t_only), 2),
+        lang_before=WordSet(_strs(langs.get("before"), "languages.before")),
+        lang_after=WordSet(_strs(langs.get("after"), "languages.after")),
+        languages=rules,
+        lang_symbol_re=sym_re,
+        code_units=WordSet(_strs(anchors.get("code_units"), "anchors.code_units")),
+        section_markers=WordSet(_strs(anchors.get("section_markers"), "anchors")),
+        dir_markers=WordSet(_strs(anchors.get("dir_markers"), "anchors.dir_markers")),
+        not_symbols=frozenset(fold(w) for w in _strs(anchors.get("not_symbols"), "anchors")),
+        ensure_layers=ensure,
+        ensure_words=ensure_lex,
+        paths=_read_toml(None, "paths.toml"),
+        plans=_read_toml(None, "plans.toml"),
+        key_terms=_read_toml(None, "key_terms.toml"),
+    )

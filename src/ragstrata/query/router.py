@@ -1,0 +1,479 @@
+"""The Intent Router (seed 001, spec v1.1): a question -> a ``RouterPlan``.
+
+``Router`` loads its data once (cue lists, plans, path rules, the RU->EN glossary) and is
+reusable and thread-safe for ``plan()``. ``route()`` is the JSON-ready function behind
+``ragstrata.route``.
+
+Conversation (seed §3):
+
+- no ``active_intent`` -> ``NEW``, the intent the rules give;
+- an explicit topic-change signal ("другой вопрос", "new question", "теперь про ...") -> the
+  rules decide; ``SWITCH`` when that changes the intent, else ``CONTINUE``; the old topic's
+  anchors are not carried;
+- a hard mismatch (an explicit request of another intent that wins the scoring, e.g.
+  "сгенерируй документацию" in a DOCS_QA topic, or a named doc file in a CODE_QA topic: a
+  ``hard`` cue or a ``[anchor_hard]`` anchor) -> ``SWITCH``; with no topic-change signal the
+  topic goes on, so the active anchors are carried as below;
+- otherwise ``CONTINUE`` with the active intent (``decided_by="conversation_state"``), and the
+  topic's ``active_anchors`` are carried into ``query_plan.anchors`` with ``span: null``,
+  lower confidence and ``source: "conversation_state"``.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Protocol
+
+from ragstrata.errors import ConfigError, InvalidQueryError
+from ragstrata.query.anchors import (
+    AnchorDraft,
+    Extraction,
+    PathRules,
+    SpanDraft,
+    extract_anchors,
+    path_part,
+)
+from ragstrata.query.decompose import QueryDecomposer, RuleQueryDecomposer
+from ragstrata.query.intents import (
+    Classification,
+    IntentClassifier,
+    QTok,
+    RouterData,
+    WordSet,
+    fold,
+    load_router_data,
+)
+from ragstrata.query.models import (
+    GRAPH_IDS,
+    AnchorType,
+    ConversationMode,
+    ConversationState,
+    DecidedBy,
+    Intent,
+    RepoContext,
+    RouterPlan,
+    TestPolicy,
+    parse_repo_context,
+    parse_state,
+)
+from ragstrata.query.normalize import normalize
+from ragstrata.query.plan import PlanTable, path_scope_entry
+from ragstrata.query.terms import TermHit
+from ragstrata.settings import RouterSettings
+from ragstrata.text.tokens import Token, identifier_parts
+
+__all__ = ["Router", "TermFinder", "default_router", "route"]
+
+_CARRIED_MAX_CONFIDENCE = 0.6
+_NO_STATE = ConversationState()
+_NO_CONTEXT = RepoContext()
+_LATIN_RE = re.compile(r"[A-Za-z]")
+_SCOPE_MIN_CONFIDENCE = 0.7
+_STRONG_ANCHOR = 0.7
+
+
+class TermFinder(Protocol):
+    """Finds RU (and EN) programming terms with their English expansions."""
+
+    def find(self, text: str) -> list[TermHit]: ...
+
+
+class _ExpanderAdapter:
+    """Calls ``TermExpander.find(text, english=True)`` so English questions get key terms."""
+
+    def __init__(self, expander: Any) -> None:
+        self._expander = expander
+
+    def find(self, text: str) -> list[TermHit]:
+        try:
+            return list(self._expander.find(text, english=True))
+        except TypeError:
+            return list(self._expander.find(text))
+
+
+class _MiniTerms:
+    """The mandatory key terms of seed §4.2 (used only without ``ragstrata.query.terms``)."""
+
+    def __init__(self, table: Mapping[str, Any]) -> None:
+        self._sets: list[tuple[WordSet, str, tuple[str, ...], str]] = []
+        for category, words in table.items():
+            for lemma, expansions in words.items():
+                self._sets.append((WordSet([lemma]), lemma, tuple(expansions), category))
+
+    def find(self, text: str) -> list[TermHit]:
+        from ragstrata.text.tokens import tokenize
+
+        hits = []
+        for tok in tokenize(text):
+            f = fold(tok.text)
+            for words, lemma, expansions, category in self._sets:
+                if f in words:
+                    hits.append(
+                        TermHit(tok.start, tok.end, tok.text, lemma, expansions, True, category)
+                    )
+                    break
+        return hits
+
+
+def _term_finder(settings: RouterSettings, data: RouterData) -> TermFinder:
+    try:
+        from ragstrata.query import terms
+    except ImportError:  # pragma: no cover
+        return _MiniTerms(data.key_terms)
+    expander_cls = getattr(terms, "TermExpander", None)
+    if settings.glossary_files and expander_cls is not None:
+        return _ExpanderAdapter(expander_cls.from_files(settings.glossary_files))
+    default = getattr(terms, "default_expander", None)
+    if default is None:
+        return _MiniTerms(data.key_terms)
+    return _ExpanderAdapter(default())
+
+
+def _decomposer(settings: RouterSettings) -> QueryDecomposer:
+    if settings.decomposer != "rule":
+        raise ConfigError(
+            f"router.decomposer {settings.decomposer!r} needs an LLM runner: build the "
+            "decomposer and pass Router(decomposer=...), or use 'rule'"
+        )
+    return RuleQueryDecomposer()
+
+
+@dataclass(frozen=True, slots=True)
+class _Decision:
+    intent: Intent
+    mode: ConversationMode
+    decided_by: DecidedBy
+    confidence: float
+    carry: bool
+
+
+class Router:
+    """Routes questions to plans; build once (data loads here) and reuse."""
+
+    def __init__(
+        self,
+        settings: RouterSettings | None = None,
+        *,
+        classifier: IntentClassifier | None = None,
+        decomposer: QueryDecomposer | None = None,
+        terms: TermFinder | None = None,
+    ) -> None:
+        self.settings = settings or RouterSettings()
+        if self.settings.classifier != "none" and classifier is None:
+            raise ConfigError(
+                f"router.classifier {self.settings.classifier!r} is configured but no "
+                "classifier was given: pass Router(classifier=...), or set it to 'none'"
+            )
+        self._classifier = classifier
+        self.data = load_router_data(self.settings.cue_files)
+        self.rules = PathRules.from_data(self.data.paths)
+        self.plans = PlanTable(self.data.plans)
+        exts = "|".join(sorted(self.rules.code_ext, key=len, reverse=True))
+        self._ext_mention_re = re.compile(rf"(?:(?<=\s)|^)\*?\.({exts})(?![\w.])", re.IGNORECASE)
+        self._terms = terms or _term_finder(self.settings, self.data)
+        self._decomposer = decomposer if decomposer is not None else _decomposer(self.settings)
+
+    # ------------------------------------------------------------------ public
+
+    def route(
+        self,
+        user_query: str,
+        conversation_state: Mapping[str, Any] | ConversationState | None = None,
+        repo_context: Mapping[str, Any] | RepoContext | None = None,
+    ) -> dict[str, Any]:
+        """The plan as a JSON-ready dict."""
+        return self.plan(user_query, conversation_state, repo_context).model_dump(mode="json")
+
+    def plan(
+        self,
+        user_query: str,
+        conversation_state: Mapping[str, Any] | ConversationState | None = None,
+        repo_context: Mapping[str, Any] | RepoContext | None = None,
+    ) -> RouterPlan:
+        """Route one question (see module docstring). Raises ``InvalidQueryError`` for an
+        empty or whitespace-only question, ``InvalidStateError`` for a malformed state."""
+        if not isinstance(user_query, str):
+            raise InvalidQueryError(f"user_query must be a string, got {type(user_query).__name__}")
+        if not user_query.strip():
+            raise InvalidQueryError("the question is empty or whitespace-only")
+        state = _NO_STATE if conversation_state is None else parse_state(conversation_state)
+        repo = _NO_CONTEXT if repo_context is None else parse_repo_context(repo_context)
+        raw = user_query
+        notes: list[str] = []
+        ext, toks = extract_anchors(raw, self.data, self.rules, repo)
+        qtoks = _cue_tokens(toks, ext)
+        hits = [h for h in self._terms.find(raw) if not ext.overlaps(h.start, h.end)]
+        anchors = ext.anchors + _key_terms(hits)
+        anchors.sort(key=lambda a: a.span.start if a.span else 0)
+        cls = self.data.classify(qtoks, *self._anchor_weights(ext.anchors))
+        decision = self._decide(raw, cls, qtoks, state)
+        if cls.weak and decision.decided_by == "rules":
+            notes.append(f"no intent cue matched: fallback intent {cls.intent.value}")
+        if decision.carry:
+            anchors += _carried(state, anchors)
+        plan_anchors = anchors
+        paths = _scope(plan_anchors)
+        test_policy = self._test_policy(qtoks, plan_anchors, hits)
+        languages = self._languages(raw, qtoks, plan_anchors)
+        ensure = self.data.layers_to_ensure(qtoks)
+        spec, evidence = self.plans.build(
+            decision.intent,
+            paths=paths,
+            test_policy=test_policy,
+            languages=languages,
+            ensure=ensure,
+            repo=repo,
+            notes=notes,
+        )
+        normalized = normalize(raw)
+        # One validation of the whole plan (cheaper than a model per anchor).
+        return RouterPlan.model_validate(
+            {
+                "intent": decision.intent,
+                "graph_id": GRAPH_IDS[decision.intent],
+                "conversation_mode": decision.mode,
+                "query_plan": {
+                    "raw": raw,
+                    "normalized": normalized,
+                    "expansions": _expansions(hits, plan_anchors),
+                    "keyword_hints": _keyword_hints(plan_anchors),
+                    "anchors": [a.as_dict() for a in plan_anchors],
+                    "sub_queries": self._sub_queries(normalized),
+                },
+                "retrieval_spec": spec,
+                "evidence_policy": evidence,
+                "decided_by": decision.decided_by,
+                "confidence": decision.confidence,
+                "language": "ru"
+                if ext.ru_dominant
+                else ("en" if _LATIN_RE.search(raw) else "unknown"),
+                "notes": notes,
+            }
+        )
+
+    # ------------------------------------------------------------------ steps
+
+    def _anchor_weights(
+        self, anchors: Sequence[AnchorDraft]
+    ) -> tuple[dict[Intent, float], set[Intent]]:
+        keys: set[str] = set()
+        for a in anchors:
+            if a.confidence < _STRONG_ANCHOR:
+                continue
+            if a.type is AnchorType.SYMBOL:
+                keys.add("SYMBOL")
+            elif a.type is AnchorType.DOC_REF:
+                keys.add("DOC_REF")
+            elif a.type is AnchorType.FILE_PATH:
+                path = path_part(a.value)
+                if self.rules.is_doc(path):
+                    keys.add("FILE_PATH_doc")
+                elif a.subtype == "dir":
+                    keys.add("FILE_PATH_dir")
+                else:
+                    keys.add("FILE_PATH_code")
+        out: dict[Intent, float] = {}
+        hard: set[Intent] = set()
+        for key in sorted(keys):
+            for intent, w in self.data.anchor_weights.get(key, {}).items():
+                out[intent] = out.get(intent, 0.0) + w
+                if key in self.data.anchor_hard:
+                    hard.add(intent)
+        return out, hard
+
+    def _decide(
+        self, raw: str, cls: Classification, qtoks: Sequence[QTok], state: ConversationState
+    ) -> _Decision:
+        intent, conf = cls.intent, cls.confidence
+        by: DecidedBy = "rules"
+        if self._classifier is not None and conf < self.data.classifier_threshold:
+            verdict = self._classifier.classify(normalize(raw), dict(cls.scores))
+            if verdict is not None:
+                intent, conf, by = Intent(verdict[0]), float(verdict[1]), "classifier"
+        conf = round(min(max(conf, 0.0), 1.0), 3)
+        active = state.active_intent
+        if active is None:
+            return _Decision(intent, ConversationMode.NEW, by, conf, False)
+        switch = bool(self.data.switch.find(qtoks))
+        if switch:
+            mode = ConversationMode.SWITCH if intent != active else ConversationMode.CONTINUE
+            return _Decision(intent, mode, by, conf, False)
+        hard_mismatch = intent != active and not cls.weak and intent in cls.hard
+        if hard_mismatch:  # same topic, new task ("а что об этом в документации?"): keep anchors
+            return _Decision(intent, ConversationMode.SWITCH, by, conf, True)
+        kept = max(conf, 0.8) if intent == active else 0.7
+        return _Decision(active, ConversationMode.CONTINUE, "conversation_state", kept, True)
+
+    def _test_policy(
+        self, qtoks: Sequence[QTok], anchors: Sequence[AnchorDraft], hits: Sequence[TermHit]
+    ) -> TestPolicy:
+        if self.data.tests_only.find(qtoks):
+            return TestPolicy.ONLY
+        if self.data.tests_include.find(qtoks) or any(h.category == "test" for h in hits):
+            return TestPolicy.INCLUDE
+        for a in anchors:
+            if a.type is AnchorType.FILE_PATH and self.rules.is_test(
+                path_scope_entry(path_part(a.value))
+            ):
+                return TestPolicy.INCLUDE
+        return TestPolicy.EXCLUDE
+
+    def _languages(
+        self, raw: str, qtoks: Sequence[QTok], anchors: Sequence[AnchorDraft]
+    ) -> list[str]:
+        found: list[str] = []
+        for a in anchors:
+            if a.type is AnchorType.FILE_PATH and a.source == "query":
+                lang = self.rules.language(path_part(a.value))
+                if lang and lang not in found:
+                    found.append(lang)
+        for lang in self.data.languages_in(raw, qtoks):
+            if lang not in found:
+                found.append(lang)
+        if "." in raw:  # "в .py файлах", "all *.go files"
+            for m in self._ext_mention_re.finditer(raw):
+                lang = self.rules.code_ext[m.group(1).lower()]
+                if lang not in found:
+                    found.append(lang)
+        return found
+
+    def _sub_queries(self, normalized: str) -> list[str]:
+        try:
+            parts = self._decomposer.decompose(normalized)
+        except Exception:  # a model-backed decomposer degrades to "single question"
+            return []
+        return [p for p in (parts or []) if isinstance(p, str) and p.strip()]
+
+
+# ---------------------------------------------------------------------- helpers
+
+
+def _cue_tokens(toks: Sequence[Token], ext: Extraction) -> list[QTok]:
+    """Tokens that may carry cues: not inside code in backticks, URLs or paths."""
+    spans = ext.code_spans + [
+        (a.span.start, a.span.end)
+        for a in ext.anchors
+        if a.type is AnchorType.FILE_PATH and a.span is not None
+    ]
+    out = []
+    for t in toks:
+        if spans and any(s <= t.start < e for s, e in spans):
+            continue
+        out.append(QTok(fold(t.text), t.start, t.end, t.text))
+    return out
+
+
+def _key_terms(hits: Sequence[TermHit]) -> list[AnchorDraft]:
+    out: list[AnchorDraft] = []
+    seen: set[str] = set()
+    for h in hits:
+        if not h.key_term or h.lemma in seen:
+            continue
+        seen.add(h.lemma)
+        conf = 0.9 if h.source == "glossary" else 0.6
+        span = SpanDraft(h.start, h.end)
+        out.append(
+            AnchorDraft(AnchorType.KEY_TERM, h.surface, h.category, span, conf, lemma=h.lemma)
+        )
+    return out
+
+
+def _carried(state: ConversationState, anchors: Sequence[AnchorDraft]) -> list[AnchorDraft]:
+    present = {(a.type, a.value) for a in anchors}
+    out: list[AnchorDraft] = []
+    for sa in state.active_anchors:
+        if (sa.type, sa.value) in present:
+            continue
+        present.add((sa.type, sa.value))
+        conf = round(min(sa.confidence * 0.75, _CARRIED_MAX_CONFIDENCE), 2)
+        out.append(AnchorDraft(sa.type, sa.value, sa.subtype, None, conf, "conversation_state"))
+    return out
+
+
+def _scope(anchors: Sequence[AnchorDraft]) -> list[str]:
+    own = [
+        a
+        for a in anchors
+        if a.type is AnchorType.FILE_PATH
+        and a.source == "query"
+        and a.confidence >= _SCOPE_MIN_CONFIDENCE
+    ]
+    chosen = own or [
+        a for a in anchors if a.type is AnchorType.FILE_PATH and a.source == "conversation_state"
+    ]
+    out: list[str] = []
+    for a in chosen:
+        entry = path_scope_entry(path_part(a.value))
+        if entry and entry not in out:
+            out.append(entry)
+    return out
+
+
+def _keyword_hints(anchors: Sequence[AnchorDraft]) -> list[str]:
+    out: list[str] = []
+    seen: set[str] = set()
+    ordered = sorted(anchors, key=lambda a: a.source != "query")  # stable: query first
+    for a in ordered:
+        if a.type is AnchorType.SYMBOL:
+            value = a.value
+        elif a.type is AnchorType.FILE_PATH:
+            value = path_part(a.value)
+        elif a.type is AnchorType.DOC_REF and a.subtype == "section":
+            value = a.value
+        else:
+            continue
+        if value and value not in seen:
+            seen.add(value)
+            out.append(value)
+    return out
+
+
+def _expansions(hits: Sequence[TermHit], anchors: Sequence[AnchorDraft]) -> list[str]:
+    out: list[str] = []
+    seen: set[str] = set()
+
+    def add(term: str, surface: str = "") -> None:
+        key = term.casefold()
+        if term and key not in seen and key != surface.casefold():
+            seen.add(key)
+            out.append(term)
+
+    for h in sorted(hits, key=lambda h: not h.key_term):  # key terms first, then the rest
+        for term in h.expansions:
+            add(term, h.surface)
+    for a in anchors:
+        if a.type is not AnchorType.SYMBOL or a.subtype in {"word", "backticked"}:
+            continue
+        parts = identifier_parts(a.value)
+        if len(parts) >= 2:
+            for p in parts:
+                if len(p) >= 2 and p.isascii():
+                    add(p.lower())
+    return out
+
+
+_LOCK = threading.Lock()
+
+
+@lru_cache(maxsize=1)
+def _default() -> Router:
+    return Router()
+
+
+def default_router() -> Router:
+    """The process-wide router with default settings (built on first use)."""
+    with _LOCK:
+        return _default()
+
+
+def route(
+    user_query: str,
+    conversation_state: Mapping[str, Any] | None = None,
+    repo_context: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Route ``user_query`` with the default router; the plan as a JSON-ready dict."""
+    return default_router().route(user_query, conversation_state, repo_context)
