@@ -8,7 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from ragstrata.errors import ConfigError, InvalidQueryError, RagstrataError, SystemFailure, UserError
+from ragstrata.errors import (
+    ConfigError,
+    InvalidQueryError,
+    RagstrataError,
+    SystemFailure,
+    UserError,
+)
 from ragstrata.settings import load_settings
 
 

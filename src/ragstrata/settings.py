@@ -38,11 +38,11 @@ class _Section(BaseModel):
 class IndexSettings(_Section):
     """What the walker reads and how files are cut into chunks."""
 
-    max_file_bytes: int = Field(1_048_576, gt=0)
+    max_file_bytes: int = Field(default=1_048_576, gt=0)
     include: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
-    chunk_size: int = Field(1200, gt=0)
-    chunk_overlap: int = Field(150, ge=0)
+    chunk_size: int = Field(default=1200, gt=0)
+    chunk_overlap: int = Field(default=150, ge=0)
     follow_symlinks: bool = True
 
 
@@ -64,8 +64,8 @@ class LLMSettings(_Section):
     model: str | None = None
     api_key_env: str = "RAGSTRATA_LLM_API_KEY"
     api_key: SecretStr | None = None
-    timeout_s: float = Field(60.0, gt=0)
-    max_retries: int = Field(4, ge=0)
+    timeout_s: float = Field(default=60.0, gt=0)
+    max_retries: int = Field(default=4, ge=0)
 
 
 class EmbedderSettings(_Section):
@@ -76,11 +76,11 @@ class EmbedderSettings(_Section):
     base_url: str | None = None
     api_key_env: str = "RAGSTRATA_EMBEDDER_API_KEY"
     api_key: SecretStr | None = None
-    dimensions: int = Field(0, ge=0)
-    batch_size: int = Field(32, gt=0)
+    dimensions: int = Field(default=0, ge=0)
+    batch_size: int = Field(default=32, gt=0)
     document_template: str = ""
     query_template: str = ""
-    timeout_s: float = Field(60.0, gt=0)
+    timeout_s: float = Field(default=60.0, gt=0)
 
 
 class StoreSettings(_Section):
@@ -184,4 +184,6 @@ def load_settings(
     except ValidationError as exc:
         err = exc.errors()[0]
         where = ".".join(str(p) for p in err["loc"])
-        raise ConfigError(f"invalid setting {where!r} (from {source} or environment): {err['msg']}") from None
+        raise ConfigError(
+            f"invalid setting {where!r} (from {source} or environment): {err['msg']}"
+        ) from None

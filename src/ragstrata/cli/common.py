@@ -28,7 +28,9 @@ def parse_json_arg(value: str | None, name: str) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise InvalidStateError(f"{name} is not valid JSON: {exc.msg} at position {exc.pos}") from None
+        raise InvalidStateError(
+            f"{name} is not valid JSON: {exc.msg} at position {exc.pos}"
+        ) from None
 
 
 def print_json(data: Any) -> None:
