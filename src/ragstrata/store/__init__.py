@@ -1,1 +1,23 @@
-"""store stage (built by a later issue)."""
+"""Store stage: rows, vectors and their searches (SQLite embedded default)."""
+
+from ragstrata.store.base import (
+    CatalogEntry,
+    Direction,
+    Manifest,
+    ScoredRow,
+    SearchFilters,
+    Store,
+    StoreStats,
+    SymbolMode,
+)
+
+__all__ = [
+    "CatalogEntry",
+    "Direction",
+    "Manifest",
+    "ScoredRow",
+    "SearchFilters",
+    "Store",
+    "StoreStats",
+    "SymbolMode",
+]

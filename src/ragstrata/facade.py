@@ -1,0 +1,172 @@
+"""The library facade: one object per repository that every interface (CLI, HTTP, MCP) calls.
+
+Interfaces parse their input, call one method here, render the result and map errors; they hold
+no routing, retrieval or answering logic of their own. Heavy parts (store, embedder, LLM) open
+lazily on first use.
+
+::
+
+    rs = Ragstrata(Path("path/to/repo"))
+    rs.index()                                   # build / refresh the index
+    rs.search("где определён класс UserService?")  # plan + ranked hits
+    rs.ask("how does retry work?", session="s1")  # plan + evidence + cited answer
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ragstrata.errors import RepositoryNotFoundError
+from ragstrata.settings import Settings
+
+if TYPE_CHECKING:
+    from ragstrata.answer.base import AskResult
+    from ragstrata.embed.base import Embedder
+    from ragstrata.indexer import IndexEvent, IndexReport, IndexStatus
+    from ragstrata.llm.base import Runner
+    from ragstrata.query.router import Router
+    from ragstrata.retrieve.base import SearchResult
+    from ragstrata.store.base import Store
+
+__all__ = ["Ragstrata"]
+
+
+class Ragstrata:
+    """Everything ragstrata does for one repository."""
+
+    def __init__(
+        self,
+        repo: Path | str,
+        settings: Settings | None = None,
+        *,
+        store: Store | None = None,
+        embedder: Embedder | None = None,
+        runner: Runner | None = None,
+    ) -> None:
+        root = Path(repo).expanduser()
+        if not root.is_dir():
+            raise RepositoryNotFoundError(f"repository folder not found: {root}")
+        self.repo = root.resolve()
+        self.settings = settings or Settings()
+        self._store = store
+        self._embedder = embedder
+        self._runner = runner
+        self._router: Router | None = None
+
+    # ------------------------------------------------------------------ resources
+    @property
+    def index_dir(self) -> Path:
+        """Where this repository's index lives (``REPO/.ragstrata`` by default)."""
+        return self.repo / self.settings.store.index_dir_name
+
+    @property
+    def store(self) -> Store:
+        if self._store is None:
+            from ragstrata.store.open import open_store
+
+            self._store = open_store(self.repo, self.settings)
+        return self._store
+
+    @property
+    def embedder(self) -> Embedder:
+        if self._embedder is None:
+            from ragstrata.embed.factory import make_embedder
+
+            self._embedder = make_embedder(self.settings.embedder)
+        return self._embedder
+
+    @property
+    def runner(self) -> Runner | None:
+        """The configured LLM runner, or ``None`` (extractive answers)."""
+        return self._runner
+
+    @property
+    def router(self) -> Router:
+        if self._router is None:
+            from ragstrata.query.router import Router
+
+            self._router = Router(self.settings.router)
+        return self._router
+
+    def close(self) -> None:
+        """Release the store (safe to call twice)."""
+        if self._store is not None:
+            self._store.close()
+            self._store = None
+
+    def __enter__(self) -> Ragstrata:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ------------------------------------------------------------------ operations
+    def index(
+        self,
+        *,
+        rebuild: bool = False,
+        dry_run: bool = False,
+        embed: bool = True,
+        progress: Callable[[IndexEvent], None] | None = None,
+    ) -> IndexReport:
+        """Build or refresh the index incrementally (only new/changed files are processed)."""
+        from ragstrata.indexer import Indexer
+
+        indexer = Indexer(self.repo, self.store, self.embedder, self.settings)
+        return indexer.run(rebuild=rebuild, dry_run=dry_run, embed=embed, progress=progress)
+
+    def status(self) -> IndexStatus:
+        """Rows per layer, stale files, pending embeddings, fingerprint, schema version."""
+        from ragstrata.indexer import index_status
+
+        return index_status(self.repo, self.store, self.embedder, self.settings)
+
+    def route(
+        self, query: str, state: dict[str, Any] | None = None, repo_context: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """The router plan for ``query`` (JSON-ready)."""
+        return self.router.route(query, state, repo_context)
+
+    def search(
+        self,
+        query: str,
+        *,
+        layers: Sequence[str] | None = None,
+        top_k: int = 10,
+        state: dict[str, Any] | None = None,
+    ) -> SearchResult:
+        """Route ``query`` and return the plan with ranked hits."""
+        from ragstrata.retrieve.base import SearchResult
+        from ragstrata.retrieve.retriever import Retriever
+
+        plan = self.router.plan(query, state, None)
+        evidence = Retriever(self.store, self.embedder, self.settings).retrieve(
+            plan, top_k=top_k, layers=layers
+        )
+        return SearchResult(plan=plan.model_dump(mode="json"), hits=evidence.hits)
+
+    def ask(self, question: str, *, session: str | None = None, top_k: int = 10) -> AskResult:
+        """Answer ``question`` from cited evidence; ``session`` keeps the conversation topic."""
+        from ragstrata.answer.base import AskResult
+        from ragstrata.answer.graphs import build_graph
+        from ragstrata.retrieve.retriever import Retriever
+        from ragstrata.sessions import SessionStore, next_state
+
+        sessions = SessionStore(self.index_dir / "sessions")
+        state = sessions.load(session) if session else None
+        plan = self.router.plan(question, state, None)
+        evidence = Retriever(self.store, self.embedder, self.settings).retrieve(plan, top_k=top_k)
+        graph = build_graph(plan.graph_id, store=self.store, runner=self.runner)
+        answer = graph.answer(plan, evidence)
+        plan_dict = plan.model_dump(mode="json")
+        if session:
+            sessions.save(session, next_state(plan_dict, state))
+        return AskResult(plan=plan_dict, evidence=evidence, answer=answer, session=session)
+
+    def gendocs(self, target: str) -> str:
+        """Markdown documentation for a file, package or symbol, from C0/C1/C2."""
+        from ragstrata.answer.gendocs import generate_docs
+
+        return generate_docs(target, store=self.store, runner=self.runner)

@@ -1,0 +1,530 @@
+"""The conformance suite every :class:`~ragstrata.store.base.Store` backend must pass.
+
+Subclass :class:`StoreConformance` in a test module and provide a ``store`` fixture that yields
+a fresh, empty store::
+
+    class TestMyStore(StoreConformance):
+        @pytest.fixture
+        def store(self, tmp_path):
+            s = MyStore(tmp_path / "x")
+            yield s
+            s.close()
+
+The corpus (:func:`sample_batch`) is small but covers every layer, Python and JavaScript code,
+a test file, and English and Russian docs. Vectors come from ``HashEmbedder``.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+from ragstrata.ingest.rows import (
+    ChunkRow,
+    DefinitionRow,
+    DocFileRow,
+    FileRow,
+    Layer,
+    RelationRow,
+    Row,
+    SectionRow,
+    content_hash,
+    row_id,
+)
+from ragstrata.store.base import (
+    CatalogEntry,
+    Manifest,
+    SearchFilters,
+    Store,
+    embedding_text,
+    manifest_mismatches,
+)
+from ragstrata.testing.fakes import HashEmbedder
+
+__all__ = ["StoreConformance", "embed_all", "entry", "sample_batch"]
+
+FP = HashEmbedder(dimensions=64).fingerprint
+
+_HTTP_CLASS = '''class HttpClient:
+    """Sends HTTP requests with retries and a connection pool."""
+
+    def get(self, url):
+        return self._send("GET", parse_query(url))
+'''
+_PARSE = '''def parse_query(text):
+    """Split a query string into key/value pairs."""
+    return dict(p.split("=") for p in text.split("&"))
+'''
+_MAIN = """def main(url):
+    http_client = HttpClient()
+    return http_client.get(url)
+"""
+_TEST = """def test_parse_query():
+    assert parse_query("a=1&b=2") == {"a": "1", "b": "2"}
+"""
+_JS = """function fetchData(url) {
+  return fetch(url).then((r) => r.json());
+}
+"""
+_RU = "Чтобы настроить клиента, отредактируйте файлы конфигурации и перезапустите сервис."
+_EN = "Use the HTTP client to send requests; retries are automatic. Ünïcödé ✓ 🚀"
+
+
+def entry(path: str, version: str = "1") -> CatalogEntry:
+    """A catalog entry whose hash changes with ``version``."""
+    return CatalogEntry(
+        path, mtime_ns=1_700_000_000_000_000_000, size=100, sha256=content_hash(path + version)
+    )
+
+
+def _base(
+    layer: Layer, path: str, start: int, end: int, key: str, lang: str, test: bool
+) -> dict[str, Any]:
+    return {
+        "id": row_id(layer, path, start, end, key),
+        "path": path,
+        "language": lang,
+        "is_test": test,
+        "start_line": start,
+        "end_line": end,
+        "content_hash": content_hash(key),
+    }
+
+
+def _definition(
+    path: str,
+    lang: str,
+    symbol: str,
+    text: str,
+    start: int,
+    test: bool = False,
+    doc: str | None = None,
+    kind: str = "function",
+    parent: str | None = None,
+) -> DefinitionRow:
+    lines = text.splitlines()
+    end = start + len(lines) - 1
+    name = symbol.rsplit(".", 1)[-1]
+    return DefinitionRow(
+        **_base(Layer.C1, path, start, end, symbol + text, lang, test),
+        kind=kind, name=name, symbol=symbol, signature=lines[0], docstring=doc, parent=parent, text=text,
+    )  # fmt: skip
+
+
+def _call(
+    path: str,
+    lang: str,
+    src: str,
+    to_name: str,
+    to_symbol: str | None,
+    line: int,
+    test: bool = False,
+    relation: str = "calls",
+) -> RelationRow:
+    key = f"{src}>{relation}>{to_name}"
+    return RelationRow(
+        **_base(Layer.C2, path, line, line, key, lang, test),
+        relation=relation, from_symbol=src, to_name=to_name, to_symbol=to_symbol, line=line,
+    )  # fmt: skip
+
+
+def _chunk(
+    path: str,
+    lang: str,
+    text: str,
+    start: int,
+    layer: Layer = Layer.C3,
+    test: bool = False,
+    symbol: str | None = None,
+    heading: str | None = None,
+) -> ChunkRow:
+    end = start + text.count("\n")
+    return ChunkRow(
+        **_base(layer, path, start, end, text, lang, test),
+        layer=layer, end_offset=len(text), text=text, symbol=symbol, heading_path=heading,
+    )  # fmt: skip
+
+
+def _http_rows(
+    with_parse: bool = True, doc: str = "Sends HTTP requests with retries and a connection pool."
+) -> list[Row]:
+    p, lang = "src/app/http.py", "python"
+    cls_text = _HTTP_CLASS.replace("Sends HTTP requests with retries and a connection pool.", doc)
+    rows: list[Row] = [
+        FileRow(**_base(Layer.C0, p, 1, 12, p, lang, False), size=300, symbols=("HttpClient", "parse_query")),
+        _definition(p, lang, "app.http.HttpClient", cls_text, 1, doc=doc, kind="class"),
+        _definition(p, lang, "app.http.HttpClient.get", cls_text.split("\n\n", 1)[1].strip("\n"), 4, kind="method", parent="app.http.HttpClient"),
+        _call(p, lang, "app.http.HttpClient.get", "parse_query", "app.http.parse_query" if with_parse else None, 5),
+        _chunk(p, lang, cls_text, 1, symbol="app.http.HttpClient"),
+    ]  # fmt: skip
+    if with_parse:
+        rows += [_definition(p, lang, "app.http.parse_query", _PARSE, 8, doc="Split a query string into key/value pairs."),
+                 _chunk(p, lang, _PARSE, 8, symbol="app.http.parse_query")]  # fmt: skip
+    return rows
+
+
+def sample_batch() -> list[tuple[CatalogEntry, list[Row]]]:
+    """Five files: Python code, a Python test, JavaScript, and a Russian + English doc."""
+    cli, test, js, doc = "src/app/cli.py", "tests/test_http.py", "web/app.js", "docs/guide.md"
+    return [
+        (entry("src/app/http.py"), _http_rows()),
+        (entry(cli), [
+            FileRow(**_base(Layer.C0, cli, 1, 3, cli, "python", False), size=80, symbols=("main",), imports=("app.http",)),
+            _definition(cli, "python", "app.cli.main", _MAIN, 1),
+            _call(cli, "python", "app.cli.main", "HttpClient", "app.http.HttpClient", 2),
+            _call(cli, "python", "app.cli.main", "http_client.get", None, 3),
+            _call(cli, "python", "app.cli", "app.http", "app.http", 1, relation="imports"),
+            _chunk(cli, "python", _MAIN, 1, symbol="app.cli.main"),
+        ]),
+        (entry(test), [
+            _definition(test, "python", "tests.test_http.test_parse_query", _TEST, 1, test=True),
+            _call(test, "python", "tests.test_http.test_parse_query", "parse_query", "app.http.parse_query", 2, test=True),
+            _chunk(test, "python", _TEST, 1, test=True, symbol="tests.test_http.test_parse_query"),
+        ]),
+        (entry(js), [
+            _definition(js, "javascript", "web.app.fetchData", _JS, 1),
+            _chunk(js, "javascript", _JS, 1, symbol="web.app.fetchData"),
+        ]),
+        (entry(doc), [
+            DocFileRow(**_base(Layer.D0, doc, 1, 9, doc, "markdown", False), title="Руководство", outline=("Руководство > Установка", "Руководство > Usage")),
+            SectionRow(**_base(Layer.D1, doc, 3, 5, _RU, "markdown", False), heading_path="Руководство > Установка", title="Установка", slug="установка", level=2, text=_RU),
+            SectionRow(**_base(Layer.D1, doc, 7, 9, _EN, "markdown", False), heading_path="Руководство > Usage", title="Usage", slug="usage", level=2, text=_EN),
+            _chunk(doc, "markdown", _EN, 7, layer=Layer.D2, heading="Руководство > Usage"),
+        ]),
+    ]  # fmt: skip
+
+
+def embed_all(store: Store, embedder: HashEmbedder | None = None, batch: int = 3) -> int:
+    """Fill every pending vector of ``embedder`` (default 64-dim HashEmbedder); returns count."""
+    embedder = embedder or HashEmbedder(dimensions=64)
+    done = 0
+    while pending := store.pending_vectors(embedder.fingerprint, limit=batch):
+        vectors = embedder.embed_documents([p.text for p in pending])
+        done += store.put_vectors(
+            embedder.fingerprint, [(p.text_hash, v) for p, v in zip(pending, vectors, strict=True)]
+        )
+    return done
+
+
+def _paths(hits: Sequence[Any]) -> list[str]:
+    return [h.path for h in hits]
+
+
+def _symbols(hits: Sequence[Any]) -> list[str | None]:
+    return [h.symbol for h in hits]
+
+
+class StoreConformance:
+    """Behaviour every backend shares. Subclasses provide a ``store`` fixture (fresh, empty)."""
+
+    @pytest.fixture
+    def store(self) -> Store:  # pragma: no cover - overridden
+        raise NotImplementedError("subclasses provide a `store` fixture")
+
+    @pytest.fixture
+    def loaded(self, store: Store) -> Store:
+        store.replace_files(sample_batch())
+        return store
+
+    # ------------------------------------------------------------- empty, manifest, catalog
+
+    def test_is_a_store(self, store: Store) -> None:
+        assert isinstance(store, Store)
+
+    def test_empty_store(self, store: Store) -> None:
+        assert store.read_manifest() is None
+        assert store.catalog() == {}
+        assert store.search_lexical("HttpClient") == []
+        assert store.search_dense([1.0] * 64, FP) == []
+        assert store.lookup_symbol("HttpClient") == []
+        assert store.lookup_symbol("HttpClient", "fuzzy") == []
+        assert store.relations("parse_query") == []
+        assert store.pending_vectors(FP) == []
+        assert store.get_rows(["nope"]) == []
+        assert store.remove_files(["nope.py"]) == 0
+        stats = store.stats()
+        assert dict(stats.rows) == {layer.value: 0 for layer in Layer}
+        assert (stats.files, stats.vectors, stats.pending_vectors) == (0, 0, 0)
+
+    def test_manifest_round_trip(self, store: Store) -> None:
+        manifest = Manifest(schema_version=store.schema_version, package_version="0.1.0", embedder_fingerprint=FP, dimensions=64, splitter={"chunk_size": 1200, "overlap": 150})  # fmt: skip
+        first = store.write_manifest(manifest)
+        assert first.created_at and first.updated_at
+        read = store.read_manifest()
+        assert read == first
+        assert dict(read.splitter) == {"chunk_size": 1200, "overlap": 150}
+        assert manifest_mismatches(read, manifest) == ()
+        second = store.write_manifest(Manifest(schema_version=store.schema_version, package_version="0.1.1", embedder_fingerprint="other/fp", dimensions=8))  # fmt: skip
+        assert second.created_at == first.created_at
+        assert second.updated_at >= first.updated_at
+        assert store.read_manifest() == second
+        problems = manifest_mismatches(second, manifest)
+        assert any("embedder_fingerprint" in p for p in problems)
+        assert any("dimensions" in p for p in problems)
+
+    def test_replace_rows_round_trip_and_catalog(self, loaded: Store) -> None:
+        batch = sample_batch()
+        assert loaded.catalog() == {e.path: e for e, _ in batch}
+        every = [r for _, rows in batch for r in rows]
+        assert loaded.get_rows([r.id for r in reversed(every)]) == list(reversed(every))
+        stats = loaded.stats()
+        assert stats.files == 5
+        assert stats.rows == {
+            layer.value: sum(1 for r in every if r.layer == layer) for layer in Layer
+        }
+
+    def test_rereplace_leaves_no_leftovers(self, loaded: Store) -> None:
+        embed_all(loaded)
+        old = {r.id: r for r in _http_rows()}
+        new_rows = _http_rows(with_parse=False)
+        loaded.replace_files([(entry("src/app/http.py", "2"), new_rows)])
+        assert loaded.catalog()["src/app/http.py"].sha256 == entry("src/app/http.py", "2").sha256
+        gone = [i for i in old if i not in {r.id for r in new_rows}]
+        assert gone and loaded.get_rows(gone) == []
+        in_http = SearchFilters(path_prefixes=("src/app/http.py",))
+        assert all(
+            h.symbol != "app.http.parse_query"
+            for h in loaded.search_lexical("parse_query split key value pairs", in_http, 20)
+        )
+        assert loaded.lookup_symbol("parse_query", filters=in_http) == []
+        callers = loaded.relations("app.http.parse_query")
+        # the new http.py still calls parse_query, but unresolved (0.7); the old resolved row is gone
+        assert sorted((h.path, h.score) for h in callers) == [
+            ("src/app/http.py", 0.7),
+            ("tests/test_http.py", 1.0),
+        ]
+        vec = HashEmbedder(dimensions=64).embed_queries([_PARSE])[0]
+        assert all(h.row_id not in gone for h in loaded.search_dense(vec, FP, top_k=50))
+        assert loaded.stats(FP).rows["C1"] == 5
+
+    def test_remove_files(self, loaded: Store) -> None:
+        embed_all(loaded)
+        vectors = loaded.stats(FP).vectors
+        assert loaded.remove_files(["web/app.js", "missing.py", "web/app.js"]) == 1
+        assert "web/app.js" not in loaded.catalog()
+        assert loaded.lookup_symbol("fetchData") == []
+        assert loaded.search_lexical("fetchData") == []
+        assert loaded.stats(FP).vectors == vectors - 1  # the definition's vector is collected
+        assert loaded.stats(FP).pending_vectors == 0
+
+    def test_failed_batch_changes_nothing(self, loaded: Store) -> None:
+        before = (loaded.catalog(), loaded.stats().rows)
+        bad = _http_rows(with_parse=False)
+        with pytest.raises(ValueError, match="path"):
+            loaded.replace_files([(entry("src/app/http.py", "3"), bad), (entry("other.py"), bad)])
+        assert (loaded.catalog(), loaded.stats().rows) == before
+        assert loaded.lookup_symbol("parse_query", filters=SearchFilters(path_prefixes=("src",)))
+
+    def test_duplicate_row_ids_in_a_file_are_kept_once(self, store: Store) -> None:
+        rows = _http_rows()
+        store.replace_files([(entry("src/app/http.py"), [*rows, rows[1]])])
+        assert store.stats().rows["C1"] == 3
+
+    # ------------------------------------------------------------- lexical
+
+    def test_lexical_identifier_beats_unrelated(self, loaded: Store) -> None:
+        hits = loaded.search_lexical("parse_query")
+        assert hits and hits[0].symbol in {
+            "app.http.parse_query",
+            "tests.test_http.test_parse_query",
+        }
+        assert "web/app.js" not in _paths(hits)
+        assert all(a.score >= b.score for a, b in itertools.pairwise(hits))
+        defs = loaded.search_lexical(
+            "parse_query", SearchFilters(layers=(Layer.C1,), is_test=False)
+        )
+        assert defs[0].symbol == "app.http.parse_query"
+        assert defs[0].layer == Layer.C1 and defs[0].text.startswith("def parse_query")
+
+    def test_lexical_identifier_parts(self, loaded: Store) -> None:
+        chunks = loaded.search_lexical("HttpClient", SearchFilters(layers=("C3",)), top_k=10)
+        assert "src/app/cli.py" in _paths(chunks)  # http_client in main() meets HttpClient
+        hits = loaded.search_lexical("http client")
+        assert {"src/app/http.py", "src/app/cli.py"} <= set(_paths(hits))
+
+    def test_lexical_russian_lemmas(self, loaded: Store) -> None:
+        hits = loaded.search_lexical("как настроить файл конфигурации клиентов")
+        assert hits and hits[0].path == "docs/guide.md" and hits[0].layer == Layer.D1
+        assert "Установка" in (
+            hits[0].row.heading_path if isinstance(hits[0].row, SectionRow) else ""
+        )
+
+    def test_lexical_term_list_and_unicode(self, loaded: Store) -> None:
+        hits = loaded.search_lexical(["fetchData", "json"])
+        assert hits[0].path == "web/app.js"
+        assert loaded.search_lexical("Ünïcödé")[0].path == "docs/guide.md"
+        assert loaded.search_lexical("zzzunknownzzz") == []
+        assert loaded.search_lexical("the of and") == []
+
+    def test_lexical_filters(self, loaded: Store) -> None:
+        q = "parse_query HttpClient fetchData http"
+        cases: list[tuple[SearchFilters, Any]] = [
+            (SearchFilters(path_prefixes=("src/app",)), lambda h: h.path.startswith("src/app/")),
+            (SearchFilters(path_prefixes=("tests/",)), lambda h: h.path.startswith("tests/")),
+            (SearchFilters(languages=("javascript",)), lambda h: h.row.language == "javascript"),
+            (SearchFilters(is_test=True), lambda h: h.row.is_test),
+            (SearchFilters(is_test=False), lambda h: not h.row.is_test),
+            (SearchFilters(layers=(Layer.C2,)), lambda h: h.layer == Layer.C2),
+            (SearchFilters(layers=("C1", "D1"), languages=("python", "markdown")), lambda h: h.layer in ("C1", "D1")),
+        ]  # fmt: skip
+        for filters, ok in cases:
+            hits = loaded.search_lexical(q, filters, top_k=50)
+            assert hits, filters
+            assert all(ok(h) for h in hits), filters
+        assert loaded.search_lexical(q, SearchFilters(path_prefixes=("src/ap",))) == []
+        assert loaded.search_lexical(q, SearchFilters(languages=("cobol",))) == []
+
+    def test_ties_rank_by_path_not_write_order(self, store: Store) -> None:
+        text = "def duplicate_helper():\n    return 42\n"
+        for path in ("z/late.py", "a/early.py", "m/middle.py"):
+            store.replace_files([(entry(path), [_chunk(path, "python", text, 1)])])
+        store.replace_files([(entry("z/late.py", "2"), [_chunk("z/late.py", "python", text, 1)])])
+        hits = store.search_lexical("duplicate_helper", top_k=2)
+        assert _paths(hits) == ["a/early.py", "m/middle.py"]
+        assert hits[0].score == hits[1].score
+
+    # ------------------------------------------------------------- dense
+
+    def test_dense_ranking_and_filters(self, loaded: Store) -> None:
+        embedder = HashEmbedder(dimensions=64)
+        assert embed_all(loaded, embedder) == loaded.stats(FP).vectors > 0
+        query = embedder.embed_queries(["split a query string into key value pairs"])[0]
+        hits = loaded.search_dense(query, FP)
+        assert hits[0].symbol == "app.http.parse_query"
+        assert -1.0 <= hits[-1].score <= hits[0].score <= 1.0 + 1e-6
+        assert all(h.layer in (Layer.C1, Layer.D1, Layer.D2) for h in hits)  # default layers
+        only_js = loaded.search_dense(query, FP, SearchFilters(languages=("javascript",)))
+        assert _symbols(only_js) == ["web.app.fetchData"]
+        docs = loaded.search_dense(
+            query, FP, SearchFilters(path_prefixes=("docs",), layers=("D1",))
+        )
+        assert len(docs) == 2 and {h.layer for h in docs} == {Layer.D1}
+        tests = loaded.search_dense(query, FP, SearchFilters(is_test=True))
+        assert _paths(tests) == ["tests/test_http.py"]
+        assert loaded.search_dense(query, "other/fingerprint") == []
+        with pytest.raises(ValueError, match="dimension"):
+            loaded.search_dense([1.0, 0.0], FP)
+
+    # ------------------------------------------------------------- symbols and relations
+
+    def test_symbol_lookup_modes(self, loaded: Store) -> None:
+        exact = loaded.lookup_symbol("HttpClient")
+        assert _symbols(exact) == ["app.http.HttpClient"] and exact[0].score == 1.0
+        assert loaded.lookup_symbol("httpclient")[0].score < 1.0
+        assert _symbols(loaded.lookup_symbol("get")) == ["app.http.HttpClient.get"]
+        assert _symbols(loaded.lookup_symbol("app.http.HttpClient.get", "qualified")) == [
+            "app.http.HttpClient.get"
+        ]
+        assert _symbols(loaded.lookup_symbol("app::http::HttpClient", "qualified")) == [
+            "app.http.HttpClient"
+        ]
+        assert loaded.lookup_symbol("HttpClient.get", "qualified") == []
+        assert _symbols(loaded.lookup_symbol("HttpClient.get", "suffix")) == [
+            "app.http.HttpClient.get"
+        ]
+        assert loaded.lookup_symbol("Client.get", "suffix") == []  # dotted boundary
+        fuzzy = _symbols(loaded.lookup_symbol("http_client", "fuzzy"))
+        assert fuzzy[0] == "app.http.HttpClient"
+        assert _symbols(loaded.lookup_symbol("parse_qeury", "fuzzy"))[:1] == [
+            "app.http.parse_query"
+        ]
+        both = loaded.lookup_symbol("parse_query", "fuzzy")
+        assert _symbols(both)[0] == "app.http.parse_query"  # exact-name beats test_parse_query
+        assert "tests.test_http.test_parse_query" in _symbols(both)
+        assert _symbols(
+            loaded.lookup_symbol("parse_query", "fuzzy", SearchFilters(is_test=True))
+        ) == ["tests.test_http.test_parse_query"]
+        assert loaded.lookup_symbol("fetchData", filters=SearchFilters(languages=("python",))) == []
+        with pytest.raises(ValueError, match="fuzzy"):
+            loaded.lookup_symbol("x", "bogus")
+
+    def test_callers_and_callees(self, loaded: Store) -> None:
+        callers = loaded.relations("app.http.parse_query", "callers")
+        assert sorted(h.symbol or "" for h in callers) == [
+            "app.http.HttpClient.get",
+            "tests.test_http.test_parse_query",
+        ]
+        assert all(h.layer == Layer.C2 and h.score == 1.0 for h in callers)
+        assert _symbols(
+            loaded.relations("parse_query", "callers", filters=SearchFilters(is_test=False))
+        ) == ["app.http.HttpClient.get"]
+        get_callers = loaded.relations("app.http.HttpClient.get")
+        assert [(h.path, h.start_line, h.score) for h in get_callers] == [
+            ("src/app/cli.py", 3, 0.5)
+        ]
+        callees = loaded.relations("app.cli.main", "callees")
+        targets = sorted(h.row.to_name for h in callees if isinstance(h.row, RelationRow))
+        assert targets == ["HttpClient", "http_client.get"]
+        assert loaded.relations("app.cli", "callees") == []  # only calls by default
+        imports = loaded.relations("app.cli", "callees", kinds=("imports",))
+        assert len(imports) == 1 and imports[0].row.to_name == "app.http"  # type: ignore[union-attr]
+        assert len(loaded.relations("app.cli", "callees", kinds=None)) == 1
+        with pytest.raises(ValueError, match="callers"):
+            loaded.relations("x", "sideways")
+
+    # ------------------------------------------------------------- vectors bookkeeping
+
+    def test_pending_and_put_vectors(self, loaded: Store) -> None:
+        embeddable = {
+            t for _, rows in sample_batch() for r in rows if (t := embedding_text(r)) is not None
+        }
+        assert loaded.stats(FP).pending_vectors == len(embeddable)
+        first = loaded.pending_vectors(FP, limit=2)
+        assert len(first) == 2 and {p.text for p in first} <= embeddable
+        vecs = HashEmbedder(dimensions=64).embed_documents([p.text for p in first])
+        stored = loaded.put_vectors(
+            FP,
+            [(p.text_hash, v) for p, v in zip(first, vecs, strict=True)]
+            + [("unknown-hash", vecs[0])],
+        )
+        assert stored == 2
+        stats = loaded.stats(FP)
+        assert (stats.vectors, stats.pending_vectors) == (2, len(embeddable) - 2)
+        assert {p.text_hash for p in loaded.pending_vectors(FP, 100)}.isdisjoint(
+            {p.text_hash for p in first}
+        )
+        with pytest.raises(ValueError, match="dimension"):
+            loaded.put_vectors(FP, [(first[0].text_hash, [1.0, 2.0])])
+        with pytest.raises(ValueError):
+            loaded.put_vectors(FP, [(first[0].text_hash, [float("nan")] * 64)])
+        embed_all(loaded)
+        assert loaded.pending_vectors(FP) == [] and loaded.stats(FP).pending_vectors == 0
+
+    def test_fingerprint_change_and_drop(self, loaded: Store) -> None:
+        total = embed_all(loaded)
+        other = HashEmbedder(dimensions=32)
+        assert len(loaded.pending_vectors(other.fingerprint, 1000)) == total
+        assert loaded.stats(other.fingerprint).pending_vectors == total
+        assert embed_all(loaded, other) == total
+        assert loaded.stats(FP).vectors == loaded.stats(other.fingerprint).vectors == total
+        assert loaded.drop_vectors(keep_fingerprint=other.fingerprint) == total
+        assert loaded.stats(FP).pending_vectors == total
+        assert loaded.stats(other.fingerprint).pending_vectors == 0
+
+    def test_unchanged_rows_keep_their_vectors(self, loaded: Store) -> None:
+        embed_all(loaded)
+        loaded.replace_files(sample_batch()[:1])  # same content again
+        assert loaded.stats(FP).pending_vectors == 0
+        changed = _http_rows(doc="Sends HTTP requests; no retries.")
+        loaded.replace_files([(entry("src/app/http.py", "2"), changed)])
+        pending = loaded.pending_vectors(FP)
+        assert len(pending) == 1 and "no retries" in pending[0].text
+
+    def test_stats(self, loaded: Store) -> None:
+        loaded.write_manifest(Manifest(schema_version=loaded.schema_version, package_version="0", embedder_fingerprint=FP, dimensions=64))  # fmt: skip
+        embed_all(loaded, batch=100)
+        stats = loaded.stats()
+        assert stats.fingerprint == FP and stats.vectors > 0 and stats.pending_vectors == 0
+        assert stats.updated_at and stats.schema_version == loaded.schema_version
+        assert sum(stats.rows.values()) == sum(len(rows) for _, rows in sample_batch())
+
+    def test_bad_arguments(self, loaded: Store) -> None:
+        with pytest.raises(ValueError, match="C9"):
+            SearchFilters(layers=("C9",))
+        with pytest.raises(ValueError):
+            loaded.search_lexical("x", top_k=0)
+        with pytest.raises(ValueError):
+            SearchFilters(path_prefixes="src")  # type: ignore[arg-type]
