@@ -38,7 +38,14 @@ def _root(
 
 def _register() -> None:
     # Each command lives in its own module; importing it registers it on ``app``.
-    from ragstrata.cli import inspect_cmd, route_cmd  # noqa: F401
+    from ragstrata.cli import (  # noqa: F401
+        ask_cmd,
+        eval_cmd,
+        index_cmd,
+        inspect_cmd,
+        route_cmd,
+        search_cmd,
+    )
 
 
 def _one_line(exc: BaseException) -> str:
