@@ -1,0 +1,163 @@
+"""CodeQAGraph: a code question answered from definitions, call sites and quoted lines.
+
+Extractive answer, in order: each definition found (qualified name, kind, signature, docstring,
+``path:start-end``), where it is called from and what it calls (C2, ``path:line``), then the
+most relevant code lines and doc sections quoted with line numbers. Every span shown is cited.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ragstrata.answer.base import Answer
+from ragstrata.answer.graphs.base import (
+    CitationList,
+    question_symbols,
+    quote_block,
+)
+from ragstrata.answer.graphs.common import EvidenceGraph
+from ragstrata.answer.graphs.messages import Messages
+from ragstrata.answer.graphs.missing import nothing_found_answer
+from ragstrata.ingest.rows import RelationRow
+from ragstrata.query.models import RouterPlan
+from ragstrata.retrieve.base import Evidence, Hit
+from ragstrata.store.base import Direction, suffix_match
+
+__all__ = ["MAX_DEFINITIONS", "MAX_RELATED", "MAX_SNIPPETS", "CodeQAGraph", "overlaps"]
+
+MAX_DEFINITIONS = 2
+MAX_RELATED = 8
+MAX_SNIPPETS = 3
+_QUOTED_LAYERS = ("C1", "C3", "D1", "D2")
+
+
+def overlaps(a: Hit, spans: Sequence[tuple[str, int, int]]) -> bool:
+    """True when ``a`` overlaps one of the ``(path, start, end)`` spans."""
+    return any(p == a.path and a.start_line <= e and s <= a.end_line for p, s, e in spans)
+
+
+def definition_hits(plan: RouterPlan, evidence: Evidence) -> list[Hit]:
+    """The definitions to present: require_def's hits (else C1 hits), the named symbol first."""
+    req = evidence.requirements.get("require_def")
+    hits = [h for h in (req.hits if req else ()) if h.layer == "C1"]
+    if not hits:
+        hits = [h for h in evidence.hits if h.layer == "C1"]
+    symbols = question_symbols(plan)
+    if symbols:
+        named = [h for h in hits if h.symbol and any(suffix_match(h.symbol, s) for s in symbols)]
+        hits = named + [h for h in hits if h not in named]
+    out: list[Hit] = []
+    for hit in hits:
+        if not overlaps(hit, [(h.path, h.start_line, h.end_line) for h in out]):
+            out.append(hit)
+    return out[:MAX_DEFINITIONS]
+
+
+class CodeQAGraph(EvidenceGraph):
+    """Answers CODE_QA plans."""
+
+    graph_id = "CodeQAGraph"
+
+    def extractive(self, plan: RouterPlan, evidence: Evidence, msgs: Messages) -> Answer:
+        if not evidence.hits:
+            return nothing_found_answer(plan, self.graph_id)
+        citations = CitationList()
+        parts: list[str] = []
+        shown: list[tuple[str, int, int]] = []
+        for hit in definition_hits(plan, evidence):
+            parts.append(self._definition_part(hit, msgs, citations))
+            shown.append((hit.path, hit.start_line, hit.end_line))
+        flow = evidence.requirements.get("require_flow")
+        extra_flow = [h for h in (flow.hits if flow else ()) if h.layer == "C2"]
+        if not shown and extra_flow:
+            parts.append(self._items(msgs.t("callers"), extra_flow, msgs, citations))
+        snippets = []
+        quoted: list[tuple[str, int, int]] = []
+        for hit in evidence.hits:
+            if hit.layer not in _QUOTED_LAYERS or overlaps(hit, quoted):
+                continue
+            cited = citations.add_hit(hit)
+            where = hit.heading_path or (f"`{hit.symbol}`" if hit.symbol else "")
+            head = f"`{cited}`" + (f" — {where}" if where else "")
+            snippets.append(f"{head}\n{quote_block(hit.path, hit.text, hit.start_line)}")
+            quoted.append((hit.path, hit.start_line, hit.end_line))
+            if len(snippets) == MAX_SNIPPETS:
+                break
+        if snippets:
+            parts.append(msgs.t("relevant_code") + "\n\n" + "\n\n".join(snippets))
+        if not parts:  # only file-level or relation rows that answer nothing by themselves
+            return nothing_found_answer(plan, self.graph_id)
+        return Answer(
+            text="\n\n".join(parts),
+            citations=citations.items(),
+            graph_id=self.graph_id,
+            grounded=True,
+            meta={"mode": "extractive", "language": msgs.language},
+        )
+
+    # ------------------------------------------------------------------ parts
+    def _definition_part(self, hit: Hit, msgs: Messages, citations: CitationList) -> str:
+        row = self.definition(hit)
+        symbol = row.symbol if row else (hit.symbol or hit.path)
+        kind = row.kind if row else (hit.kind or "definition")
+        span = (row.path, row.start_line, row.end_line) if row else None
+        cited = citations.add(*span) if span else citations.add_hit(hit)
+        lines = [msgs.t("definition", symbol=symbol, kind=msgs.kind(kind).lower(), cite=cited)]
+        signature = row.signature if row else (hit.text.splitlines() or [""])[0]
+        start = row.start_line if row else hit.start_line
+        sig_lines = signature.count("\n") + 1
+        lines.append(quote_block(hit.path, signature, start, max(sig_lines, 1)))
+        docstring = row.docstring if row else None
+        if docstring:
+            quoted = "\n".join("> " + ln if ln.strip() else ">" for ln in docstring.splitlines())
+            lines.append(msgs.t("docstring") + "\n" + quoted)
+        else:
+            lines.append(msgs.t("no_docstring"))
+        callers = self._relations(symbol, Direction.CALLERS)
+        if callers:
+            lines.append(self._relation_items(msgs.t("callers"), callers, msgs, citations, True))
+        else:
+            lines.append(msgs.t("no_callers", symbol=symbol))
+        callees = self._relations(symbol, Direction.CALLEES)
+        if callees:
+            lines.append(self._relation_items(msgs.t("callees"), callees, msgs, citations, False))
+        return "\n\n".join(lines)
+
+    def _relations(self, symbol: str, direction: Direction) -> list[RelationRow]:
+        found = self.store.relations(symbol, direction, kinds=("calls",), limit=50)
+        rows = [s.row for s in found if isinstance(s.row, RelationRow)]
+        # resolved targets (this repository's own code) before builtins and library calls
+        rows.sort(key=lambda r: (r.to_symbol is None, r.is_test, r.path, r.line or r.start_line))
+        return rows
+
+    @staticmethod
+    def _relation_items(
+        title: str,
+        rows: list[RelationRow],
+        msgs: Messages,
+        citations: CitationList,
+        callers: bool,
+    ) -> str:
+        items = []
+        seen: set[tuple[str, str, int]] = set()
+        for rel in rows:
+            name = rel.from_symbol if callers else (rel.to_symbol or rel.to_name)
+            line = rel.line or rel.start_line
+            # every call site of a caller counts; a callee is listed once (its first call)
+            key = (name, rel.path, line) if callers else (name, "", 0)
+            if key in seen:
+                continue
+            seen.add(key)
+            items.append(msgs.t("item", name=name, cite=citations.add(rel.path, line, line)))
+        text = title + "\n" + "\n".join(items[:MAX_RELATED])
+        if len(items) > MAX_RELATED:
+            text += "\n\n" + msgs.t("more", count=len(items) - MAX_RELATED)
+        return text
+
+    @staticmethod
+    def _items(title: str, hits: list[Hit], msgs: Messages, citations: CitationList) -> str:
+        items = [
+            msgs.t("item", name=" ".join(h.text.split()), cite=citations.add_hit(h))
+            for h in hits[:MAX_RELATED]
+        ]
+        return title + "\n" + "\n".join(items)

@@ -1,0 +1,87 @@
+"""``EvidenceGraph``: the policy check, extractive draft and optional LLM pass every graph runs.
+
+``answer(plan, evidence)``:
+
+1. a required requirement missing and ``allow_answer_without_evidence`` false -> the
+   "not found" answer (:mod:`~ragstrata.answer.graphs.missing`); nothing else is asserted;
+2. otherwise the graph's extractive answer (``extractive``), in the question's language;
+3. with a runner, the LLM answer over the graph's evidence blocks (``blocks``), the extractive
+   one kept in ``meta`` and used as the fallback.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from ragstrata.answer.base import Answer
+from ragstrata.answer.graphs.base import answer_language
+from ragstrata.answer.graphs.llm import llm_answer
+from ragstrata.answer.graphs.messages import Messages, messages
+from ragstrata.answer.graphs.missing import not_found_answer
+from ragstrata.ingest.rows import DefinitionRow, Row
+from ragstrata.llm.base import Runner
+from ragstrata.query.models import RouterPlan
+from ragstrata.retrieve.base import Evidence, Hit
+from ragstrata.store.base import SearchFilters, Store, SymbolMode
+
+__all__ = ["EvidenceGraph"]
+
+
+class EvidenceGraph:
+    """Base of the four graphs; subclasses implement :meth:`extractive`."""
+
+    graph_id: ClassVar[str] = ""
+    uses_llm: ClassVar[bool] = True
+
+    def __init__(self, *, store: Store, runner: Runner | None = None) -> None:
+        self.store = store
+        self.runner = runner
+
+    def answer(self, plan: RouterPlan, evidence: Evidence) -> Answer:
+        """The answer to ``plan`` from ``evidence`` (see the module docstring)."""
+        if evidence.missing and not plan.evidence_policy.allow_answer_without_evidence:
+            return not_found_answer(plan, evidence, self.graph_id)
+        language = answer_language(plan)
+        draft = self.extractive(plan, evidence, messages(language))
+        if self.runner is None or not self.uses_llm or not draft.grounded:
+            return draft
+        blocks = self.blocks(plan, evidence)
+        if not blocks:
+            return draft
+        return llm_answer(self.runner, plan.query_plan.raw, blocks, draft, language)
+
+    def extractive(self, plan: RouterPlan, evidence: Evidence, msgs: Messages) -> Answer:
+        """The answer quoted from evidence, with no model."""
+        raise NotImplementedError
+
+    def blocks(self, plan: RouterPlan, evidence: Evidence) -> Sequence[Hit]:
+        """The evidence given to the LLM, best first."""
+        return evidence.hits
+
+    # ------------------------------------------------------------------ store helpers
+    def row(self, hit: Hit) -> Row | None:
+        """The stored row behind ``hit`` (by row id), or None."""
+        if not hit.row_id:
+            return None
+        rows = self.store.get_rows([hit.row_id])
+        return rows[0] if rows else None
+
+    def definition(self, hit: Hit) -> DefinitionRow | None:
+        """The C1 row behind a hit: by row id, else by its qualified symbol in its file."""
+        row = self.row(hit)
+        if isinstance(row, DefinitionRow):
+            return row
+        if not hit.symbol:
+            return None
+        found = self.store.lookup_symbol(
+            hit.symbol,
+            SymbolMode.QUALIFIED,
+            SearchFilters(layers=("C1",), path_prefixes=(hit.path,)),
+            limit=5,
+        )
+        for scored in found:
+            if isinstance(scored.row, DefinitionRow) and scored.start_line <= hit.start_line:
+                return scored.row
+        first = found[0].row if found else None
+        return first if isinstance(first, DefinitionRow) else None

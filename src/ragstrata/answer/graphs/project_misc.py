@@ -1,0 +1,281 @@
+"""ProjectMiscGraph: project overview questions (what is it, how is it laid out, how to run it).
+
+Extractive answer from the index: the README's opening paragraph (D1), the sections and code
+retrieval ranked highest for the question, manifests (pyproject.toml, setup.cfg, package.json,
+go.mod, Cargo.toml: name, version, description, console scripts), the top-level folders, the
+languages by file count and the entry points (scripts from manifests, ``__main__.py``,
+``main.go``, ``main.rs``...). Folder and language counts come from the index catalog.
+"""
+
+from __future__ import annotations
+
+import configparser
+import json
+import posixpath
+import re
+import tomllib
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ragstrata.answer.base import Answer
+from ragstrata.answer.graphs.base import CitationList, hit_from_scored, quote_block
+from ragstrata.answer.graphs.code_qa import overlaps
+from ragstrata.answer.graphs.common import EvidenceGraph
+from ragstrata.answer.graphs.messages import Messages
+from ragstrata.ingest.languages import detect_language
+from ragstrata.ingest.rows import ChunkRow, SectionRow
+from ragstrata.query.models import RouterPlan
+from ragstrata.retrieve.base import Evidence, Hit
+from ragstrata.store.base import SearchFilters
+
+__all__ = ["MANIFESTS", "Manifest", "ProjectMiscGraph", "parse_manifest"]
+
+MANIFESTS = ("pyproject.toml", "setup.cfg", "package.json", "go.mod", "Cargo.toml")
+_ENTRY_FILES = ("__main__.py", "main.go", "main.rs", "main.py")
+_MANIFEST_TERMS = ("name", "version", "module", "package", "project", "description", "metadata")
+_MAX_DIRS = 12
+_MAX_LANGUAGES = 8
+_MAX_ENTRIES = 10
+_MAX_RELEVANT = 2
+
+
+@dataclass(frozen=True, slots=True)
+class Manifest:
+    """What a manifest says about the project."""
+
+    path: str
+    name: str | None = None
+    version: str | None = None
+    description: str | None = None
+    module: str | None = None
+    scripts: dict[str, str] = field(default_factory=dict)  # command -> target
+
+
+def _str(value: Any) -> str | None:
+    return value if isinstance(value, str) and value.strip() else None
+
+
+def parse_manifest(path: str, text: str) -> Manifest:
+    """Parse one manifest's text (unparseable text yields an empty :class:`Manifest`)."""
+    base = posixpath.basename(path)
+    try:
+        if base == "go.mod":
+            match = re.search(r"^module\s+(\S+)", text, re.MULTILINE)
+            return Manifest(path, module=match.group(1) if match else None)
+        if base == "package.json":
+            data = json.loads(text)
+            bin_ = data.get("bin")
+            scripts = {data.get("name", "bin"): bin_} if isinstance(bin_, str) else (bin_ or {})
+            return Manifest(
+                path,
+                _str(data.get("name")),
+                _str(data.get("version")),
+                _str(data.get("description")),
+                scripts={str(k): str(v) for k, v in scripts.items()},
+            )
+        if base == "setup.cfg":
+            cfg = configparser.ConfigParser()
+            cfg.read_string(text)
+            meta = cfg["metadata"] if cfg.has_section("metadata") else {}
+            raw = cfg.get("options.entry_points", "console_scripts", fallback="")
+            pairs = (ln.split("=", 1) for ln in raw.splitlines() if "=" in ln)
+            return Manifest(
+                path,
+                _str(meta.get("name")),
+                _str(meta.get("version")),
+                _str(meta.get("description")),
+                scripts={k.strip(): v.strip() for k, v in pairs},
+            )
+        data = tomllib.loads(text)
+        table = data.get("project") or data.get("package") or {}
+        poetry = data.get("tool", {}).get("poetry", {})
+        scripts = table.get("scripts") or poetry.get("scripts") or {}
+        bins = {b["name"]: b.get("path", "") for b in data.get("bin", []) if "name" in b}
+        return Manifest(
+            path,
+            _str(table.get("name") or poetry.get("name")),
+            _str(table.get("version") or poetry.get("version")),
+            _str(table.get("description") or poetry.get("description")),
+            scripts={str(k): str(v) for k, v in {**scripts, **bins}.items()},
+        )
+    except (ValueError, KeyError, TypeError, AttributeError, configparser.Error):
+        return Manifest(path)
+
+
+def _line_of(text: str, needle: str) -> int:
+    for number, line in enumerate(text.splitlines(), 1):
+        if needle in line:
+            return number
+    return 1
+
+
+class ProjectMiscGraph(EvidenceGraph):
+    """Answers PROJECT_MISC plans."""
+
+    graph_id = "ProjectMiscGraph"
+
+    def extractive(self, plan: RouterPlan, evidence: Evidence, msgs: Messages) -> Answer:
+        paths = sorted(self.store.catalog())
+        citations = CitationList()
+        parts: list[str] = []
+        quoted: list[tuple[str, int, int]] = []
+        overview = self._overview(paths)
+        if overview is not None:
+            cited = citations.add_hit(overview)
+            parts.append(msgs.t("overview", cite=cited) + "\n\n" + _paragraph(overview.text))
+            quoted.append((overview.path, overview.start_line, overview.end_line))
+        relevant = []
+        for hit in evidence.hits:
+            if hit.layer in ("C0", "C2", "D0") or overlaps(hit, quoted):
+                continue
+            cited = citations.add_hit(hit)
+            where = hit.heading_path or (f"`{hit.symbol}`" if hit.symbol else "")
+            head = f"`{cited}`" + (f" — {where}" if where else "")
+            relevant.append(f"{head}\n{quote_block(hit.path, hit.text, hit.start_line)}")
+            quoted.append((hit.path, hit.start_line, hit.end_line))
+            if len(relevant) == _MAX_RELEVANT:
+                break
+        if relevant:
+            parts.append(msgs.t("relevant") + "\n\n" + "\n\n".join(relevant))
+        manifests = self._manifests(paths)
+        if manifests:
+            parts.append(self._manifest_part(manifests, msgs, citations))
+        parts += self._layout_parts(paths, msgs)
+        entries = self._entry_part(paths, manifests, msgs, citations)
+        if entries:
+            parts.append(entries)
+        if not parts:
+            from ragstrata.answer.graphs.missing import nothing_found_answer
+
+            return nothing_found_answer(plan, self.graph_id)
+        return Answer(
+            text="\n\n".join(parts),
+            citations=citations.items(),
+            graph_id=self.graph_id,
+            grounded=True,
+            meta={"mode": "extractive", "language": msgs.language},
+        )
+
+    def blocks(self, plan: RouterPlan, evidence: Evidence) -> Sequence[Hit]:
+        overview = self._overview(sorted(self.store.catalog()))
+        hits = list(evidence.hits)
+        return ([overview] if overview is not None else []) + hits
+
+    # ------------------------------------------------------------------ sources
+    def _overview(self, paths: list[str]) -> Hit | None:
+        """The first README section with body text (root README first)."""
+        readmes = [p for p in paths if posixpath.basename(p).lower().startswith("readme")]
+        readmes.sort(key=lambda p: (p.count("/"), p))
+        for path in readmes[:1]:
+            found = self.store.search_lexical(
+                path, SearchFilters(layers=("D1",), path_prefixes=(path,)), top_k=50
+            )
+            sections = sorted(
+                (s for s in found if isinstance(s.row, SectionRow) and s.path == path),
+                key=lambda s: s.start_line,
+            )
+            for scored in sections:
+                if _paragraph(scored.text):
+                    return hit_from_scored(scored, "project:readme")
+        return None
+
+    def _manifests(self, paths: list[str]) -> list[tuple[Manifest, str]]:
+        out = []
+        for path in paths:
+            if posixpath.basename(path) not in MANIFESTS or path.count("/") > 1:
+                continue
+            found = self.store.search_lexical(
+                list(_MANIFEST_TERMS),
+                SearchFilters(layers=("C3",), path_prefixes=(path,)),
+                top_k=50,
+            )
+            chunks = sorted(
+                (s.row for s in found if isinstance(s.row, ChunkRow) and s.path == path),
+                key=lambda c: c.start_offset,
+            )
+            text = _stitch(chunks)
+            if text:
+                out.append((parse_manifest(path, text), text))
+        return out
+
+    # ------------------------------------------------------------------ parts
+    @staticmethod
+    def _manifest_part(
+        manifests: list[tuple[Manifest, str]], msgs: Messages, citations: CitationList
+    ) -> str:
+        items = []
+        for manifest, text in manifests:
+            details = [
+                msgs.t(key, value=value)
+                for key, value in (
+                    ("manifest_name", manifest.name),
+                    ("manifest_version", manifest.version),
+                    ("manifest_module", manifest.module),
+                    ("manifest_description", manifest.description),
+                )
+                if value
+            ]
+            if not details:
+                continue
+            end = max(1, len(text.splitlines()))
+            citations.add(manifest.path, 1, end)
+            items.append(msgs.t("manifest_item", path=manifest.path, details=", ".join(details)))
+        return msgs.t("manifests") + "\n" + "\n".join(items) if items else ""
+
+    @staticmethod
+    def _layout_parts(paths: list[str], msgs: Messages) -> list[str]:
+        parts = []
+        dirs = Counter(p.split("/", 1)[0] for p in paths if "/" in p)
+        if dirs:
+            ranked = sorted(dirs.items(), key=lambda kv: (-kv[1], kv[0]))[:_MAX_DIRS]
+            rows = [msgs.t("layout_item", name=name, count=count) for name, count in ranked]
+            parts.append(msgs.t("layout") + "\n" + "\n".join(rows))
+        languages = Counter(detect_language(p) for p in paths)
+        languages.pop("unknown", None)
+        if languages:
+            ranked = sorted(languages.items(), key=lambda kv: (-kv[1], kv[0]))[:_MAX_LANGUAGES]
+            items = ", ".join(msgs.t("language_item", name=n, count=c) for n, c in ranked)
+            parts.append(msgs.t("languages", items=items))
+        return parts
+
+    @staticmethod
+    def _entry_part(
+        paths: list[str],
+        manifests: list[tuple[Manifest, str]],
+        msgs: Messages,
+        citations: CitationList,
+    ) -> str:
+        items = []
+        for manifest, text in manifests:
+            for name, target in sorted(manifest.scripts.items()):
+                line = _line_of(text, target)
+                cited = citations.add(manifest.path, line, line)
+                items.append(msgs.t("entry_script", name=name, target=target, cite=cited))
+        for path in paths:
+            if posixpath.basename(path) in _ENTRY_FILES:
+                items.append(msgs.t("entry_file", cite=citations.add(path, 1, 1)))
+        if not items:
+            return ""
+        return msgs.t("entry_points") + "\n" + "\n".join(items[:_MAX_ENTRIES])
+
+
+def _paragraph(text: str) -> str:
+    """The first paragraph of a section that is not a heading."""
+    for block in re.split(r"\n\s*\n", text):
+        lines = [ln for ln in block.strip().splitlines() if not ln.lstrip().startswith("#")]
+        lines = [ln for ln in lines if not re.fullmatch(r"\s*[=\-~^*]{3,}\s*", ln)]
+        if lines:
+            return "\n".join(ln.rstrip() for ln in lines)
+    return ""
+
+
+def _stitch(chunks: Sequence[ChunkRow]) -> str:
+    """The file text covered by overlapping chunks, from offset 0 with no gaps (else '')."""
+    text = ""
+    for chunk in chunks:
+        if chunk.start_offset > len(text):
+            return ""
+        text = text[: chunk.start_offset] + chunk.text
+    return text

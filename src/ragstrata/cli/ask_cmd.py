@@ -1,0 +1,122 @@
+"""`ragstrata ask QUESTION` and `ragstrata gendocs TARGET`: thin adapters over the facade.
+
+``ask --json`` prints ``AskResult.to_dict()``: ``{"plan", "hits", "evidence": {"satisfied",
+"missing", "requirements"}, "answer": {"text", "citations"}, "session"}``. Without ``--json``
+the answer is rendered as Markdown, followed by its citations and the evidence status.
+``gendocs`` prints the Markdown, or writes it atomically to ``--out``.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+from rich.console import Console
+from rich.markdown import Markdown
+from rich.text import Text
+
+from ragstrata.cli.app import app
+from ragstrata.cli.common import edge_settings, print_json
+from ragstrata.errors import IndexMissingError, InvalidQueryError, UserError
+
+if TYPE_CHECKING:
+    from ragstrata.answer.base import AskResult
+    from ragstrata.facade import Ragstrata
+
+__all__ = ["ask_command", "gendocs_command", "render_ask", "write_atomic"]
+
+RepoOption = Annotated[
+    Path | None,
+    typer.Option("--repo", help="Repository folder (default: the current folder)."),
+]
+
+
+def _open(repo: Path | None) -> Ragstrata:
+    from ragstrata.facade import Ragstrata
+
+    root = repo or Path.cwd()
+    rs = Ragstrata(root, edge_settings(root if root.is_dir() else None))
+    if not rs.index_dir.is_dir():
+        raise IndexMissingError(f"no index at {rs.index_dir}; run `ragstrata index {rs.repo}`")
+    return rs
+
+
+@app.command("ask")
+def ask_command(
+    question: Annotated[str, typer.Argument(help="The question, in Russian or English.")],
+    repo: RepoOption = None,
+    session: Annotated[
+        str | None,
+        typer.Option("--session", help="Conversation name; follow-ups continue its topic."),
+    ] = None,
+    top_k: Annotated[int, typer.Option("--top-k", min=1, help="Hits to retrieve.")] = 10,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+) -> None:
+    """Answer QUESTION from cited evidence in the repository's index."""
+    if not question.strip():
+        raise InvalidQueryError("empty question; ask something about the repository")
+    with _open(repo) as rs:
+        result = rs.ask(question, session=session, top_k=top_k)
+    if as_json:
+        print_json(result.to_dict())
+    else:
+        render_ask(result, Console(highlight=False, soft_wrap=True))
+
+
+def render_ask(result: AskResult, console: Console) -> None:
+    """The human view: the answer as Markdown, then citations and the evidence status."""
+    console.print(Markdown(result.answer.text))
+    if result.answer.citations:
+        console.print()
+        console.print(Text("citations:", style="bold"))
+        for c in result.answer.citations:
+            span = (
+                f"{c.start_line}" if c.start_line == c.end_line else f"{c.start_line}-{c.end_line}"
+            )
+            console.print(Text(f"  {c.path}:{span}"))
+    evidence = result.evidence
+    console.print()
+    if evidence.satisfied:
+        status = Text("evidence: satisfied", style="green")
+    else:
+        status = Text(f"evidence: missing {', '.join(evidence.missing)}", style="yellow")
+    if result.session:
+        status.append(f"  (session {result.session})", style="dim")
+    console.print(status)
+
+
+@app.command("gendocs")
+def gendocs_command(
+    target: Annotated[str, typer.Argument(help="A file path, a folder/package or a symbol.")],
+    repo: RepoOption = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Write the Markdown to this file.")
+    ] = None,
+) -> None:
+    """Generate Markdown documentation for TARGET from the index (C0/C1/C2)."""
+    if not target.strip():
+        raise UserError("empty gendocs target; give a file path, a folder or a symbol")
+    with _open(repo) as rs:
+        markdown = rs.gendocs(target)
+    if out is None:
+        typer.echo(markdown, nl=False)
+    else:
+        write_atomic(out, markdown)
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` via a temporary file in the same folder and a rename."""
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise UserError(f"--out folder does not exist: {folder}")
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
