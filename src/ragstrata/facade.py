@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from ragstrata.embed.base import Embedder
     from ragstrata.indexer import IndexEvent, IndexReport, IndexStatus
     from ragstrata.llm.base import Runner
+    from ragstrata.llm.preflight import PreflightResult
     from ragstrata.query.router import Router
     from ragstrata.retrieve.base import SearchResult
     from ragstrata.store.base import Store
@@ -80,6 +81,10 @@ class Ragstrata:
     @property
     def runner(self) -> Runner | None:
         """The configured LLM runner, or ``None`` (extractive answers)."""
+        if self._runner is None and self.settings.llm.provider != "none":
+            from ragstrata.llm.factory import make_runner
+
+            self._runner = make_runner(self.settings.llm)
         return self._runner
 
     @property
@@ -165,8 +170,14 @@ class Ragstrata:
             sessions.save(session, next_state(plan_dict, state))
         return AskResult(plan=plan_dict, evidence=evidence, answer=answer, session=session)
 
-    def gendocs(self, target: str) -> str:
+    def gendocs(self, target: str, *, language: str = "en") -> str:
         """Markdown documentation for a file, package or symbol, from C0/C1/C2."""
         from ragstrata.answer.gendocs import generate_docs
 
-        return generate_docs(target, store=self.store, runner=self.runner)
+        return generate_docs(target, store=self.store, runner=self.runner, language=language)
+
+    def doctor(self) -> PreflightResult:
+        """Run the pre-flight checks (settings, index, provider, dimensions, disk)."""
+        from ragstrata.doctor import run_checks
+
+        return run_checks(self)

@@ -40,11 +40,15 @@ def _register() -> None:
     # Each command lives in its own module; importing it registers it on ``app``.
     from ragstrata.cli import (  # noqa: F401
         ask_cmd,
+        doctor_cmd,
         eval_cmd,
         index_cmd,
         inspect_cmd,
+        mcp_cmd,
         route_cmd,
         search_cmd,
+        serve_cmd,
+        summarize_cmd,
     )
 
 
