@@ -46,9 +46,14 @@ def test_hash_provider_gives_the_fake() -> None:
 
 
 @pytest.mark.parametrize("provider", ["openai", "ollama"])
-def test_remote_providers_not_available_yet(provider: str) -> None:
-    with pytest.raises(ConfigError, match=f"{provider!r} is not available yet"):
+def test_remote_providers_need_base_url_and_model(provider: str) -> None:
+    # Remote embedders are tested against loopback servers in test_embed_providers.py.
+    with pytest.raises(ConfigError, match=r"embedder\.base_url is not set"):
         make_embedder(EmbedderSettings(provider=provider))  # type: ignore[arg-type]
+    settings = EmbedderSettings(provider=provider, base_url="http://127.0.0.1:9", model="m")  # type: ignore[arg-type]
+    embedder = make_embedder(settings)
+    assert isinstance(embedder, Embedder)
+    assert embedder.fingerprint == f"{provider}/m"
 
 
 def test_unknown_provider_lists_valid_ones() -> None:

@@ -66,6 +66,10 @@ class LLMSettings(_Section):
     api_key: SecretStr | None = None
     timeout_s: float = Field(default=60.0, gt=0)
     max_retries: int = Field(default=4, ge=0)
+    requests_per_s: float | None = Field(default=None, gt=0)
+    temperature: float = Field(default=0.0, ge=0, le=2)
+    combine_prompts: bool = False  # for servers that cannot separate system and user prompts
+    price_file: Path | None = None  # extra USD-per-1M-token prices (TOML)
 
 
 class EmbedderSettings(_Section):
@@ -81,6 +85,8 @@ class EmbedderSettings(_Section):
     document_template: str = ""
     query_template: str = ""
     timeout_s: float = Field(default=60.0, gt=0)
+    max_retries: int = Field(default=4, ge=0)
+    requests_per_s: float | None = Field(default=None, gt=0)
 
 
 class StoreSettings(_Section):

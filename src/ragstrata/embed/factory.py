@@ -1,8 +1,9 @@
 """Build the configured embedder from ``EmbedderSettings``.
 
 Providers: ``local`` (a model shipped in a PyPI package: the MiniLM default or the multilingual
-e5 option) and ``hash`` (the deterministic fake, for tests and dry runs). ``openai`` and
-``ollama`` arrive with the remote-provider issue.
+e5 option), ``hash`` (the deterministic fake, for tests and dry runs), and the remote
+``openai`` (OpenAI-compatible ``/embeddings``) and ``ollama`` (``/api/embed``) services, which
+need ``embedder.base_url`` and ``embedder.model``.
 """
 
 from __future__ import annotations
@@ -27,7 +28,6 @@ LOCAL_MODELS = (MINILM_MODEL, E5_MODEL)
 
 PROVIDERS = ("local", "hash", "openai", "ollama")
 
-_NOT_YET = ("openai", "ollama")
 _LOCAL_DIMENSIONS = 384
 
 
@@ -79,20 +79,55 @@ def _hash(settings: EmbedderSettings) -> Embedder:
     )
 
 
+def _remote(settings: EmbedderSettings) -> Embedder:
+    from ragstrata.embed.ollama import OllamaEmbedder
+    from ragstrata.embed.openai import OpenAIEmbedder
+    from ragstrata.llm.factory import require
+    from ragstrata.llm.transport import HttpTransport, RetryPolicy
+
+    provider = settings.provider
+    base_url = require("embedder", provider, "base_url", settings.base_url)
+    if settings.model in LOCAL_MODELS:
+        raise ConfigError(
+            f"embedder.model {settings.model!r} is a local model; set the {provider} model name "
+            "in [embedder] model or RAGSTRATA_EMBEDDER_MODEL"
+        )
+    model = require("embedder", provider, "model", settings.model)
+    # Optional settings the settings object may not have yet: read them when present.
+    rate = getattr(settings, "requests_per_s", None)
+    retries = getattr(settings, "max_retries", RetryPolicy().max_retries)
+    transport = HttpTransport(
+        provider,
+        base_url,
+        model,
+        api_key=settings.api_key,
+        api_key_env=settings.api_key_env,
+        timeout_s=settings.timeout_s,
+        retry=RetryPolicy(max_retries=retries),
+        requests_per_s=rate,
+    )
+    cls = OpenAIEmbedder if provider == "openai" else OllamaEmbedder
+    return cls(
+        transport,
+        dimensions=settings.dimensions,
+        batch_size=settings.batch_size,
+        document_template=settings.document_template,
+        query_template=settings.query_template,
+    )
+
+
 def make_embedder(settings: EmbedderSettings) -> Embedder:
-    """The embedder ``settings`` describe; cheap (models load on first use).
+    """The embedder ``settings`` describe; cheap (models load, connections open, on first use).
 
     Raises ``ConfigError`` for an unknown provider or model, a missing model package, or a
-    provider that is not available yet.
+    remote provider without ``base_url`` / ``model``.
     """
     if settings.provider == "local":
         return _local(settings)
     if settings.provider == "hash":
         return _hash(settings)
-    if settings.provider in _NOT_YET:
-        raise ConfigError(
-            f"embedder provider {settings.provider!r} is not available yet; use one of: local, hash"
-        )
+    if settings.provider in ("openai", "ollama"):
+        return _remote(settings)
     raise ConfigError(
         f"unknown embedder provider {settings.provider!r}; valid: {', '.join(PROVIDERS)}"
     )

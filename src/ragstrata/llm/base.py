@@ -55,6 +55,7 @@ class LLMMetadata:
     duration_s: float = 0.0
     duration_api_s: float = 0.0
     models: dict[str, ModelUsage] = field(default_factory=dict)
+    notes: tuple[str, ...] = ()  # e.g. "price unknown for model X"
 
 
 @dataclass(frozen=True, slots=True)
