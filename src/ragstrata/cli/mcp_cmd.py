@@ -1,0 +1,85 @@
+"""`ragstrata mcp [--repo PATH | NAME=PATH]... [--transport stdio|http] [--host] [--port]`.
+
+Serves the MCP tools over stdio (default; stdout carries only the protocol, logs go to
+stderr) or streamable HTTP at ``http://HOST:PORT/mcp``. MCP over HTTP has no authentication
+here, so it binds to loopback only.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import logging
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ragstrata.cli.app import app
+from ragstrata.cli.common import edge_settings
+from ragstrata.errors import ConfigError
+
+__all__ = ["TransportChoice", "check_loopback", "mcp_command"]
+
+
+class TransportChoice(StrEnum):
+    """How the MCP server talks to its client."""
+
+    STDIO = "stdio"
+    HTTP = "http"
+
+
+def check_loopback(host: str) -> str:
+    """``host`` when it is a loopback address or ``localhost``; else a ``ConfigError``."""
+    if host == "localhost":
+        return host
+    try:
+        loopback = ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        loopback = False
+    if not loopback:
+        raise ConfigError(
+            f"--host {host!r} is not loopback; the MCP HTTP transport has no authentication, "
+            "so it binds to 127.0.0.1, ::1 or localhost only (tunnel it to reach it remotely)"
+        )
+    return host
+
+
+@app.command("mcp")
+def mcp_command(
+    repo: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--repo",
+            help="Repository folder, or NAME=PATH; repeatable (default: the current folder).",
+        ),
+    ] = None,
+    transport: Annotated[
+        TransportChoice, typer.Option("--transport", help="stdio, or streamable http.")
+    ] = TransportChoice.STDIO,
+    host: Annotated[str, typer.Option("--host", help="HTTP bind address (loopback).")] = (
+        "127.0.0.1"
+    ),
+    port: Annotated[int, typer.Option("--port", min=1, max=65535, help="HTTP port.")] = 8766,
+) -> None:
+    """Serve the repository tools to coding agents over MCP (Model Context Protocol)."""
+    from ragstrata.facade import Ragstrata
+    from ragstrata.mcp.repos import RepoSet, parse_repo_spec
+    from ragstrata.mcp.server import build_server, run_server
+
+    if transport is TransportChoice.HTTP:
+        check_loopback(host)
+    specs = [parse_repo_spec(s) for s in (repo or [str(Path.cwd())])]
+    facades: dict[str, Ragstrata] = {}
+    for name, path in specs:
+        if name in facades:
+            raise ConfigError(
+                f"two repositories are named {name!r}; name them with --repo NAME=PATH"
+            )
+        facades[name] = Ragstrata(path, edge_settings(path if path.is_dir() else None))
+    logging.basicConfig(level=logging.WARNING)  # stderr: stdout belongs to the protocol
+    repos = RepoSet(facades)
+    try:
+        run_server(build_server(repos), transport.value, host, port)
+    finally:
+        repos.close()
