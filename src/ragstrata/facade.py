@@ -156,9 +156,14 @@ class Ragstrata:
         """Answer ``question`` from cited evidence; ``session`` keeps the conversation topic."""
         from ragstrata.answer.base import AskResult
         from ragstrata.answer.graphs import build_graph
+        from ragstrata.doctor import blocking_error, run_checks
         from ragstrata.retrieve.retriever import Retriever
         from ragstrata.sessions import SessionStore, next_state
 
+        # A blocking pre-flight finding (no index, other schema, ...) refuses with its message.
+        blocking = blocking_error(run_checks(self, quick=True))
+        if blocking is not None:
+            raise blocking
         sessions = SessionStore(self.index_dir / "sessions")
         state = sessions.load(session) if session else None
         plan = self.router.plan(question, state, None)

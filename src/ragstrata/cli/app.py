@@ -62,7 +62,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     debug = "--debug" in args
     _register()
     try:
-        app(args=args, prog_name="ragstrata", standalone_mode=False)
+        # With standalone_mode=False click returns (not raises) a command's typer.Exit code.
+        code = app(args=args, prog_name="ragstrata", standalone_mode=False)
+        if isinstance(code, int) and code != 0:
+            sys.exit(code)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
     except click.exceptions.Abort:

@@ -11,6 +11,7 @@ methods and passes ``ragstrata.testing.store_conformance``. Roles::
     DenseSearch    search_dense                        cosine over stored vectors of a fingerprint
     SymbolLookup   lookup_symbol / relations           C1 names, C2 callers / callees
     VectorQueue    pending_vectors / put_vectors / drop_vectors   lazy, resumable embedding
+    SummaryStore   get_summaries / put_summaries       cached LLM summaries of files and definitions
     StoreInfo      stats
 
 Vectors are content-addressed: they are keyed by (embedder fingerprint, hash of the row's
@@ -63,9 +64,12 @@ __all__ = [
     "Store",
     "StoreInfo",
     "StoreStats",
+    "SummaryKind",
+    "SummaryStore",
     "SymbolLookup",
     "SymbolMode",
     "VectorQueue",
+    "check_summary_items",
     "check_top_k",
     "display_text",
     "embedding_hash",
@@ -79,6 +83,7 @@ __all__ = [
     "normalize_symbol",
     "parse_direction",
     "parse_mode",
+    "parse_summary_kind",
     "rank_hits",
     "relation_score",
     "row_from_payload",
@@ -86,6 +91,7 @@ __all__ = [
     "row_to_payload",
     "scored_row",
     "suffix_match",
+    "summary_key",
     "symbol_score",
 ]
 
@@ -107,6 +113,13 @@ class SymbolMode(StrEnum):
     QUALIFIED = "qualified"  # the whole qualified name
     SUFFIX = "suffix"  # trailing dotted segments: "Store.search" -> pkg.store.Store.search
     FUZZY = "fuzzy"  # similar short names: http_client ~ HttpClient, parse_qery ~ parse_query
+
+
+class SummaryKind(StrEnum):
+    """What a cached LLM summary is about; its key is a path (file) or a qualified symbol."""
+
+    FILE = "file"  # key: the C0 row's path
+    DEFINITION = "definition"  # key: the C1 row's qualified symbol
 
 
 class Direction(StrEnum):
@@ -382,6 +395,25 @@ class VectorQueue(Protocol):
 
 
 @runtime_checkable
+class SummaryStore(Protocol):
+    """Cached LLM summaries, each with the hash of the prompt that produced it.
+
+    Summaries are searchable: their analyzed terms are added to the lexical terms of the C0
+    row of that path or the C1 rows of that symbol (now, and whenever those rows are rewritten
+    by a later index run). They are not embedded (see :func:`summary_key`).
+    """
+
+    def get_summaries(self, kind: SummaryKind | str) -> dict[str, tuple[str, str]]:
+        """Every stored summary of ``kind``: key -> ``(prompt_hash, text)``."""
+        ...
+
+    def put_summaries(self, kind: SummaryKind | str, items: Sequence[tuple[str, str, str]]) -> int:
+        """Store ``(key, prompt_hash, text)`` triples (replacing older ones); one transaction.
+        Returns how many were stored."""
+        ...
+
+
+@runtime_checkable
 class StoreInfo(Protocol):
     """Counts and freshness."""
 
@@ -405,6 +437,7 @@ class Store(
     DenseSearch,
     SymbolLookup,
     VectorQueue,
+    SummaryStore,
     StoreInfo,
     Protocol,
 ):
@@ -468,6 +501,45 @@ def lexical_text(row: Row) -> str:
             (row.path, " ".join(row.symbols), " ".join(row.imports), row.summary or "")
         )
     return "\n".join((row.path, row.title, "\n".join(row.outline)))
+
+
+def summary_key(row: Row) -> tuple[SummaryKind, str] | None:
+    """The summary a row carries as extra lexical terms: C0 by path, C1 by qualified symbol.
+
+    Summaries are kept out of the row payloads and of :func:`embedding_text` on purpose: rows
+    stay exactly what ingestion produced (content-addressed ids and vectors do not move when a
+    summary is regenerated), and the default embedded layers already cover definitions.
+    """
+    if isinstance(row, FileRow):
+        return SummaryKind.FILE, row.path
+    if isinstance(row, DefinitionRow):
+        return SummaryKind.DEFINITION, row.symbol
+    return None
+
+
+def parse_summary_kind(kind: SummaryKind | str) -> SummaryKind:
+    """Validate a summary kind, naming the valid set on error."""
+    try:
+        return SummaryKind(kind)
+    except ValueError:
+        raise ValueError(
+            f"unknown summary kind {kind!r}; valid: {[k.value for k in SummaryKind]}"
+        ) from None
+
+
+def check_summary_items(items: Sequence[tuple[str, str, str]]) -> list[tuple[str, str, str]]:
+    """``(key, prompt_hash, text)`` triples with a non-empty key and hash; last one of a key wins."""
+    out: dict[str, tuple[str, str, str]] = {}
+    for item in items:
+        key, prompt_hash, text = item
+        if not isinstance(key, str) or not key:
+            raise ValueError(f"summary key must be a non-empty string, got {key!r}")
+        if not isinstance(prompt_hash, str) or not prompt_hash:
+            raise ValueError(f"summary of {key!r} needs a prompt hash, got {prompt_hash!r}")
+        if not isinstance(text, str):
+            raise ValueError(f"summary of {key!r} must be a string, got {type(text).__name__}")
+        out[key] = (key, prompt_hash, text)
+    return list(out.values())
 
 
 def display_text(row: Row) -> str:

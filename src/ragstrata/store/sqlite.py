@@ -4,7 +4,11 @@ SQLite is the source of truth: rows (with their JSON payload, metadata columns, 
 terms as hashed term-frequency blobs, and the embedding text and its hash), relations, the file
 catalog, content-addressed vectors and the manifest. WAL mode lets searches run while an index
 run writes; every write method is one ``BEGIN IMMEDIATE`` transaction, so a batch is all there
-or not there after a crash. Schema changes are numbered migrations tracked in ``user_version``.
+or not there after a crash. Schema changes are numbered migrations tracked in ``user_version``;
+:data:`ROW_SCHEMA_VERSION` (the ``schema_version`` written into manifests) moves only when a
+migration changes what rows mean, so additive migrations (2: the ``summaries`` table of cached
+LLM summaries) never force a rebuild. A summary's terms join the lexical terms of the C0 row of
+its path or the C1 rows of its symbol (see :class:`~ragstrata.store.base.SummaryStore`).
 
 Search runs on derived in-memory structures, rebuilt lazily when a generation counter (bumped by
 every write, in the same transaction) differs, and read inside one read transaction with the
@@ -57,7 +61,9 @@ from ragstrata.store.base import (
     ScoredRow,
     SearchFilters,
     StoreStats,
+    SummaryKind,
     SymbolMode,
+    check_summary_items,
     check_top_k,
     embedding_hash,
     embedding_text,
@@ -68,15 +74,17 @@ from ragstrata.store.base import (
     normalize_symbol,
     parse_direction,
     parse_mode,
+    parse_summary_kind,
     relation_score,
     row_from_payload,
     row_symbol,
     row_to_payload,
     scored_row,
+    summary_key,
     symbol_score,
 )
 
-__all__ = ["MIGRATIONS", "SCHEMA_VERSION", "SQLiteStore"]
+__all__ = ["MIGRATIONS", "ROW_SCHEMA_VERSION", "SCHEMA_VERSION", "SQLiteStore"]
 
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (  # 1: initial schema
@@ -111,10 +119,17 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "CREATE UNIQUE INDEX vectors_key ON vectors(fingerprint, text_hash)",
         "INSERT INTO meta VALUES ('index_id', lower(hex(randomblob(8))))",
     ),
+    (  # 2: cached LLM summaries (rows unchanged: no rebuild)
+        """CREATE TABLE summaries (kind TEXT NOT NULL, key TEXT NOT NULL,
+            prompt_hash TEXT NOT NULL, text TEXT NOT NULL, updated_at TEXT NOT NULL,
+            PRIMARY KEY (kind, key)) WITHOUT ROWID""",
+    ),
 )
 """Numbered migrations: entry ``i`` takes ``user_version`` from ``i`` to ``i + 1``."""
 
 SCHEMA_VERSION = len(MIGRATIONS)
+ROW_SCHEMA_VERSION = 1
+"""What manifests record as ``schema_version``: bumped only by a migration that changes rows."""
 
 _LAYERS: tuple[Layer, ...] = tuple(Layer)
 _K1, _B = 1.2, 0.75
@@ -138,6 +153,21 @@ def _encode_terms(text: str) -> tuple[int, bytes, bytes]:
     ids = array.array("q", (_term_hash(t) for t in counts))
     tfs = array.array("H", (min(c, 65535) for c in counts.values()))
     return sum(counts.values()), ids.tobytes(), tfs.tobytes()
+
+
+_Summaries = Callable[[str, str], str | None] | None
+"""Looks up a summary's text by ``(kind, key)``; None when the index holds no summaries."""
+
+
+def _searchable(row: Row, summaries: _Summaries) -> str:
+    """The row's lexical text plus its summary, if one is stored."""
+    text = lexical_text(row)
+    key = summary_key(row) if summaries is not None else None
+    if key is not None and summaries is not None:
+        summary = summaries(key[0].value, key[1])
+        if summary:
+            text = f"{text}\n{summary}"
+    return text
 
 
 def _now() -> str:
@@ -335,7 +365,7 @@ class SQLiteStore:
 
     @property
     def schema_version(self) -> int:
-        return SCHEMA_VERSION
+        return ROW_SCHEMA_VERSION
 
     # ------------------------------------------------------------------ connections
 
@@ -444,9 +474,11 @@ class SQLiteStore:
 
     def _reanalyze(self, conn: sqlite3.Connection) -> None:
         """Recompute every row's terms (the analyzer changed since they were written)."""
+        summaries = self._summary_lookup(conn)
         updates = []
         for seq, payload in conn.execute("SELECT seq, payload FROM rows"):
-            n, ids, tfs = _encode_terms(lexical_text(row_from_payload(payload)))
+            row = row_from_payload(payload)
+            n, ids, tfs = _encode_terms(_searchable(row, summaries))
             updates.append((n, ids, tfs, seq))
         conn.executemany("UPDATE rows SET n_terms=?, term_ids=?, term_tfs=? WHERE seq=?", updates)
         if updates:
@@ -499,8 +531,8 @@ class SQLiteStore:
 
     # ------------------------------------------------------------------ writes
 
-    def _row_values(self, row: Row) -> tuple[Any, ...]:
-        n_terms, ids, tfs = _encode_terms(lexical_text(row))
+    def _row_values(self, row: Row, summaries: _Summaries) -> tuple[Any, ...]:
+        n_terms, ids, tfs = _encode_terms(_searchable(row, summaries))
         embed = embedding_text(row, self.embed_layers)
         name = name_lower = symbol_norm = symbol_last = None
         if isinstance(row, DefinitionRow):
@@ -523,6 +555,7 @@ class SQLiteStore:
         if not batch:
             return
         with self._write() as conn:
+            summaries = self._summary_lookup(conn)
             old_hashes: set[str] = set()
             for entry, rows in batch:
                 old_hashes |= self._delete_paths(conn, [entry.path])
@@ -531,7 +564,7 @@ class SQLiteStore:
                     (entry.path, entry.mtime_ns, entry.size, entry.sha256),
                 )
                 unique = list({row.id: row for row in reversed(rows)}.values())[::-1]
-                conn.executemany(_INSERT_ROW, [self._row_values(row) for row in unique])
+                conn.executemany(_INSERT_ROW, [self._row_values(r, summaries) for r in unique])
                 conn.executemany(
                     "INSERT INTO relations VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                     [
@@ -646,6 +679,60 @@ class SQLiteStore:
             self._bump(conn, vectors=True)
             return cur.rowcount
 
+    # ------------------------------------------------------------------ summaries
+
+    @staticmethod
+    def _summary_lookup(conn: sqlite3.Connection) -> _Summaries:
+        """``(kind, key) -> text`` lookups for rows being (re)written; None when there are none."""
+        if conn.execute("SELECT 1 FROM summaries LIMIT 1").fetchone() is None:
+            return None
+
+        def lookup(kind: str, key: str) -> str | None:
+            found = conn.execute(
+                "SELECT text FROM summaries WHERE kind = ? AND key = ?", (kind, key)
+            ).fetchone()
+            return None if found is None else str(found[0])
+
+        return lookup
+
+    def get_summaries(self, kind: SummaryKind | str) -> dict[str, tuple[str, str]]:
+        kind = parse_summary_kind(kind)
+        with self._read() as conn:
+            found = conn.execute(
+                "SELECT key, prompt_hash, text FROM summaries WHERE kind = ?", (kind.value,)
+            ).fetchall()
+        return {k: (h, t) for k, h, t in found}
+
+    def put_summaries(self, kind: SummaryKind | str, items: Sequence[tuple[str, str, str]]) -> int:
+        """Upsert the summaries and re-encode the terms of the rows they belong to."""
+        kind = parse_summary_kind(kind)
+        clean = check_summary_items(items)
+        if not clean:
+            return 0
+        layer, column = ("C0", "path") if kind is SummaryKind.FILE else ("C1", "symbol")
+        now = _now()
+        with self._write() as conn:
+            conn.executemany(
+                "INSERT OR REPLACE INTO summaries VALUES (?, ?, ?, ?, ?)",
+                [(kind.value, key, h, text, now) for key, h, text in clean],
+            )
+            summaries = self._summary_lookup(conn)
+            updates = []
+            for key, _, _ in clean:
+                # C1 by symbol_norm (indexed), then the exact symbol
+                where = "path = ?" if column == "path" else "symbol_norm = ? AND symbol = ?"
+                args = (key,) if column == "path" else (normalize_symbol(key), key)
+                for seq, payload in conn.execute(
+                    f"SELECT seq, payload FROM rows WHERE layer = ? AND {where}", (layer, *args)
+                ).fetchall():
+                    n, ids, tfs = _encode_terms(_searchable(row_from_payload(payload), summaries))
+                    updates.append((n, ids, tfs, seq))
+            conn.executemany(
+                "UPDATE rows SET n_terms=?, term_ids=?, term_tfs=? WHERE seq=?", updates
+            )
+            self._bump(conn, rows=bool(updates))
+        return len(clean)
+
     # ------------------------------------------------------------------ reads
 
     def get_rows(self, ids: Sequence[str]) -> list[Row]:
@@ -684,7 +771,7 @@ class SQLiteStore:
             pending_vectors=int(pending),
             fingerprint=fp,
             updated_at=updated,
-            schema_version=SCHEMA_VERSION,
+            schema_version=ROW_SCHEMA_VERSION,
         )
 
     # ------------------------------------------------------------------ derived structures

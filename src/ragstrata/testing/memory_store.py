@@ -27,16 +27,20 @@ from ragstrata.store.base import (
     ScoredRow,
     SearchFilters,
     StoreStats,
+    SummaryKind,
     SymbolMode,
+    check_summary_items,
     check_top_k,
     embedding_hash,
     embedding_text,
     lexical_text,
     parse_direction,
     parse_mode,
+    parse_summary_kind,
     rank_hits,
     relation_score,
     scored_row,
+    summary_key,
     symbol_score,
 )
 
@@ -63,6 +67,7 @@ class InMemoryStore:
         self._terms: dict[str, Counter[str]] = {}
         self._embed: dict[str, tuple[str, str]] = {}  # row id -> (text hash, text)
         self._vectors: dict[tuple[str, str], np.ndarray] = {}
+        self._summaries: dict[tuple[str, str], tuple[str, str]] = {}  # (kind, key) -> (hash, text)
         self._updated_at: str | None = None
 
     def close(self) -> None:
@@ -94,7 +99,7 @@ class InMemoryStore:
                 if row.path != entry.path:
                     raise ValueError(f"row {row.id} has path {row.path!r}, file is {entry.path!r}")
                 unique.setdefault(row.id, row)
-            terms = {i: Counter(analyze(lexical_text(r))) for i, r in unique.items()}
+            terms = {i: self._row_terms(r) for i, r in unique.items()}
             embeds = {}
             for i, r in unique.items():
                 text = embedding_text(r, self.embed_layers)
@@ -140,6 +145,33 @@ class InMemoryStore:
         live = {h for h, _ in self._embed.values()}
         for key in [k for k in self._vectors if k[1] in hashes and k[1] not in live]:
             del self._vectors[key]
+
+    def _row_terms(self, row: Row) -> Counter[str]:
+        """Analyzed terms of the row's lexical text plus its stored summary, if any."""
+        text = lexical_text(row)
+        key = summary_key(row)
+        found = self._summaries.get((key[0].value, key[1])) if key else None
+        return Counter(analyze(f"{text}\n{found[1]}" if found and found[1] else text))
+
+    # ---------------------------------------------------------------- summaries
+
+    def get_summaries(self, kind: SummaryKind | str) -> dict[str, tuple[str, str]]:
+        kind = parse_summary_kind(kind)
+        return {key: value for (k, key), value in self._summaries.items() if k == kind.value}
+
+    def put_summaries(self, kind: SummaryKind | str, items: Sequence[tuple[str, str, str]]) -> int:
+        kind = parse_summary_kind(kind)
+        clean = check_summary_items(items)
+        for key, prompt_hash, text in clean:
+            self._summaries[(kind.value, key)] = (prompt_hash, text)
+        keys = {key for key, _, _ in clean}
+        for row_id, row in self._rows.items():
+            found = summary_key(row)
+            if found is not None and found[0] is kind and found[1] in keys:
+                self._terms[row_id] = self._row_terms(row)
+        if clean:
+            self._updated_at = _now()
+        return len(clean)
 
     # ---------------------------------------------------------------- vectors
 

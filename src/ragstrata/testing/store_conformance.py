@@ -528,3 +528,47 @@ class StoreConformance:
             loaded.search_lexical("x", top_k=0)
         with pytest.raises(ValueError):
             SearchFilters(path_prefixes="src")  # type: ignore[arg-type]
+
+    # ------------------------------------------------------------- cached summaries
+
+    def test_summaries_round_trip(self, store: Store) -> None:
+        assert store.get_summaries("file") == {} and store.get_summaries("definition") == {}
+        assert store.put_summaries("file", []) == 0
+        stored = store.put_summaries(
+            "file", [("src/a.py", "h1", "Reads the config."), ("src/b.py", "h2", "Ответ.")]
+        )
+        assert stored == 2
+        assert store.put_summaries("definition", [("app.a.run", "h3", "Runs it.")]) == 1
+        assert store.get_summaries("file") == {
+            "src/a.py": ("h1", "Reads the config."),
+            "src/b.py": ("h2", "Ответ."),
+        }
+        store.put_summaries("file", [("src/a.py", "h9", "Reads the settings file.")])
+        assert store.get_summaries("file")["src/a.py"] == ("h9", "Reads the settings file.")
+        assert store.get_summaries("definition") == {"app.a.run": ("h3", "Runs it.")}
+        with pytest.raises(ValueError, match="definition"):
+            store.get_summaries("module")
+        with pytest.raises(ValueError, match="hash"):
+            store.put_summaries("file", [("src/c.py", "", "x")])
+        assert "src/c.py" not in store.get_summaries("file")
+
+    def test_summaries_are_searchable_and_survive_reindexing(self, loaded: Store) -> None:
+        assert loaded.search_lexical("zeppelinous") == []
+        loaded.put_summaries("file", [("src/app/http.py", "h1", "Zeppelinous transport layer.")])
+        loaded.put_summaries(
+            "definition", [("app.http.parse_query", "h2", "Decodes quokkaform strings.")]
+        )
+        hits = loaded.search_lexical("zeppelinous")
+        assert [(h.layer, h.path) for h in hits] == [(Layer.C0, "src/app/http.py")]
+        defs = loaded.search_lexical("quokkaform")
+        assert [h.symbol for h in defs] == ["app.http.parse_query"]
+        assert defs[0].layer == Layer.C1
+        # a later index run rewrites the file's rows: the summary terms come back with them
+        loaded.replace_files([(entry("src/app/http.py", "2"), _http_rows())])
+        assert [h.layer for h in loaded.search_lexical("zeppelinous")] == [Layer.C0]
+        assert [h.symbol for h in loaded.search_lexical("quokkaform")] == ["app.http.parse_query"]
+        # a regenerated summary replaces the old terms
+        loaded.put_summaries("file", [("src/app/http.py", "h3", "Plain HTTP helpers.")])
+        assert loaded.search_lexical("zeppelinous") == []
+        loaded.remove_files(["src/app/http.py"])
+        assert loaded.search_lexical("quokkaform") == []

@@ -1,0 +1,90 @@
+"""`ragstrata doctor [PATH] [--json]`: run the pre-flight checks and print the findings.
+
+Exit codes: 0 when nothing blocks (no finding, or only medium/low ones), 2 when a ``high``
+finding blocks (the same code as the user errors ``ask`` would then raise; ``HasBlocking``).
+Settings that cannot even be loaded are reported as one ``high`` ``settings`` finding, so
+``--json`` always prints exactly one object::
+
+    {"blocking": bool, "checks": [categories], "findings": [{severity, category, observation, fix}]}
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from ragstrata.cli.app import app
+from ragstrata.cli.common import edge_settings, print_json
+from ragstrata.doctor import CATEGORIES, DoctorFinding, finding_to_dict
+from ragstrata.errors import ConfigError
+from ragstrata.facade import Ragstrata
+from ragstrata.llm.preflight import PreflightResult, Severity
+
+__all__ = ["EXIT_BLOCKING", "doctor_command"]
+
+EXIT_BLOCKING = 2
+_STYLE = {Severity.HIGH: "bold red", Severity.MEDIUM: "yellow", Severity.LOW: "cyan"}
+
+
+def _checks(root: Path) -> PreflightResult:
+    try:
+        settings = edge_settings(root if root.is_dir() else None)
+    except ConfigError as exc:
+        finding = DoctorFinding(
+            Severity.HIGH,
+            "settings",
+            " ".join(str(exc).split()),
+            "fix ragstrata.toml / [tool.ragstrata] or the RAGSTRATA_* variable it names",
+        )
+        return PreflightResult.of([finding])
+    with Ragstrata(root, settings) as rs:
+        return rs.doctor()
+
+
+def _table(result: PreflightResult, console: Console) -> None:
+    if not result.findings:
+        console.print(f"no findings ({', '.join(CATEGORIES)} checked)")
+        return
+    table = Table(title="ragstrata doctor")
+    for column in ("severity", "category", "observation", "fix"):
+        table.add_column(column, overflow="fold")
+    for f in result.findings:
+        table.add_row(
+            f"[{_STYLE[f.severity]}]{f.severity.value}[/]",
+            f.category,
+            f.observation,
+            getattr(f, "fix", ""),
+        )
+    console.print(table)
+    if result.has_blocking():
+        console.print(
+            "[bold red]blocking:[/] `ragstrata ask` refuses until the high findings are fixed"
+        )
+
+
+@app.command("doctor")
+def doctor_command(
+    path: Annotated[
+        Path | None, typer.Argument(help="Repository folder (default: the current folder).")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Check settings, index, embedder, LLM and disk; exit 2 when something blocks answers."""
+    root = path or Path.cwd()
+    result = _checks(root)
+    if as_json:
+        print_json(
+            {
+                "blocking": result.has_blocking(),
+                "checks": list(CATEGORIES),
+                "findings": [finding_to_dict(f) for f in result.findings],
+            }
+        )
+    else:
+        _table(result, Console(highlight=False, soft_wrap=False))
+    if result.has_blocking():
+        raise SystemExit(EXIT_BLOCKING)  # typer.Exit is swallowed by standalone_mode=False
