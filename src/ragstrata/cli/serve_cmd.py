@@ -1,0 +1,116 @@
+"""`ragstrata serve`: the HTTP API and the web page for one or more repositories.
+
+Each ``--repo`` is a folder (named by its folder name) or ``NAME=PATH``. The server binds to
+loopback by default; any other host needs an API token, read from the environment variable
+named by ``--token-env`` (a token never appears as a flag value in process lists).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from ragstrata.cli.app import app
+from ragstrata.cli.common import edge_settings
+from ragstrata.errors import ConfigError, UserError
+
+if TYPE_CHECKING:
+    from ragstrata.facade import Ragstrata
+
+__all__ = ["is_loopback", "parse_repo_arg", "serve_command"]
+
+DEFAULT_TOKEN_ENV = "RAGSTRATA_API_TOKEN"
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
+_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+
+
+def is_loopback(host: str) -> bool:
+    """True for ``localhost`` and loopback addresses (127.0.0.0/8, ::1)."""
+    if host.strip().lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def parse_repo_arg(value: str) -> tuple[str, Path]:
+    """``NAME=PATH`` or ``PATH`` (named by its folder name) -> ``(name, path)``."""
+    name, sep, rest = value.partition("=")
+    if sep and _NAME_RE.match(name) and not Path(value).expanduser().is_dir():
+        path = Path(rest).expanduser()
+    else:
+        path = Path(value).expanduser()
+        name = path.resolve().name
+    if not _NAME_RE.match(name):
+        raise UserError(
+            f"cannot name repository {value!r} ({name!r}); give it a name as NAME=PATH "
+            "(1-64 letters, digits, '.', '_', '-')"
+        )
+    return name, path
+
+
+def _open_repos(values: list[str]) -> dict[str, Ragstrata]:
+    from ragstrata.facade import Ragstrata
+
+    repos: dict[str, Ragstrata] = {}
+    for value in values:
+        name, path = parse_repo_arg(value)
+        if name in repos:
+            raise UserError(f"repository name {name!r} is used twice; use NAME=PATH to rename one")
+        repos[name] = Ragstrata(path, edge_settings(path if path.is_dir() else None))
+    return repos
+
+
+@app.command("serve")
+def serve_command(
+    repo: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--repo",
+            help="Repository folder, or NAME=PATH; repeatable (default: the current folder).",
+        ),
+    ] = None,
+    host: Annotated[str, typer.Option("--host", help="Interface to bind.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", min=0, max=65535, help="TCP port.")] = 8765,
+    token_env: Annotated[
+        str,
+        typer.Option(
+            "--token-env",
+            help="Environment variable holding the API token (required off loopback).",
+        ),
+    ] = DEFAULT_TOKEN_ENV,
+    max_body_bytes: Annotated[
+        int, typer.Option("--max-body-bytes", min=1024, help="Largest request body accepted.")
+    ] = 64 * 1024,
+) -> None:
+    """Serve the HTTP API (/v1/...) and the web page (/) for the given repositories."""
+    import uvicorn
+
+    from ragstrata.http import create_app
+
+    token = os.environ.get(token_env) or None
+    if token is not None and not token.strip():
+        token = None
+    if not is_loopback(host) and token is None:
+        raise ConfigError(
+            f"refusing to bind {host}: serving beyond loopback needs an API token; "
+            f"set the environment variable {token_env}"
+        )
+    repos = _open_repos(repo or [str(Path.cwd())])
+    # On loopback, accept only loopback Host headers (no DNS rebinding from a web page).
+    named = f"[{host.strip('[]')}]" if ":" in host else host
+    hosts = (*LOOPBACK_HOSTS, named.lower()) if is_loopback(host) else None
+    application = create_app(repos, token=token, max_body_bytes=max_body_bytes, allowed_hosts=hosts)
+    shown = f"[{host}]" if ":" in host else host
+    typer.echo(
+        f"ragstrata: serving {', '.join(sorted(repos))} at http://{shown}:{port}/"
+        + (" (token required)" if token else ""),
+        err=True,
+    )
+    uvicorn.run(application, host=host, port=port, log_level="info", server_header=False)
