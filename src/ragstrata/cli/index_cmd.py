@@ -1,0 +1,186 @@
+"""`ragstrata index [PATH]` (build / refresh the index) and `ragstrata status [PATH]`.
+
+Progress (files, rows, embedding batches, ETA) is drawn on stderr while stderr is a terminal;
+the result goes to stdout: a summary table, or with ``--json`` exactly one JSON object
+(:meth:`IndexReport.to_dict` / :meth:`IndexStatus.to_dict`). Ctrl-C keeps the finished batches
+and exits 130 with one line saying how to resume.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+
+from ragstrata.cli.app import app
+from ragstrata.cli.common import edge_settings, print_json
+from ragstrata.facade import Ragstrata
+from ragstrata.indexer import IndexEvent, IndexReport, IndexStatus
+
+__all__ = ["index_command", "status_command"]
+
+_LABELS = {
+    "scan": "scanning files",
+    "extract": "extracting",
+    "resolve": "resolving relations",
+    "write": "writing batches",
+    "remove": "removing files",
+    "embed": "embedding",
+}
+_SHOW_PATHS = 20
+_VERBS = {"added": "add", "changed": "update", "removed": "remove", "touched": "refresh"}
+
+
+class _ProgressView:
+    """Draws :class:`IndexEvent` s as rich progress bars (one per phase)."""
+
+    def __init__(self, console: Console) -> None:
+        self.progress = Progress(
+            TextColumn("{task.description:<20}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[extra]}"),
+            TimeElapsedColumn(),
+            TimeRemainingColumn(),
+            console=console,
+            transient=False,
+            disable=not console.is_terminal,
+        )
+        self.tasks: dict[str, TaskID] = {}
+        self.rows = 0
+
+    def __enter__(self) -> _ProgressView:
+        self.progress.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.progress.stop()
+
+    def __call__(self, event: IndexEvent) -> None:
+        label = _LABELS.get(event.phase)
+        if label is None:
+            return
+        if event.phase == "extract":
+            self.rows += event.rows
+        extra = f"{self.rows} rows" if event.phase in ("extract", "write") else ""
+        if event.phase == "embed":
+            extra = "texts"
+        task = self.tasks.get(event.phase)
+        if task is None:
+            task = self.tasks[event.phase] = self.progress.add_task(
+                label, total=event.total or None, extra=extra
+            )
+        self.progress.update(task, completed=event.done, total=event.total or None, extra=extra)
+
+
+def _summary(report: IndexReport, console: Console) -> None:
+    data = report.to_dict()
+    table = Table(title="ragstrata index" + (" (dry run)" if report.dry_run else ""))
+    table.add_column("what")
+    table.add_column("count", justify="right")
+    for key in ("added", "changed", "removed", "unchanged"):
+        table.add_row(f"files {key}", str(data["files"][key]))
+    skipped = sum(data["files"]["skipped"].values())
+    table.add_row("files skipped", str(skipped))
+    for layer, count in data["rows"].items():
+        table.add_row(f"rows {layer}", str(count))
+    table.add_row("embedded now", str(data["embeddings"]["done"]))
+    table.add_row("embeddings pending", str(data["embeddings"]["pending"]))
+    table.add_row("seconds", f"{data['seconds']:.2f}")
+    console.print(table)
+    if report.dry_run and report.estimate is not None:
+        for kind, paths in report.paths.items():
+            for path in paths[:_SHOW_PATHS]:
+                console.print(f"would {_VERBS[kind]}: {path}", markup=False, highlight=False)
+            if len(paths) > _SHOW_PATHS:
+                console.print(f"... and {len(paths) - _SHOW_PATHS} more {kind}")
+        est = report.estimate
+        rows = ", ".join(f"{k} {v}" for k, v in est.to_dict()["rows"].items())
+        console.print(
+            f"estimate: {est.files} files -> rows {rows}; {est.embedding_texts} texts to embed "
+            f"in {est.embedding_calls} calls; about {est.seconds:.0f} s "
+            f"(sampled {est.sampled_files} files, {est.seconds_per_text * 1000:.1f} ms/text)",
+            markup=False,
+            highlight=False,
+        )
+
+
+@app.command("index")
+def index_command(
+    path: Annotated[
+        Path | None, typer.Argument(help="Repository folder (default: the current folder).")
+    ] = None,
+    rebuild: Annotated[
+        bool, typer.Option("--rebuild", help="Delete the index and build it again.")
+    ] = False,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Show what would be indexed; write nothing.")
+    ] = False,
+    no_embed: Annotated[
+        bool, typer.Option("--no-embed", help="Write rows only; leave vectors pending.")
+    ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Build or refresh the index of PATH (only new and changed files are processed)."""
+    root = path or Path.cwd()
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    with Ragstrata(root, edge_settings(root if root.is_dir() else None)) as rs:
+        try:
+            with _ProgressView(err) as view:
+                report = rs.index(
+                    rebuild=rebuild, dry_run=dry_run, embed=not no_embed, progress=view
+                )
+        except KeyboardInterrupt:
+            err.print(
+                "interrupted: finished batches are kept; run `ragstrata index` again to resume",
+                markup=False,
+            )
+            raise SystemExit(130) from None  # typer.Exit is swallowed by standalone_mode=False
+    if as_json:
+        print_json(report.to_dict())
+    else:
+        _summary(report, Console(highlight=False))
+
+
+def _status_table(status: IndexStatus, console: Console) -> None:
+    data = status.to_dict()
+    table = Table(title="ragstrata status")
+    table.add_column("what")
+    table.add_column("value", justify="right")
+    for layer, count in data["rows"].items():
+        table.add_row(f"rows {layer}", str(count))
+    table.add_row("stale files", str(data["stale"]))
+    table.add_row("pending embeddings", str(data["pending_embeddings"]))
+    table.add_row("fingerprint", str(data["fingerprint"]))
+    table.add_row("updated at", str(data["updated_at"]))
+    table.add_row("schema version", str(data["schema_version"]))
+    console.print(table)
+
+
+@app.command("status")
+def status_command(
+    path: Annotated[
+        Path | None, typer.Argument(help="Repository folder (default: the current folder).")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Show rows per layer, stale files and pending embeddings of PATH's index."""
+    root = path or Path.cwd()
+    with Ragstrata(root, edge_settings(root if root.is_dir() else None)) as rs:
+        status = rs.status()
+    if as_json:
+        print_json(status.to_dict())
+    else:
+        _status_table(status, Console(highlight=False))

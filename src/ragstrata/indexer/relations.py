@@ -1,0 +1,167 @@
+"""Repository-wide relation resolution for an incremental run.
+
+A C2 target depends on every definition of the repository, on the file's own imports and on
+the inherits/implements relations of every file (``self.m()`` is looked up through base
+classes). Call that the *resolution state*; each file contributes its *projection*: its
+definitions' (symbol, name, parent, kind, language) and its imports/inherits/implements
+relations' (relation, from_symbol, to_name, language), in order. The rule:
+
+- **Fast path.** When no re-extracted or removed file changed its projection (the usual edit
+  of a function body or a docstring), the resolution state is unchanged, so no other file's
+  targets can move, and every relation of a changed file whose (relation, from_symbol,
+  to_name) the file already had keeps its stored target. Only the changed files' stored C1/C2
+  rows are read.
+- **Full path.** Otherwise (or when a changed file has a relation it did not have before) ALL
+  relations are resolved again, exactly as a clean run does: rows of unchanged files are read
+  from the store, those of new/changed files come from extraction, all in path order and, in a
+  file, in row order (the resolver is order-sensitive for duplicate names). An unchanged file
+  is rewritten only when one of its stored targets changed. ``projection_changed`` lists the
+  files whose projection changed: the indexer writes them after the others, so a killed run
+  never leaves stored targets that the fast path of the next run would wrongly trust.
+
+A run that touches only files without C1/C2 rows (docs) resolves nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from ragstrata.indexer.scan import scan_rows
+from ragstrata.ingest.rows import DefinitionRow, FileRows, Layer, RelationRow, Row
+from ragstrata.store.base import Store
+
+__all__ = ["Resolution", "resolve_changes"]
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    """Extracted files with relations resolved, and unchanged files whose rows must be
+    rewritten because a relation target moved (path -> full new row list)."""
+
+    files: tuple[FileRows, ...]
+    rewrites: Mapping[str, tuple[Row, ...]]
+    warnings: tuple[str, ...] = ()
+    resolved: bool = False  # False: nothing needed resolving
+    full: bool = False  # True: every relation of the repository was resolved again
+    projection_changed: frozenset[str] = frozenset()
+
+
+def resolve_changes(store: Store, extracted: Sequence[FileRows], gone: Sequence[str]) -> Resolution:
+    """Resolve relations after re-extracting ``extracted`` and dropping ``gone`` (changed
+    paths are in ``extracted``; removed ones in ``gone``)."""
+    from ragstrata.ingest.code import resolve_relations
+
+    fresh = {fr.file.path: fr for fr in extracted}
+    replaced = set(fresh) | set(gone)
+    before = scan_rows(store, (Layer.C1, Layer.C2), replaced)
+    moved_state = frozenset(
+        path
+        for path in replaced
+        if _projection(before.get(path, ()))
+        != _projection(fresh[path].rows if path in fresh else ())
+    )
+    has_code = any(isinstance(r, (DefinitionRow, RelationRow)) for fr in extracted for r in fr.rows)
+    if not (before or has_code):
+        return Resolution(files=tuple(extracted), rewrites={})
+    if not moved_state:
+        reused = _reuse_targets(extracted, before)
+        if reused is not None:
+            return Resolution(files=reused, rewrites={}, resolved=True)
+    stored = scan_rows(store, (Layer.C1, Layer.C2))
+    definitions: list[DefinitionRow] = []
+    relations: list[RelationRow] = []
+    for path in sorted(set(stored) - replaced | set(fresh)):
+        rows = fresh[path].rows if path in fresh else stored[path]
+        for row in rows:
+            if isinstance(row, DefinitionRow):
+                definitions.append(row)
+            elif isinstance(row, RelationRow):
+                relations.append(row)
+    if not relations:
+        return Resolution(
+            files=tuple(extracted), rewrites={}, resolved=True, projection_changed=moved_state
+        )
+    try:
+        resolved = resolve_relations(definitions, relations)
+    except Exception as exc:  # same fallback as ingestion: relations stay unresolved
+        return Resolution(
+            files=tuple(extracted),
+            rewrites={},
+            warnings=(f"relation resolution failed: {type(exc).__name__}: {exc}",),
+            projection_changed=moved_state,
+        )
+    by_path: dict[str, list[RelationRow]] = {}
+    for rel in resolved:
+        by_path.setdefault(rel.path, []).append(rel)
+    files = tuple(_splice(fr, by_path.get(fr.file.path, [])) for fr in extracted)
+    moved: list[str] = []
+    for path, rels in by_path.items():
+        if path in fresh:
+            continue
+        old = {r.id: r.to_symbol for r in stored[path] if isinstance(r, RelationRow)}
+        if any(old.get(r.id) != r.to_symbol for r in rels):
+            moved.append(path)
+    rewrites: dict[str, tuple[Row, ...]] = {}
+    if moved:
+        full = scan_rows(store, None, moved)
+        for path in moved:
+            new = {r.id: r for r in by_path[path]}
+            rewrites[path] = tuple(
+                new.get(r.id, r) if isinstance(r, RelationRow) else r for r in full.get(path, [])
+            )
+    return Resolution(
+        files=files, rewrites=rewrites, resolved=True, full=True, projection_changed=moved_state
+    )
+
+
+_STATE_RELATIONS = frozenset({"imports", "inherits", "implements"})
+
+
+def _projection(rows: Iterable[Row]) -> tuple[tuple[str | None, ...], ...]:
+    """What a file contributes to the resolution state (see module docstring)."""
+    out: list[tuple[str | None, ...]] = []
+    for row in rows:
+        if isinstance(row, DefinitionRow):
+            out.append(("d", row.symbol, row.name, row.parent, row.kind, row.language))
+        elif isinstance(row, RelationRow) and row.relation in _STATE_RELATIONS:
+            out.append(("r", row.relation, row.from_symbol, row.to_name, row.language))
+    return tuple(out)
+
+
+def _key(rel: RelationRow) -> tuple[str, str, str]:
+    return (rel.relation, rel.from_symbol, rel.to_name)
+
+
+def _reuse_targets(
+    extracted: Sequence[FileRows], before: Mapping[str, Sequence[Row]]
+) -> tuple[FileRows, ...] | None:
+    """The fast path: stored targets for every relation, or None when one is new."""
+    out: list[FileRows] = []
+    for file_rows in extracted:
+        known = {
+            _key(r): r.to_symbol
+            for r in before.get(file_rows.file.path, ())
+            if isinstance(r, RelationRow)
+        }
+        rows: list[Row] = []
+        for row in file_rows.rows:
+            if isinstance(row, RelationRow):
+                if _key(row) not in known:
+                    return None
+                target = known[_key(row)]
+                row = row if row.to_symbol == target else replace(row, to_symbol=target)
+            rows.append(row)
+        out.append(replace(file_rows, rows=tuple(rows)))
+    return tuple(out)
+
+
+def _splice(file_rows: FileRows, relations: list[RelationRow]) -> FileRows:
+    """The file's relation rows replaced, position by position, by the resolved ones."""
+    if not relations:
+        return file_rows
+    pending = iter(relations)
+    rows: list[Row] = []
+    for row in file_rows.rows:
+        rows.append(next(pending, row) if isinstance(row, RelationRow) else row)
+    return replace(file_rows, rows=tuple(rows))

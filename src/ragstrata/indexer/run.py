@@ -1,0 +1,260 @@
+"""The indexer: catalog diff -> extract new/changed files -> resolve relations -> write in
+batches -> fill vectors.
+
+Crash safety. Every write is one store transaction of a batch of files (at most
+``batch_files`` files or ``batch_rows`` rows), and the writes are ordered so that the LAST
+commit of a run is always one that a later run would detect as still missing:
+
+1. unchanged files whose relation targets moved, and touched files (new catalog entry only);
+2. new and changed files, in path order — first those that leave the resolution state as it
+   was, then those that change it (see :mod:`ragstrata.indexer.relations`);
+3. removed files.
+
+Until step 2/3 finishes, the catalog still differs from the disk and a file that changes the
+resolution state is still pending, so the next run re-extracts what is missing and resolves
+all relations again — a run killed at any moment and started
+again ends with exactly the index a clean run builds. (One edge: if, between the two runs, the
+user also reverts a file of step 2 to its indexed content, relations rewritten in step 1 may
+point at definitions that no longer exist until the next code change.) Vectors are filled last,
+one commit per round (see :mod:`ragstrata.indexer.embed_fill`).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+
+from ragstrata.embed.base import Embedder
+from ragstrata.indexer.embed_fill import fill_vectors
+from ragstrata.indexer.events import Estimate, IndexEvent, IndexReport
+from ragstrata.indexer.manifest import check_manifest, expected_manifest
+from ragstrata.indexer.plan import Plan, make_plan
+from ragstrata.indexer.relations import resolve_changes
+from ragstrata.indexer.scan import scan_rows
+from ragstrata.ingest.pipeline import extract_file
+from ragstrata.ingest.rows import FileRows, Layer, Row
+from ragstrata.settings import Settings
+from ragstrata.store.base import (
+    DEFAULT_EMBED_LAYERS,
+    CatalogEntry,
+    Store,
+    embedding_hash,
+    embedding_text,
+)
+
+__all__ = ["Indexer", "index_exists"]
+
+Progress = Callable[[IndexEvent], None]
+_Batch = list[tuple[CatalogEntry, Sequence[Row]]]
+
+DRY_RUN_SAMPLE_FILES = 200
+"""A dry run extracts at most this many files (evenly spread) and extrapolates by bytes."""
+
+
+def index_exists(store: Store) -> bool:
+    """False when the store is a file-backed index that has not been created yet (checked
+    without creating it)."""
+    path = getattr(store, "path", None)
+    return not isinstance(path, Path) or path.exists()
+
+
+class Indexer:
+    """Builds and refreshes one repository's index (see module docstring)."""
+
+    def __init__(
+        self,
+        repo: Path,
+        store: Store,
+        embedder: Embedder,
+        settings: Settings,
+        *,
+        batch_files: int = 64,
+        batch_rows: int = 20_000,
+    ) -> None:
+        if batch_files <= 0 or batch_rows <= 0:
+            raise ValueError(f"batch sizes must be > 0, got {batch_files}/{batch_rows}")
+        self.repo = Path(repo)
+        self.store = store
+        self.embedder = embedder
+        self.settings = settings
+        self.batch_files = batch_files
+        self.batch_rows = batch_rows
+
+    # ------------------------------------------------------------------ entry point
+
+    def run(
+        self,
+        *,
+        rebuild: bool = False,
+        dry_run: bool = False,
+        embed: bool = True,
+        progress: Progress | None = None,
+    ) -> IndexReport:
+        """Index the repository; see :class:`IndexReport` for what comes back.
+
+        Raises ``IndexMismatchError`` when the index was built with another schema or splitter
+        settings (unless ``rebuild``); a new embedder only re-embeds. ``dry_run`` writes
+        nothing. ``embed=False`` leaves vectors pending.
+        """
+        started = time.perf_counter()
+        emit = progress or (lambda event: None)
+        exists = index_exists(self.store)
+        expected = expected_manifest(self.store, self.embedder, self.settings)
+        stored = self.store.read_manifest() if exists else None
+        check = check_manifest(None if rebuild else stored, expected)
+        catalog = self.store.catalog() if exists and not rebuild else {}
+        emit(IndexEvent("scan", 0, len(catalog), message="comparing files with the catalog"))
+        plan = make_plan(self.repo, self.settings, catalog)
+        seen = len(plan.unchanged) + len(plan.added) + len(plan.changed) + len(plan.touched)
+        emit(IndexEvent("scan", seen, seen, message=f"{plan.stale} files to update"))
+        if dry_run:
+            return self._dry_run(plan, started, exists, emit)
+        if rebuild and exists:
+            self.store.remove_files(list(self.store.catalog()))
+            self.store.drop_vectors(None)
+        if check.new or check.reembed or rebuild:
+            self.store.write_manifest(expected)  # before any row: the index describes itself
+            if check.reembed:
+                self.store.drop_vectors(keep_fingerprint=expected.embedder_fingerprint)
+        warnings: tuple[str, ...] = ()
+        rewritten = 0
+        if not plan.is_noop:
+            warnings, rewritten = self._apply(plan, emit)
+        done = fill_vectors(self.store, self.embedder, emit) if embed else 0
+        stats = self.store.stats(self.embedder.fingerprint)
+        report = IndexReport(
+            added=len(plan.added),
+            changed=len(plan.changed),
+            removed=len(plan.removed),
+            unchanged=len(plan.unchanged) + len(plan.touched),
+            skipped=plan.skipped,
+            rows=stats.rows,
+            embeddings_done=done,
+            embeddings_pending=stats.pending_vectors,
+            seconds=time.perf_counter() - started,
+            relations_rewritten=rewritten,
+            warnings=warnings,
+        )
+        emit(IndexEvent("done", 1, 1))
+        return report
+
+    # ------------------------------------------------------------------ writing
+
+    def _apply(self, plan: Plan, emit: Progress) -> tuple[tuple[str, ...], int]:
+        todo = sorted(plan.files)
+        extracted: list[FileRows] = []
+        warnings: list[str] = []
+        for i, path in enumerate(todo, 1):
+            file_rows = extract_file(plan.files[path], self.settings.index)
+            extracted.append(file_rows)
+            warnings.extend(file_rows.warnings)
+            emit(IndexEvent("extract", i, len(todo), path=path, rows=len(file_rows.rows)))
+        emit(IndexEvent("resolve", 0, 1, message="resolving relations"))
+        resolution = resolve_changes(self.store, extracted, plan.removed)
+        warnings.extend(resolution.warnings)
+        emit(IndexEvent("resolve", 1, 1))
+
+        # 1. unchanged files whose relation targets moved + touched files
+        catalog = self.store.catalog() if resolution.rewrites else {}
+        first_by_path = {p: (catalog[p], rows) for p, rows in resolution.rewrites.items()}
+        if plan.touched:
+            kept = scan_rows(self.store, None, plan.touched)
+            for path in plan.touched:
+                rows = resolution.rewrites.get(path) or tuple(kept.get(path, ()))
+                first_by_path[path] = (plan.entries[path], rows)
+        first: _Batch = [first_by_path[p] for p in sorted(first_by_path)]
+        # 2. new and changed files; those that changed the resolution state last
+        late = resolution.projection_changed
+        ordered = sorted(resolution.files, key=lambda fr: (fr.file.path in late, fr.file.path))
+        second: _Batch = [(plan.entries[fr.file.path], fr.rows) for fr in ordered]
+        total = len(first) + len(second)
+        written = 0
+        for batch in self._batches([*first, *second]):
+            self.store.replace_files(batch)
+            written += len(batch)
+            emit(IndexEvent("write", written, total, rows=sum(len(rows) for _, rows in batch)))
+        # 3. removed files
+        if plan.removed:
+            self.store.remove_files(plan.removed)
+            emit(IndexEvent("remove", len(plan.removed), len(plan.removed)))
+        return tuple(warnings), len(resolution.rewrites)
+
+    def _batches(self, items: _Batch) -> Iterator[_Batch]:
+        batch: _Batch = []
+        rows = 0
+        for item in items:
+            if batch and (len(batch) >= self.batch_files or rows + len(item[1]) > self.batch_rows):
+                yield batch
+                batch, rows = [], 0
+            batch.append(item)
+            rows += len(item[1])
+        if batch:
+            yield batch
+
+    # ------------------------------------------------------------------ dry run
+
+    def _dry_run(self, plan: Plan, started: float, exists: bool, emit: Progress) -> IndexReport:
+        estimate = self._estimate(plan)
+        stats = self.store.stats(self.embedder.fingerprint) if exists else None
+        rows = stats.rows if stats else {layer.value: 0 for layer in Layer}
+        report = IndexReport(
+            added=len(plan.added),
+            changed=len(plan.changed),
+            removed=len(plan.removed),
+            unchanged=len(plan.unchanged) + len(plan.touched),
+            skipped=plan.skipped,
+            rows=rows,
+            embeddings_pending=stats.pending_vectors if stats else 0,
+            seconds=time.perf_counter() - started,
+            dry_run=True,
+            estimate=estimate,
+            paths={
+                "added": plan.added,
+                "changed": plan.changed,
+                "removed": plan.removed,
+                "touched": plan.touched,
+            },
+        )
+        emit(IndexEvent("done", 1, 1))
+        return report
+
+    def _estimate(self, plan: Plan) -> Estimate:
+        """Extract an evenly spread sample of the files to process; extrapolate by bytes; time
+        the embedder on up to 16 of the sample's texts (after one warm-up call)."""
+        todo = sorted(plan.files)
+        step = max(1, math.ceil(len(todo) / DRY_RUN_SAMPLE_FILES))
+        sample = todo[::step]
+        layers = getattr(self.store, "embed_layers", DEFAULT_EMBED_LAYERS)
+        counts: Counter[str] = Counter()
+        texts: dict[str, str] = {}
+        t0 = time.perf_counter()
+        for path in sample:
+            for row in extract_file(plan.files[path], self.settings.index).rows:
+                counts[row.layer.value] += 1
+                text = embedding_text(row, layers)
+                if text is not None:
+                    texts.setdefault(embedding_hash(text), text)
+        extract_s = time.perf_counter() - t0
+        total_bytes = sum(plan.files[p].size for p in todo)
+        sample_bytes = sum(plan.files[p].size for p in sample) or 1
+        scale = total_bytes / sample_bytes if sample else 0.0
+        per_text = 0.0
+        probe = sorted(texts.values())[:16]
+        if probe:
+            self.embedder.embed_documents(probe[:1])  # loads the model
+            t1 = time.perf_counter()
+            self.embedder.embed_documents(probe)
+            per_text = (time.perf_counter() - t1) / len(probe)
+        n_texts = round(len(texts) * scale)
+        return Estimate(
+            files=len(todo),
+            rows={k: round(v * scale) for k, v in counts.items()},
+            embedding_texts=n_texts,
+            embedding_calls=math.ceil(n_texts / max(self.embedder.batch_size, 1)),
+            seconds=extract_s * scale + n_texts * per_text,
+            sampled_files=len(sample),
+            seconds_per_text=round(per_text, 6),
+        )
