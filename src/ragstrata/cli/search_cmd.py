@@ -1,0 +1,134 @@
+"""`ragstrata search QUERY` and `ragstrata search --batch QUERIES.jsonl`.
+
+``--json`` prints ``{"plan": {...}, "hits": [...]}``; without it a table of hits (path:lines,
+layer, symbol, score, reasons). ``--batch`` reads ``{"qid", "query"}`` lines and prints one
+``{"qid", "hits"}`` line per query (``"error"`` instead of failing the batch on a bad line),
+loading the index once.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from ragstrata.cli.app import app
+from ragstrata.cli.common import edge_settings, print_json
+from ragstrata.errors import IndexMissingError, InvalidQueryError, UserError
+from ragstrata.facade import Ragstrata
+from ragstrata.retrieve.base import SearchResult
+
+__all__ = ["open_indexed", "read_batch", "search_command"]
+
+
+def open_indexed(repo: Path) -> Ragstrata:
+    """The facade for ``repo``; raises ``IndexMissingError`` when it has no index yet."""
+    rs = Ragstrata(repo, edge_settings(repo))
+    if not (rs.index_dir / "index.sqlite").is_file() and rs.settings.store.url is None:
+        raise IndexMissingError(f"no index at {rs.index_dir}; run `ragstrata index {repo}` first")
+    return rs
+
+
+def read_batch(path: Path) -> Iterator[tuple[str, str | None, str | None]]:
+    """``(qid, query, error)`` per non-empty line of a JSONL file of ``{"qid", "query"}``."""
+    try:
+        fh = path.open(encoding="utf-8")
+    except OSError as exc:
+        raise UserError(f"cannot read batch file {path}: {exc.strerror}") from None
+    with fh:
+        for n, line in enumerate(fh, start=1):
+            if not line.strip():
+                continue
+            try:
+                item = json.loads(line)
+            except json.JSONDecodeError as exc:
+                yield f"line{n}", None, f"{path}:{n}: invalid JSON: {exc.msg}"
+                continue
+            if not isinstance(item, dict) or not isinstance(item.get("query"), str):
+                yield f"line{n}", None, f"{path}:{n}: expected an object with a string 'query'"
+                continue
+            yield str(item.get("qid", f"line{n}")), item["query"], None
+
+
+def _batch(rs: Ragstrata, path: Path, layers: Sequence[str] | None, top_k: int) -> None:
+    out = sys.stdout
+    for qid, query, error in read_batch(path):
+        record: dict[str, Any] = {"qid": qid, "hits": []}
+        if error is None and query is not None:
+            try:
+                result = rs.search(query, layers=layers, top_k=top_k)
+                record["hits"] = [h.to_dict() for h in result.hits]
+            except InvalidQueryError as exc:
+                record["error"] = str(exc)
+        else:
+            record["error"] = error
+        out.write(json.dumps(record, ensure_ascii=False) + "\n")
+        out.flush()
+
+
+def _render(result: SearchResult) -> None:
+    console = Console(highlight=False)
+    plan = result.plan
+    console.print(
+        Text(
+            f"intent {plan.get('intent')}  profile {plan['retrieval_spec']['rerank_profile']}  "
+            f"language {plan.get('language')}",
+            style="dim",
+        )
+    )
+    if not result.hits:
+        console.print("no hits")
+        return
+    table = Table(show_lines=False)
+    for name in ("#", "location", "layer", "symbol", "score", "reasons"):
+        table.add_column(name, overflow="fold")
+    for i, hit in enumerate(result.hits, 1):
+        table.add_row(
+            str(i),
+            hit.citation,
+            hit.layer,
+            hit.symbol or hit.heading_path or "",
+            f"{hit.score:.4f}",
+            ", ".join(hit.reasons[:4]),
+        )
+    console.print(table)
+
+
+@app.command("search")
+def search_command(
+    query: Annotated[str | None, typer.Argument(help="The question or search text.")] = None,
+    repo: Annotated[Path, typer.Option("--repo", help="Repository folder.")] = Path("."),
+    layer: Annotated[
+        list[str] | None,
+        typer.Option("--layer", "-l", help="Only this layer (C0-C3, D0-D2); repeatable."),
+    ] = None,
+    top_k: Annotated[int, typer.Option("--top-k", min=1, help="Hits to return.")] = 10,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the plan and hits as JSON.")
+    ] = False,
+    batch: Annotated[
+        Path | None,
+        typer.Option("--batch", help="JSONL of {qid, query}; one {qid, hits} line per query."),
+    ] = None,
+) -> None:
+    """Route QUERY and print the ranked evidence hits."""
+    if (query is None) == (batch is None):
+        raise UserError("give either a QUERY or --batch FILE (not both)")
+    layers = [x.strip().upper() for x in layer] if layer else None
+    with open_indexed(repo) as rs:
+        if batch is not None:
+            _batch(rs, batch, layers, top_k)
+            return
+        assert query is not None
+        result = rs.search(query, layers=layers, top_k=top_k)
+        if as_json:
+            print_json(result.to_dict())
+        else:
+            _render(result)

@@ -1,0 +1,159 @@
+"""Weighted reciprocal-rank fusion, grouping of overlapping hits, and a file-level view.
+
+RRF fits here because the lists' scores mean different things (BM25, cosine, symbol-match
+grades): only ranks are compared. A row at rank ``r`` of a list of weight ``w`` gets
+``w / (k + r)``; a row's score is the sum over every list that returned it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+
+from ragstrata.ingest.rows import DefinitionRow, RelationRow, SectionRow
+from ragstrata.retrieve.base import Hit
+from ragstrata.store.base import ScoredRow
+
+__all__ = ["MERGE_INTO", "RankedList", "file_ranking", "fuse", "group_hits", "hit_from_row"]
+
+MERGE_INTO: dict[str, str] = {"C3": "C1", "D2": "D1"}
+"""A hit of the key layer that lies inside a hit of the value layer (same file) is merged into
+it: the same lines are not returned twice. A chunk larger than the definition or section stays
+apart: it carries other lines too, and merging it would credit one section with all of them."""
+
+_PRIORITY = {"C1": 0, "D1": 1, "C2": 2, "C3": 3, "D2": 4, "C0": 5, "D0": 6}
+"""Which layer's row represents hits with identical spans (lower wins)."""
+_MAX_REASONS = 8
+
+
+@dataclass(frozen=True, slots=True)
+class RankedList:
+    """One ranked candidate list: its kind (see ``profiles.LIST_KINDS``), the layer it
+    searched, the label used in reasons (``lexical:C1``), its fusion weight and its rows."""
+
+    kind: str
+    layer: str
+    label: str
+    weight: float
+    rows: tuple[ScoredRow, ...]
+
+
+def hit_from_row(row: ScoredRow, score: float, reasons: Sequence[str]) -> Hit:
+    """A :class:`Hit` for a store row."""
+    r = row.row
+    kind: str | None = None
+    heading: str | None = None
+    if isinstance(r, DefinitionRow):
+        kind = r.kind
+    elif isinstance(r, RelationRow):
+        kind = r.relation
+    elif isinstance(r, SectionRow):
+        kind, heading = "section", r.heading_path
+    else:
+        heading = getattr(r, "heading_path", None)
+    return Hit(
+        layer=str(row.layer),
+        path=row.path,
+        start_line=row.start_line,
+        end_line=row.end_line,
+        symbol=row.symbol,
+        score=score,
+        reasons=tuple(reasons),
+        text=row.text,
+        row_id=row.row_id,
+        kind=kind,
+        heading_path=heading,
+        extra={"is_test": r.is_test, "row": r},
+    )
+
+
+def fuse(lists: Iterable[RankedList], rrf_k: float = 60.0) -> list[Hit]:
+    """Weighted RRF over ``lists``; reasons list each contribution, largest first."""
+    score: dict[str, float] = {}
+    parts: dict[str, list[tuple[float, str]]] = {}
+    first: dict[str, ScoredRow] = {}
+    for lst in lists:
+        if lst.weight <= 0:
+            continue
+        seen: set[str] = set()
+        rank = 0
+        for row in lst.rows:
+            if row.row_id in seen:
+                continue
+            seen.add(row.row_id)
+            rank += 1
+            gain = lst.weight / (rrf_k + rank)
+            score[row.row_id] = score.get(row.row_id, 0.0) + gain
+            parts.setdefault(row.row_id, []).append((gain, f"{lst.label}#{rank}"))
+            first.setdefault(row.row_id, row)
+    hits = []
+    for rid, total in score.items():
+        reasons = [label for _, label in sorted(parts[rid], key=lambda p: -p[0])]
+        hits.append(hit_from_row(first[rid], total, _dedupe(reasons)[:_MAX_REASONS]))
+    return sort_hits(hits)
+
+
+def sort_hits(hits: Iterable[Hit]) -> list[Hit]:
+    """Best score first; ties: non-test, path, line (stable, independent of list order)."""
+    return sorted(
+        hits, key=lambda h: (-h.score, bool(h.extra.get("is_test")), h.path, h.start_line)
+    )
+
+
+def _dedupe(items: Iterable[str]) -> list[str]:
+    return list(dict.fromkeys(items))
+
+
+def _inside(a: Hit, b: Hit) -> bool:
+    return b.start_line <= a.start_line and a.end_line <= b.end_line
+
+
+def group_hits(hits: Sequence[Hit]) -> list[Hit]:
+    """Merge hits that repeat the same lines: identical spans (any layers; the row of the
+    layer first in :data:`_PRIORITY` stays), then each chunk that lies inside a definition or
+    section of the same file (see :data:`MERGE_INTO`) into the smallest such hit. A merged hit
+    keeps the summed score (both rows ranked for the question) and both hits' reasons."""
+    by_span: dict[tuple[str, int, int], Hit] = {}
+    for hit in sort_hits(hits):
+        key = (hit.path, hit.start_line, hit.end_line)
+        other = by_span.get(key)
+        if other is None:
+            by_span[key] = hit
+            continue
+        keep = hit if _PRIORITY.get(hit.layer, 9) < _PRIORITY.get(other.layer, 9) else other
+        by_span[key] = _combined(keep, other, hit)
+    containers: dict[str, list[Hit]] = {}
+    for hit in by_span.values():
+        if hit.layer in MERGE_INTO.values():
+            containers.setdefault(hit.path, []).append(hit)
+    merged: dict[tuple[str, int, int], Hit] = {}
+    chunks: list[Hit] = []
+    for hit in by_span.values():
+        target_layer = MERGE_INTO.get(hit.layer)
+        inside = [
+            c for c in containers.get(hit.path, ()) if c.layer == target_layer and _inside(hit, c)
+        ]
+        if not inside:
+            chunks.append(hit)
+            continue
+        box = min(inside, key=lambda c: (c.end_line - c.start_line, c.start_line))
+        key = (box.path, box.start_line, box.end_line)
+        current = merged.get(key, box)
+        merged[key] = _combined(current, current, hit)
+    out = [merged.get((h.path, h.start_line, h.end_line), h) for h in chunks]
+    return sort_hits(out)
+
+
+def _combined(keep: Hit, a: Hit, b: Hit) -> Hit:
+    ordered = sorted((a, b), key=lambda h: -h.score)
+    reasons = _dedupe(r for h in ordered for r in h.reasons)[:_MAX_REASONS]
+    return replace(keep, score=a.score + b.score, reasons=tuple(reasons))
+
+
+def file_ranking(hits: Sequence[Hit]) -> list[tuple[str, float]]:
+    """Files ranked by their best hit (score of the best hit per file), best first."""
+    best: dict[str, float] = {}
+    for h in hits:
+        if h.score > best.get(h.path, float("-inf")):
+            best[h.path] = h.score
+    return sorted(best.items(), key=lambda kv: (-kv[1], kv[0]))

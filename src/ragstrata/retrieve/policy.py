@@ -1,0 +1,108 @@
+"""The evidence policy check (seed 001 §8) and near-miss candidates.
+
+- ``require_def``: a C1 definition of the question's symbol (exact, qualified or suffix match);
+  with no symbol named, the best-ranked definition among the hits.
+- ``require_flow``: C2 relations (callers or callees) of that definition.
+- ``require_spec``: a D1 section; for a DOCS question about a named symbol, the definition's
+  docstring counts too.
+- ``candidates``: when the named symbol was not found, the nearest definitions (fuzzy, then
+  suffix of its last segment), so an answer can say "UserServices in src/users/service.py:12?".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ragstrata.ingest.rows import DefinitionRow
+from ragstrata.query.models import Intent, RouterPlan
+from ragstrata.retrieve.base import Hit, Requirement
+from ragstrata.retrieve.fusion import hit_from_row
+from ragstrata.retrieve.symbols import SymbolMatch
+from ragstrata.store.base import SearchFilters, Store, SymbolMode, last_segment
+
+__all__ = ["check_policy", "near_misses"]
+
+_MAX_REQ_HITS = 5
+_MAX_CANDIDATES = 5
+
+
+def check_policy(
+    plan: RouterPlan,
+    hits: Sequence[Hit],
+    matches: Sequence[SymbolMatch],
+    flow_hits: Sequence[Hit],
+) -> dict[str, Requirement]:
+    """Each requirement with the hits that satisfy it (all three listed, ``required`` as the
+    plan says)."""
+    policy = plan.evidence_policy
+    named = [m for m in matches if m.name]
+    defs: list[Hit]
+    if named:
+        wanted = {r.row_id for m in named if m.found for r in m.hits}
+        defs = [h for h in hits if h.row_id in wanted]
+        if not defs:  # found but ranked out of the hits: cite the lookup itself
+            defs = [
+                hit_from_row(r, 0.0, (f"symbol:{m.mode}",))
+                for m in named
+                if m.found
+                for r in m.hits
+            ]
+        looked_def = "definition of " + ", ".join(m.name for m in named)
+    else:
+        defs = [h for h in hits if h.layer == "C1"][:1]
+        looked_def = "a definition relevant to the question"
+    def_names = ", ".join(dict.fromkeys(h.symbol or "?" for h in defs)) or looked_def
+    spec = [h for h in hits if h.layer == "D1"]
+    if plan.intent is Intent.DOCS_QA and named:
+        spec += [
+            h
+            for h in defs
+            if isinstance(h.extra.get("row"), DefinitionRow) and h.extra["row"].docstring
+        ]
+    return {
+        "require_def": Requirement(
+            name="require_def",
+            required=policy.require_def,
+            satisfied=bool(defs),
+            hits=tuple(defs[:_MAX_REQ_HITS]),
+            looked_for=looked_def,
+        ),
+        "require_flow": Requirement(
+            name="require_flow",
+            required=policy.require_flow,
+            satisfied=bool(flow_hits),
+            hits=tuple(flow_hits[:_MAX_REQ_HITS]),
+            looked_for=f"callers or callees of {def_names}",
+        ),
+        "require_spec": Requirement(
+            name="require_spec",
+            required=policy.require_spec,
+            satisfied=bool(spec),
+            hits=tuple(spec[:_MAX_REQ_HITS]),
+            looked_for="a documentation section",
+        ),
+    }
+
+
+def near_misses(
+    store: Store, matches: Sequence[SymbolMatch], filters: SearchFilters | None
+) -> tuple[Hit, ...]:
+    """Nearest definitions for every named symbol that was not found: the fuzzy matches of the
+    lookup cascade, and definitions named like the last dotted segment anywhere (no path
+    scope: a dotted name may point at the wrong module)."""
+    relaxed = SearchFilters(layers=("C1",), is_test=filters.is_test if filters else None)
+    out: dict[str, Hit] = {}
+    for m in matches:
+        if m.found:
+            continue
+        # the lookup cascade already ran the fuzzy search when nothing stricter matched
+        rows = list(m.hits) if m.mode is SymbolMode.FUZZY else []
+        tail = last_segment(m.name)
+        if tail != m.name.lower():
+            rows += store.lookup_symbol(tail, SymbolMode.EXACT, relaxed, _MAX_CANDIDATES)
+        for r in rows:
+            if r.row_id not in out:
+                reason = f"candidate:{m.name}~{r.symbol} ({r.score:.2f})"
+                out[r.row_id] = hit_from_row(r, r.score, (reason,))
+    ranked = sorted(out.values(), key=lambda h: (-h.score, h.path, h.start_line))
+    return tuple(ranked[:_MAX_CANDIDATES])

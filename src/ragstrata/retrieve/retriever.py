@@ -1,0 +1,321 @@
+"""The retriever: run a router plan's layer queries, fuse, follow flow, check the policy.
+
+For the question and every sub-query, per layer of ``retrieval_spec.layer_queries``:
+
+- lexical lists (``lexical``, ``ident``, ``raw``; see :mod:`ragstrata.retrieve.lexical`); C2
+  relations only with identifiers, and the other layers in one combined search split per
+  layer (one pass over the postings instead of one per layer),
+- a dense list per query embedding, one search over the layers that have vectors,
+- for SYMBOL anchors a C1 symbol lookup (exact -> qualified -> suffix -> fuzzy),
+
+then one hop of C2 flow from the definitions found, weighted RRF with the plan's rerank
+profile, grouping of hits that repeat the same lines, and the evidence-policy check.
+
+Filters: ``path_scope`` -> path prefixes (an entry that is no prefix is resolved against the
+catalog by path suffix, ``service.py`` -> ``src/users/service.py``), ``test_policy`` ->
+``is_test``, ``language`` -> languages. When the path scope matches nothing the search runs
+again without it and every hit says so in its reasons. Sub-queries retrieve with half the
+depth and ``sub_query_weight``; their reasons are prefixed ``subN``.
+
+Measured (``bench/query.py``, stdlib: 2,241 files, 530k rows, 75k vectors, 2 busy cores):
+warm p50 ≈ 57 ms (EN) / 94 ms (RU), 66 ms overall.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from functools import partial
+
+from ragstrata.embed.base import Embedder
+from ragstrata.errors import ConfigError
+from ragstrata.query.models import LAYER_IDS, AnchorType, RouterPlan, TestPolicy
+from ragstrata.retrieve.base import Evidence
+from ragstrata.retrieve.dense import dense_search, query_vectors
+from ragstrata.retrieve.flow import flow_lists
+from ragstrata.retrieve.fusion import RankedList, fuse, group_hits, hit_from_row
+from ragstrata.retrieve.lexical import MOSTLY_CYRILLIC, TermList, lexical_search, term_lists
+from ragstrata.retrieve.policy import check_policy, near_misses
+from ragstrata.retrieve.profiles import Profile, get_profile
+from ragstrata.retrieve.symbols import SymbolMatch, lookup, named_symbols
+from ragstrata.settings import Settings
+from ragstrata.store.base import ScoredRow, SearchFilters, Store
+from ragstrata.text.tokens import cyrillic_ratio, is_identifier, word_tokens
+
+__all__ = ["RELAXED_SCOPE", "Retriever", "plan_filters"]
+
+RELAXED_SCOPE = "path_scope relaxed"
+"""Reason prefix on every hit when the plan's path scope matched nothing."""
+
+_DEFAULT_LAYER_K = 10
+_MAX_SUB_QUERIES = 4
+_LEXICAL_FACTOR = 2  # a combined lexical search asks for twice the layers' summed depth
+_SIDE_DEPTH = 5
+_FLOW_DEFS = 3  # definitions whose callers and callees are followed
+
+_IS_TEST = {TestPolicy.EXCLUDE: False, TestPolicy.ONLY: True, TestPolicy.INCLUDE: None}
+
+
+def plan_filters(plan: RouterPlan, prefixes: Sequence[str] | None) -> SearchFilters:
+    """The store filters of ``plan`` with ``prefixes`` for its (resolved) path scope."""
+    f = plan.retrieval_spec.filters
+    return SearchFilters(
+        path_prefixes=tuple(prefixes) if prefixes else None,
+        languages=tuple(f.language) or None,
+        is_test=_IS_TEST[f.test_policy],
+    )
+
+
+class Retriever:
+    """Runs plans against one store with one embedder; cheap to construct."""
+
+    def __init__(
+        self,
+        store: Store,
+        embedder: Embedder | None,
+        settings: Settings | None = None,
+        *,
+        profile: Profile | None = None,
+    ) -> None:
+        self.store = store
+        self.embedder = embedder
+        self.settings = settings or Settings()
+        self._profile = profile
+
+    # ------------------------------------------------------------------ public
+
+    def retrieve(
+        self, plan: RouterPlan, *, top_k: int = 10, layers: Sequence[str] | None = None
+    ) -> Evidence:
+        """Ranked, grouped hits for ``plan`` (at most ``top_k``) and the policy check.
+
+        ``layers`` restricts the search to these layer ids (layers the plan does not list are
+        searched with a default depth)."""
+        if top_k <= 0:
+            raise ValueError(f"top_k must be a positive integer, got {top_k!r}")
+        profile = self._profile or get_profile(plan.retrieval_spec.rerank_profile)
+        depths = _layer_depths(plan, layers)
+        scope = list(plan.retrieval_spec.filters.path_scope)
+        prefixes = self._resolve_scope(scope) if scope else None
+        relaxed = False
+        if scope and not prefixes:
+            relaxed = True
+        filters = plan_filters(plan, None if relaxed else prefixes)
+        lists, matches = self._all_lists(plan, profile, depths, filters)
+        if scope and not relaxed and not any(lst.rows for lst in lists):
+            relaxed = True
+            filters = plan_filters(plan, None)
+            lists, matches = self._all_lists(plan, profile, depths, filters)
+        hits = group_hits(fuse(lists, profile.rrf_k))
+        flow_hits = [h for h in hits if any(r.startswith("flow:") for r in h.reasons)]
+        if not flow_hits:  # flow found but not among fused C2 (e.g. --layer excludes C2)
+            flow_hits = [
+                hit_from_row(r, 0.0, (lst.label,))
+                for lst in lists
+                if lst.kind == "flow"
+                for r in lst.rows
+            ]
+        if relaxed:
+            note = f"{RELAXED_SCOPE}: nothing under {', '.join(scope)}"
+            hits = [replace(h, reasons=(*h.reasons, note)) for h in hits]
+        requirements = check_policy(plan, hits, matches, flow_hits)
+        candidates = near_misses(self.store, matches, filters) if matches else ()
+        return Evidence(hits=tuple(hits[:top_k]), requirements=requirements, candidates=candidates)
+
+    # ------------------------------------------------------------------ lists
+
+    def _all_lists(
+        self,
+        plan: RouterPlan,
+        profile: Profile,
+        depths: dict[str, int],
+        filters: SearchFilters,
+    ) -> tuple[list[RankedList], list[SymbolMatch]]:
+        lists: list[RankedList] = []
+        vocab = self._vocabulary_probe()
+        qp = plan.query_plan
+        lists += self._query_lists(qp.normalized, plan, profile, depths, filters, 1.0, "", vocab)
+        for i, sub in enumerate(qp.sub_queries[:_MAX_SUB_QUERIES], 1):
+            if sub.strip() and sub.strip() != qp.normalized.strip():
+                w = profile.sub_query_weight
+                lists += self._query_lists(
+                    sub, None, profile, depths, filters, w, f"sub{i} ", vocab
+                )
+        matches = [lookup(self.store, name, filters) for name in named_symbols(plan)]
+        if "C1" in depths:
+            for m in matches:
+                if m.hits:
+                    w = profile.weight("symbol", "C1") / math.sqrt(len(m.hits))
+                    if not m.found:
+                        w *= profile.fuzzy_weight
+                    label = f"symbol:{m.mode} {m.name}"
+                    lists.append(RankedList("symbol", "C1", label, w, m.hits))
+        if "C2" in depths or plan.evidence_policy.require_flow:
+            defs = [r.symbol for m in matches if m.found for r in m.hits if r.symbol]
+            defs = list(dict.fromkeys(defs))[:_FLOW_DEFS]
+            if not defs:
+                prelim = fuse([lst for lst in lists if lst.layer == "C1"], profile.rrf_k)
+                defs = [h.symbol for h in prelim[:_FLOW_DEFS] if h.symbol]
+            w = profile.weight("flow", "C2")
+            if _asks_flow(plan):
+                w *= profile.flow_boost
+            lists += flow_lists(self.store, defs, filters, w)
+        return lists, matches
+
+    def _query_lists(
+        self,
+        text: str,
+        plan: RouterPlan | None,
+        profile: Profile,
+        depths: dict[str, int],
+        filters: SearchFilters,
+        scale: float,
+        prefix: str,
+        vocab: Callable[[str], bool],
+    ) -> list[RankedList]:
+        out: list[RankedList] = []
+        shallow = {layer: max(1, k // 2) for layer, k in depths.items()}
+        if plan is None:  # a sub-query: its lists weigh less, so fewer of their rows matter
+            depths = shallow
+        for terms in term_lists(text, plan, vocab):
+            if plan is None and terms.kind == "ident":
+                continue  # the question's identifiers already have their own list
+            d = shallow if terms.kind == "raw" else depths
+            found = self._lexical(d, terms, filters)
+            out += _ranked(found, terms.kind, f"{prefix}{terms.kind}", profile, scale)
+        if self.embedder is not None:
+            for label, q in _dense_texts(text, plan):
+                vec = query_vectors(self.embedder, [q])[0]
+                found = self._dense(depths, vec, filters)
+                w = scale * (profile.raw_dense_weight if label == "dense:raw" else 1.0)
+                out += _ranked(found, "dense", f"{prefix}{label}", profile, w)
+        return out
+
+    def _lexical(
+        self, depths: dict[str, int], terms: TermList, filters: SearchFilters
+    ) -> dict[str, list[ScoredRow]]:
+        """A lexical list per layer. Relations (C2: "a calls b") are searched with identifiers
+        only, unless C2 is all that was asked for; C2 has most of the rows and would crowd a
+        combined list, so it is searched on its own and the other layers together."""
+        search = partial(lexical_search, self.store, terms.terms)
+        depths = dict(depths)
+        c2 = depths.pop("C2", None)
+        out: dict[str, list[ScoredRow]] = {}
+        if c2 is not None and (terms.kind == "ident" or not depths):
+            out["C2"] = search(replace(filters, layers=("C2",)), c2)
+        if depths:
+            out.update(_split(depths, search, filters, _LEXICAL_FACTOR))
+        return out
+
+    def _dense(
+        self, depths: dict[str, int], vector: Sequence[float], filters: SearchFilters
+    ) -> dict[str, list[ScoredRow]]:
+        """One dense search over the layers that have vectors (one pass over the matrix)."""
+        assert self.embedder is not None
+        embedded = getattr(self.store, "embed_layers", None)
+        if embedded is not None:
+            names = {str(x) for x in embedded}
+            depths = {layer: k for layer, k in depths.items() if layer in names}
+        if not depths:
+            return {}
+        search = partial(dense_search, self.store, vector, self.embedder.fingerprint)
+        return _split(depths, search, filters, 1)
+
+    def _vocabulary_probe(self) -> Callable[[str], bool]:
+        cache: dict[str, bool] = {}
+
+        def probe(term: str) -> bool:
+            if term not in cache:
+                cache[term] = bool(self.store.search_lexical([term], None, 1))
+            return cache[term]
+
+        return probe
+
+    def _resolve_scope(self, scope: Sequence[str]) -> list[str]:
+        """Path prefixes for the scope entries: an entry that is a prefix of some indexed path
+        stays; otherwise indexed paths ending with ``/entry`` (or folders ``/entry/``)."""
+        paths = list(self.store.catalog())
+        out: list[str] = []
+        for raw in scope:
+            entry = raw.replace("\\", "/").strip("/")
+            while entry.startswith("./"):
+                entry = entry[2:]
+            probe = SearchFilters(path_prefixes=(entry,))
+            if any(probe.matches_path(p) for p in paths):
+                out.append(entry)
+                continue
+            for p in paths:
+                if p.endswith("/" + entry):
+                    out.append(p)
+                elif ("/" + entry + "/") in ("/" + p):
+                    i = ("/" + p).index("/" + entry + "/")
+                    out.append(p[: i + len(entry)].lstrip("/"))
+        return list(dict.fromkeys(out))
+
+
+def _split(
+    depths: dict[str, int],
+    search: Callable[[SearchFilters, int], list[ScoredRow]],
+    filters: SearchFilters,
+    factor: int,
+) -> dict[str, list[ScoredRow]]:
+    """One search over every layer of ``depths`` (``factor`` times their summed depth), split
+    per layer. When the combined list was full, a layer left short is searched on its own,
+    except small side layers (depth <= :data:`_SIDE_DEPTH`, e.g. C0 files), which keep what
+    they got: their rows are long and rank low in a shared list, and a pass over the whole
+    index for five rows costs more than they add."""
+    want = sum(depths.values()) * factor
+    combined = search(replace(filters, layers=tuple(depths)), want)
+    per: dict[str, list[ScoredRow]] = {layer: [] for layer in depths}
+    for row in combined:
+        bucket = per.get(str(row.layer))
+        if bucket is not None and len(bucket) < depths[str(row.layer)]:
+            bucket.append(row)
+    if len(combined) >= want and len(depths) > 1:
+        for layer, rows in per.items():
+            if len(rows) < depths[layer] and depths[layer] > _SIDE_DEPTH:
+                per[layer] = search(replace(filters, layers=(layer,)), depths[layer])
+    return per
+
+
+def _asks_flow(plan: RouterPlan) -> bool:
+    return any(
+        a.type is AnchorType.KEY_TERM and a.subtype == "flow" for a in plan.query_plan.anchors
+    )
+
+
+def _layer_depths(plan: RouterPlan, layers: Sequence[str] | None) -> dict[str, int]:
+    depths: dict[str, int] = {lq.layer_id: lq.top_k for lq in plan.retrieval_spec.layer_queries}
+    if layers is None:
+        return depths
+    wanted = [str(x).strip().upper() for x in layers]
+    bad = [x for x in wanted if x not in LAYER_IDS]
+    if bad:
+        raise ConfigError(f"unknown layer(s) {bad}; valid: {', '.join(LAYER_IDS)}")
+    return {x: depths.get(x, _DEFAULT_LAYER_K) for x in dict.fromkeys(wanted)}
+
+
+def _ranked(
+    found: dict[str, list[ScoredRow]], kind: str, label: str, profile: Profile, scale: float
+) -> list[RankedList]:
+    return [
+        RankedList(
+            kind, layer, f"{label}:{layer}", scale * profile.weight(kind, layer), tuple(rows)
+        )
+        for layer, rows in found.items()
+        if rows
+    ]
+
+
+def _dense_texts(text: str, plan: RouterPlan | None) -> list[tuple[str, str]]:
+    """What to embed: the text itself; for a mostly-Cyrillic question also its English terms
+    (expansions and identifiers), which English-only encoders understand."""
+    plain = " ".join(t for t in word_tokens(text) if not is_identifier(t))
+    if plan is None or cyrillic_ratio(plain) <= MOSTLY_CYRILLIC:
+        return [("dense", text)]
+    english = [t for tl in term_lists(text, plan) if tl.kind != "raw" for t in tl.terms]
+    out = [("dense:raw", text)]
+    if english:
+        out.append(("dense:en", " ".join(dict.fromkeys(english))))
+    return out
