@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ragstrata.ingest.rows import RelationRow
 from ragstrata.retrieve.fusion import RankedList
-from ragstrata.store.base import Direction, SearchFilters, Store
+from ragstrata.store.base import Direction, ScoredRow, SearchFilters, Store
 
 __all__ = ["FLOW_KINDS", "flow_lists"]
 
@@ -33,9 +34,29 @@ def flow_lists(
     )
     out: list[RankedList] = []
     for symbol in dict.fromkeys(symbols):
-        for direction in (Direction.CALLERS, Direction.CALLEES):
-            rows = store.relations(symbol, direction, FLOW_KINDS, scoped, limit)
-            if rows:
-                label = f"flow:{direction.value} {symbol}"
-                out.append(RankedList("flow", "C2", label, weight, tuple(rows)))
+        lists = _symbol_flow(store, symbol, scoped, weight, limit)
+        if not lists:
+            # A class (or module) whose own name is never called still has flow through its
+            # members: follow the `contains` edges one level down and take their relations.
+            members = store.relations(symbol, Direction.CALLEES, ("contains",), scoped, limit)
+            for member in dict.fromkeys(r.to_symbol for r in _relation_rows(members)):
+                if member:
+                    lists += _symbol_flow(store, member, scoped, weight * 0.8, limit)
+        out += lists
     return out
+
+
+def _symbol_flow(
+    store: Store, symbol: str, scoped: SearchFilters, weight: float, limit: int
+) -> list[RankedList]:
+    out: list[RankedList] = []
+    for direction in (Direction.CALLERS, Direction.CALLEES):
+        rows = store.relations(symbol, direction, FLOW_KINDS, scoped, limit)
+        if rows:
+            label = f"flow:{direction.value} {symbol}"
+            out.append(RankedList("flow", "C2", label, weight, tuple(rows)))
+    return out
+
+
+def _relation_rows(scored: Sequence[ScoredRow]) -> list[RelationRow]:
+    return [s.row for s in scored if isinstance(s.row, RelationRow)]
