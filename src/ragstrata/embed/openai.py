@@ -13,10 +13,10 @@ A failed batch raises before anything is returned, so callers never store half a
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
 from typing import Any
 
-from ragstrata.embed.base import ProgressCallback, apply_template, fingerprint
+from ragstrata.embed.base import ProgressCallback, fingerprint
+from ragstrata.embed.batching import BatchedEmbedder, batches, check_positive, check_templates
 from ragstrata.errors import ConfigError, ProviderError
 from ragstrata.llm.transport import HttpTransport
 
@@ -25,7 +25,7 @@ __all__ = ["OpenAIEmbedder", "RemoteEmbedder"]
 _PROBE = "dimension probe"
 
 
-class RemoteEmbedder:
+class RemoteEmbedder(BatchedEmbedder):
     """Batching, templates, fingerprint and dimension checks over an ``HttpTransport``.
 
     With ``dimensions=0`` the vector length is learnt from the first reply (or from
@@ -46,20 +46,17 @@ class RemoteEmbedder:
     ) -> None:
         if dimensions < 0:
             raise ConfigError(f"embedder dimensions must be >= 0, got {dimensions}")
-        if batch_size <= 0:
-            raise ConfigError(f"embedder batch_size must be > 0, got {batch_size}")
-        for tmpl, side in ((document_template, "document"), (query_template, "query")):
-            if tmpl and "{text}" not in tmpl:
-                raise ConfigError(f"{side}_template must contain '{{text}}', got {tmpl!r}")
+        check_positive("batch_size", batch_size)
+        check_templates(document_template, query_template)
+        super().__init__(
+            batch_size=batch_size,
+            document_template=document_template,
+            query_template=query_template,
+            fingerprint=fingerprint(self.provider, transport.model, dimensions, document_template),
+        )
         self.transport = transport
         self._configured_dims = dimensions
         self._dims = dimensions
-        self._batch = batch_size
-        self._doc_template = document_template
-        self._query_template = query_template
-        self._fingerprint = fingerprint(
-            self.provider, transport.model, dimensions, document_template
-        )
         self._lock = threading.Lock()
         self.tokens_used = 0
         """Prompt tokens the provider reported so far (0 when it does not report them)."""
@@ -91,32 +88,12 @@ class RemoteEmbedder:
             self._embed_batch([_PROBE])
         return self._dims
 
-    @property
-    def fingerprint(self) -> str:
-        """``provider/model[/dims][/d:hash]`` from configuration only; fixed at construction."""
-        return self._fingerprint
-
-    @property
-    def batch_size(self) -> int:
-        """Texts per HTTP request."""
-        return self._batch
-
-    def embed_documents(
-        self, texts: Sequence[str], progress: ProgressCallback | None = None
+    def _embed(
+        self, texts: list[str], query_side: bool, progress: ProgressCallback | None
     ) -> list[list[float]]:
-        """Embed index-side texts (document template applied); ``progress`` after each request."""
-        return self._embed(apply_template(self._doc_template, texts), progress)
-
-    def embed_queries(self, texts: Sequence[str]) -> list[list[float]]:
-        """Embed search queries (query template applied)."""
-        return self._embed(apply_template(self._query_template, texts), None)
-
-    def _embed(self, texts: list[str], progress: ProgressCallback | None) -> list[list[float]]:
         out: list[list[float]] = []
-        for start in range(0, len(texts), self._batch):
-            out.extend(self._embed_batch(texts[start : start + self._batch]))
-            if progress is not None:
-                progress(len(out), len(texts))
+        for _, batch in batches(texts, self._batch, progress):
+            out.extend(self._embed_batch(list(batch)))
         return out
 
     def _embed_batch(self, texts: list[str]) -> list[list[float]]:

@@ -1,31 +1,6 @@
 """Ingestion: a repository on disk -> the rows of layers C0-C3 and D0-D2 (pure, no storage)."""
 
-from ragstrata.ingest.rows import (
-    ChunkRow,
-    DefinitionRow,
-    DocFileRow,
-    FileRow,
-    FileRows,
-    Layer,
-    RelationRow,
-    Row,
-    SectionRow,
-    SourceFile,
-    content_hash,
-    row_id,
-)
+from ragstrata.ingest import rows as _rows
+from ragstrata.ingest.rows import *  # noqa: F403  (the row types are this package's API)
 
-__all__ = [
-    "ChunkRow",
-    "DefinitionRow",
-    "DocFileRow",
-    "FileRow",
-    "FileRows",
-    "Layer",
-    "RelationRow",
-    "Row",
-    "SectionRow",
-    "SourceFile",
-    "content_hash",
-    "row_id",
-]
+__all__ = list(_rows.__all__)

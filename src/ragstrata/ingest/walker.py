@@ -19,20 +19,25 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
-import tomllib
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from enum import StrEnum
-from fnmatch import fnmatchcase
-from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from pathspec import GitIgnoreSpec
 
 from ragstrata.errors import RepositoryNotFoundError
+from ragstrata.ingest.ignore import (
+    IGNORE_FILES,
+    IgnoreLevel,
+    SkipReason,
+    decide,
+    exclude_levels,
+    matches,
+    push_levels,
+    skip_rules,
+)
 from ragstrata.ingest.languages import detect_language, is_doc, is_test, language_info
 from ragstrata.ingest.rows import SourceFile
 from ragstrata.settings import IndexSettings
@@ -40,8 +45,6 @@ from ragstrata.settings import IndexSettings
 __all__ = ["SkipReason", "SkipReport", "Walker", "walk"]
 
 _BOM = b"\xef\xbb\xbf"
-_IGNORE_FILES = frozenset({".gitignore", ".ragstrataignore"})
-_MAX_IGNORE_FILE_BYTES = 4 * 1024 * 1024  # a hostile multi-GB .gitignore is read no further
 _MAX_EXAMPLES = 5
 _TEXT_CONTROLS = {8, 9, 10, 12, 13, 27}
 # credentials.py, secrets.md, secret.html are modules and documents, not secret stores
@@ -51,33 +54,6 @@ _NOT_SECRET_KINDS = frozenset({"code", "doc", "markup"})
 _NOT_CONTROL = bytes(
     b for b in range(256) if not ((b < 32 and b not in _TEXT_CONTROLS) or b == 127)
 )
-
-
-class SkipReason(StrEnum):
-    """Why the walker left a file or folder out."""
-
-    GITIGNORED = "gitignored"
-    RAGSTRATAIGNORE = "ragstrataignore"
-    EXCLUDED = "excluded"  # settings.exclude
-    NOT_INCLUDED = "not_included"  # settings.include given and not matched
-    VCS_DIR = "vcs_dir"
-    VENV = "venv"
-    NODE_MODULES = "node_modules"
-    BUILD_OUTPUT = "build_output"
-    TOOL_DIR = "tool_dir"
-    INDEX_DIR = "index_dir"
-    LOCK_FILE = "lock_file"
-    MINIFIED = "minified"
-    BINARY = "binary"
-    TOO_LARGE = "too_large"
-    SECRET = "secret"
-    SYMLINK = "symlink"  # settings.follow_symlinks is false
-    SYMLINK_OUTSIDE = "symlink_outside"
-    SYMLINK_LOOP = "symlink_loop"
-    BROKEN_SYMLINK = "broken_symlink"
-    SPECIAL_FILE = "special_file"  # FIFO, socket, device
-    UNREADABLE = "unreadable"
-    BAD_NAME = "bad_name"  # a file or folder name that is not valid UTF-8
 
 
 @dataclass
@@ -114,94 +90,14 @@ class SkipReport:
         }
 
 
-@dataclass(frozen=True, slots=True)
-class _Rules:
-    vcs: tuple[str, ...]
-    venv_markers: tuple[str, ...]
-    dirs: tuple[tuple[SkipReason, tuple[str, ...]], ...]  # every other folder rule
-    files: tuple[tuple[SkipReason, tuple[str, ...]], ...]  # lock files and minified names
-    secret: tuple[str, ...]
-    secret_unless_code: tuple[str, ...]
-    sniff_bytes: int
-    max_control_ratio: float
-    minified_min_chars: int
-    max_average_line: float
-
-
-@lru_cache(maxsize=1)
-def _rules() -> _Rules:
-    raw = tomllib.loads(
-        resources.files("ragstrata.data").joinpath("walker.toml").read_text("utf-8")
-    )
-    dirs, files, limits = raw["dirs"], raw["files"], raw["limits"]
-    return _Rules(
-        vcs=tuple(dirs["vcs_dir"]),
-        venv_markers=tuple(dirs["venv_markers"]),
-        dirs=tuple(
-            (SkipReason(k), tuple(v))
-            for k, v in dirs.items()
-            if k not in ("vcs_dir", "venv_markers")
-        ),
-        files=(
-            (SkipReason.LOCK_FILE, tuple(files["lock_file"])),
-            (SkipReason.MINIFIED, tuple(files["minified"])),
-        ),
-        secret=tuple(files["secret"]),
-        secret_unless_code=tuple(files["secret_unless_code"]),
-        sniff_bytes=int(limits["sniff_bytes"]),
-        max_control_ratio=float(limits["max_control_ratio"]),
-        minified_min_chars=int(limits["minified_min_chars"]),
-        max_average_line=float(limits["max_average_line"]),
-    )
-
-
-def _matches(name: str, globs: tuple[str, ...]) -> bool:
-    return any(fnmatchcase(name, g) for g in globs)
-
-
-# ---------------------------------------------------------------------------- ignore files
-
-
-@dataclass(frozen=True, slots=True)
-class _Level:
-    """The patterns of one ignore file, relative to the folder ``base`` ("" or "a/b/")."""
-
-    base: str
-    spec: GitIgnoreSpec
-
-
-def _decide(levels: tuple[_Level, ...], rel: str) -> bool | None:
-    """True: ignored, False: explicitly kept (negation), None: no pattern matched.
-
-    ``rel`` ends with "/" for a folder. Deeper files take precedence over shallower ones.
-    """
-    for level in reversed(levels):
-        result = level.spec.check_file(rel[len(level.base) :])
-        if result.include is not None:
-            return bool(result.include)
-    return None
-
-
-def _read_level(path: str, base: str) -> _Level | None:
-    try:
-        with open(path, "rb") as fh:
-            lines = fh.read(_MAX_IGNORE_FILE_BYTES).decode("utf-8", "replace").splitlines()
-    except OSError:
-        return None
-    lines = [line.removesuffix("\r") for line in lines]
-    if not any(line.strip() and not line.startswith("#") for line in lines):
-        return None
-    return _Level(base, GitIgnoreSpec.from_lines(lines))
-
-
 @dataclass(slots=True)
 class _Frame:
     """A folder being walked: its remaining entries and the rules in force below it."""
 
     entries: Iterator[os.DirEntry[str]]
     rel: str  # "" or "a/b/"
-    git: tuple[_Level, ...]
-    rag: tuple[_Level, ...]
+    git: tuple[IgnoreLevel, ...]
+    rag: tuple[IgnoreLevel, ...]
     real: str  # real path of this folder
     ancestors: frozenset[str]  # real paths of this folder and the folders above it
 
@@ -233,11 +129,7 @@ class Walker:
         """Yield every accepted file, depth-first in sorted repository-relative path order."""
         self.report = SkipReport()
         root_real = os.path.realpath(self.root)
-        git: tuple[_Level, ...] = ()
-        exclude_file = os.path.join(root_real, ".git", "info", "exclude")
-        if os.path.isfile(exclude_file):
-            level = _read_level(exclude_file, "")
-            git = (level,) if level else ()
+        git = exclude_levels(root_real)
         frame = self._enter(root_real, root_real, "", git, (), frozenset({root_real}))
         stack = [frame] if frame else []
         while stack:
@@ -269,8 +161,8 @@ class Walker:
         path: str,
         real: str,
         rel: str,
-        git: tuple[_Level, ...],
-        rag: tuple[_Level, ...],
+        git: tuple[IgnoreLevel, ...],
+        rag: tuple[IgnoreLevel, ...],
         ancestors: frozenset[str],
     ) -> _Frame | None:
         try:
@@ -280,13 +172,8 @@ class Walker:
             self.report.add(SkipReason.UNREADABLE, rel or ".")
             return None
         # Only regular files are read: opening a FIFO named .gitignore would block forever.
-        ignore_files = {e.name: e.path for e in entries if e.name in _IGNORE_FILES and _is_file(e)}
-        if ".gitignore" in ignore_files:
-            level = _read_level(ignore_files[".gitignore"], rel)
-            git = (*git, level) if level else git
-        if ".ragstrataignore" in ignore_files:
-            level = _read_level(ignore_files[".ragstrataignore"], rel)
-            rag = (*rag, level) if level else rag
+        ignore_files = {e.name: e.path for e in entries if e.name in IGNORE_FILES and _is_file(e)}
+        git, rag = push_levels(ignore_files, rel, git, rag)
         entries.sort(key=lambda e: e.name + "/" if self._is_dir(e) else e.name)
         return _Frame(iter(entries), rel, git, rag, real, ancestors)
 
@@ -318,12 +205,12 @@ class Walker:
                 return False
             return True
         # A link must not smuggle in what its target's own name or place would exclude.
-        rules = _rules()
+        rules = skip_rules()
         *folders, name = os.path.relpath(target, root_real).split(os.sep)
-        if any(_matches(folder, rules.vcs) for folder in folders):
+        if any(matches(folder, rules.vcs) for folder in folders):
             self.report.add(SkipReason.VCS_DIR, rel)
             return False
-        if _matches(name, rules.secret):
+        if matches(name, rules.secret):
             self.report.add(SkipReason.SECRET, rel)
             return False
         return True
@@ -345,10 +232,10 @@ class Walker:
         )
 
     def _dir_reason(self, entry: os.DirEntry[str], rel: str, frame: _Frame) -> SkipReason | None:
-        name, rules = entry.name, _rules()
-        if _matches(name, rules.vcs):  # VCS folders are never walked
+        name, rules = entry.name, skip_rules()
+        if matches(name, rules.vcs):  # VCS folders are never walked
             return SkipReason.VCS_DIR
-        rag = _decide(frame.rag, rel + "/")
+        rag = decide(frame.rag, rel + "/")
         if rag:
             return SkipReason.RAGSTRATAIGNORE
         if self._exclude is not None and self._exclude.match_file(rel + "/"):
@@ -358,38 +245,38 @@ class Walker:
         if name == self.index_dir_name:
             return SkipReason.INDEX_DIR
         for reason, globs in rules.dirs:
-            if _matches(name, globs):
+            if matches(name, globs):
                 return reason
         if any(os.path.exists(os.path.join(entry.path, m)) for m in rules.venv_markers):
             return SkipReason.VENV
-        if _decide(frame.git, rel + "/"):
+        if decide(frame.git, rel + "/"):
             return SkipReason.GITIGNORED
         return None
 
     # -- files
 
     def _name_reason(self, name: str, rel: str, frame: _Frame) -> SkipReason | None:
-        rules = _rules()
-        if _matches(name, rules.vcs):  # a `.git` file: the pointer of a worktree or submodule
+        rules = skip_rules()
+        if matches(name, rules.vcs):  # a `.git` file: the pointer of a worktree or submodule
             return SkipReason.VCS_DIR
-        rag = _decide(frame.rag, rel)
+        rag = decide(frame.rag, rel)
         if rag:
             return SkipReason.RAGSTRATAIGNORE
         if self._exclude is not None and self._exclude.match_file(rel):
             return SkipReason.EXCLUDED
         if self._include is not None and not self._include.match_file(rel):
             return SkipReason.NOT_INCLUDED
-        if rag is None and _decide(frame.git, rel):
+        if rag is None and decide(frame.git, rel):
             return SkipReason.GITIGNORED
-        if _matches(name, rules.secret):
+        if matches(name, rules.secret):
             return SkipReason.SECRET
-        if _matches(name, rules.secret_unless_code):
+        if matches(name, rules.secret_unless_code):
             info = language_info(detect_language(rel))
             if info is None or info.kind not in _NOT_SECRET_KINDS or info.id == "text":
                 return SkipReason.SECRET
         if rag is None:
             for reason, globs in rules.files:
-                if _matches(name, globs):
+                if matches(name, globs):
                     return reason
         return None
 
@@ -429,7 +316,7 @@ class Walker:
         first_line = text[: text.find("\n")] if text.startswith("#!") else ""
         language = detect_language(rel, first_line)
         doc = is_doc(rel, language)
-        if not doc and _looks_minified(text) and _decide(frame.rag, rel) is not False:
+        if not doc and _looks_minified(text) and decide(frame.rag, rel) is not False:
             self.report.add(SkipReason.MINIFIED, rel)
             return None
         return SourceFile(
@@ -467,7 +354,7 @@ def _valid_name(name: str) -> bool:
 
 def _looks_binary(data: bytes) -> bool:
     """A NUL byte, or too many control bytes, in the first ``sniff_bytes`` bytes."""
-    rules = _rules()
+    rules = skip_rules()
     sample = data[: rules.sniff_bytes]
     if not sample:
         return False
@@ -478,7 +365,7 @@ def _looks_binary(data: bytes) -> bool:
 
 def _looks_minified(text: str) -> bool:
     """Long text whose average line is very long (bundled, minified or generated)."""
-    rules = _rules()
+    rules = skip_rules()
     if len(text) < rules.minified_min_chars:
         return False
     lines = text.count("\n") + 1

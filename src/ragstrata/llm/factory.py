@@ -18,9 +18,9 @@ from ragstrata.llm.ollama import OllamaChatRunner
 from ragstrata.llm.openai import OpenAIChatRunner
 from ragstrata.llm.pricing import PriceTable
 from ragstrata.llm.transport import HttpTransport, RetryPolicy
-from ragstrata.settings import LLMSettings
+from ragstrata.settings import EmbedderSettings, LLMSettings
 
-__all__ = ["PROVIDERS", "make_runner", "require"]
+__all__ = ["PROVIDERS", "http_transport", "make_runner", "require"]
 
 PROVIDERS = ("none", "openai", "ollama")
 
@@ -35,6 +35,26 @@ def require(section: str, provider: str, name: str, value: str | None) -> str:
     raise ConfigError(
         f"{section}.{name} is not set for provider {provider!r}: set {name} in the [{section}] "
         f"section of ragstrata.toml or RAGSTRATA_{section.upper()}_{name.upper()}{example}"
+    )
+
+
+def http_transport(
+    settings: LLMSettings | EmbedderSettings,
+    base_url: str,
+    model: str,
+    *,
+    requests_per_s: float | None,
+) -> HttpTransport:
+    """The HTTP transport of a chat runner or remote embedder configured by ``settings``."""
+    return HttpTransport(
+        settings.provider,
+        base_url,
+        model,
+        api_key=settings.api_key,
+        api_key_env=settings.api_key_env,
+        timeout_s=settings.timeout_s,
+        retry=RetryPolicy(max_retries=getattr(settings, "max_retries", RetryPolicy().max_retries)),
+        requests_per_s=requests_per_s,
     )
 
 
@@ -61,14 +81,10 @@ def make_runner(
         raise ConfigError(f"unknown llm provider {provider!r}; valid: {', '.join(PROVIDERS)}")
     base_url = require("llm", provider, "base_url", settings.base_url)
     model = require("llm", provider, "model", settings.model)
-    transport = HttpTransport(
-        provider,
+    transport = http_transport(
+        settings,
         base_url,
         model,
-        api_key=settings.api_key,
-        api_key_env=settings.api_key_env,
-        timeout_s=settings.timeout_s,
-        retry=RetryPolicy(max_retries=settings.max_retries),
         requests_per_s=_optional(settings, "requests_per_s", requests_per_s),
     )
     price_path = _optional(settings, "price_file", price_file)

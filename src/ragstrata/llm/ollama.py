@@ -14,18 +14,14 @@ from typing import Any
 
 from ragstrata.errors import ProviderError
 from ragstrata.llm.base import Request, RunResult
-from ragstrata.llm.openai import chat_messages
+from ragstrata.llm.chat import ChatRunner, as_int
 from ragstrata.llm.pricing import PriceTable, usage_metadata
 from ragstrata.llm.transport import HttpTransport
 
 __all__ = ["OllamaChatRunner"]
 
 
-def _int(value: Any) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0
-
-
-class OllamaChatRunner:
+class OllamaChatRunner(ChatRunner):
     """A ``Runner`` over Ollama's native chat endpoint.
 
     ``combine_prompts`` sends ``Request.combined()`` as one user message, for models whose
@@ -42,30 +38,20 @@ class OllamaChatRunner:
         prices: PriceTable | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        self.transport = transport
-        self.temperature = temperature
-        self.combine_prompts = combine_prompts
+        super().__init__(
+            transport,
+            temperature=temperature,
+            combine_prompts=combine_prompts,
+            prices=prices,
+            clock=clock,
+        )
         self.options = dict(options or {})
-        self._prices = prices
-        self._clock = clock
-
-    def __repr__(self) -> str:
-        return f"OllamaChatRunner({self.transport!r})"
-
-    def close(self) -> None:
-        """Close the HTTP connection pool (the object stays usable: it reopens on demand)."""
-        self.transport.close()
-
-    @property
-    def model(self) -> str:
-        """The configured model name."""
-        return self.transport.model
 
     def run(self, request: Request) -> RunResult:
         """Send ``request``; its reply text with tokens and durations (cost 0 unless priced)."""
         body: dict[str, Any] = {
             "model": self.model,
-            "messages": chat_messages(request, self.combine_prompts),
+            "messages": self._messages(request),
             "stream": False,
             "options": {"temperature": self.temperature, **self.options},
         }
@@ -78,14 +64,12 @@ class OllamaChatRunner:
             raise ProviderError(
                 f"{self.transport.provider}: reply for model {self.model!r} has no message.content"
             )
-        server_ns = _int(data.get("total_duration"))
-        if self._prices is None:
-            self._prices = PriceTable.load()
+        server_ns = as_int(data.get("total_duration"))
         meta = usage_metadata(
             self.model,
-            prices=self._prices,
-            input_tokens=_int(data.get("prompt_eval_count")),
-            output_tokens=_int(data.get("eval_count")),
+            prices=self._price_table(),
+            input_tokens=as_int(data.get("prompt_eval_count")),
+            output_tokens=as_int(data.get("eval_count")),
             duration_s=self._clock() - started,
             duration_api_s=server_ns / 1e9 if server_ns else response.duration_api_s,
         )

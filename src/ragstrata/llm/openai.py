@@ -14,29 +14,14 @@ from typing import Any
 
 from ragstrata.errors import ProviderError
 from ragstrata.llm.base import Request, RunResult
+from ragstrata.llm.chat import ChatRunner, as_int, chat_messages
 from ragstrata.llm.pricing import PriceTable, usage_metadata
 from ragstrata.llm.transport import HttpTransport
 
 __all__ = ["OpenAIChatRunner", "chat_messages"]
 
 
-def chat_messages(request: Request, combine: bool) -> list[dict[str, str]]:
-    """The ``messages`` list: system then user, or one user message of ``combined()``."""
-    if combine:
-        return [{"role": "user", "content": request.combined()}]
-    messages = []
-    if request.system_prompt:
-        messages.append({"role": "system", "content": request.system_prompt})
-    if request.user_prompt or not messages:
-        messages.append({"role": "user", "content": request.user_prompt})
-    return messages
-
-
-def _int(value: Any) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0
-
-
-class OpenAIChatRunner:
+class OpenAIChatRunner(ChatRunner):
     """A ``Runner`` over an OpenAI-compatible chat-completions endpoint.
 
     ``combine_prompts`` sends ``Request.combined()`` as one user message, for servers whose
@@ -53,30 +38,20 @@ class OpenAIChatRunner:
         prices: PriceTable | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        self.transport = transport
-        self.temperature = temperature
+        super().__init__(
+            transport,
+            temperature=temperature,
+            combine_prompts=combine_prompts,
+            prices=prices,
+            clock=clock,
+        )
         self.max_tokens = max_tokens
-        self.combine_prompts = combine_prompts
-        self._prices = prices
-        self._clock = clock
-
-    def __repr__(self) -> str:
-        return f"OpenAIChatRunner({self.transport!r})"
-
-    def close(self) -> None:
-        """Close the HTTP connection pool (the object stays usable: it reopens on demand)."""
-        self.transport.close()
-
-    @property
-    def model(self) -> str:
-        """The configured model name."""
-        return self.transport.model
 
     def run(self, request: Request) -> RunResult:
         """Send ``request``; its reply text with tokens, cost and durations."""
         body: dict[str, Any] = {
             "model": self.model,
-            "messages": chat_messages(request, self.combine_prompts),
+            "messages": self._messages(request),
             "temperature": self.temperature,
         }
         if self.max_tokens is not None:
@@ -88,25 +63,20 @@ class OpenAIChatRunner:
         raw_usage = data.get("usage")
         usage: dict[str, Any] = raw_usage if isinstance(raw_usage, dict) else {}
         details = usage.get("prompt_tokens_details")
-        cached = _int(details.get("cached_tokens")) if isinstance(details, dict) else 0
-        prompt = _int(usage.get("prompt_tokens"))
+        cached = as_int(details.get("cached_tokens")) if isinstance(details, dict) else 0
+        prompt = as_int(usage.get("prompt_tokens"))
         reported = data.get("model")
         meta = usage_metadata(
             reported if isinstance(reported, str) and reported else self.model,
             prices=self._price_table(),
             input_tokens=max(prompt - cached, 0),
-            output_tokens=_int(usage.get("completion_tokens")),
+            output_tokens=as_int(usage.get("completion_tokens")),
             cached_tokens=cached,
             duration_s=self._clock() - started,
             duration_api_s=response.duration_api_s,
             also_priced_as=self.model,
         )
         return RunResult(text=text, meta=meta)
-
-    def _price_table(self) -> PriceTable:
-        if self._prices is None:
-            self._prices = PriceTable.load()
-        return self._prices
 
     def _text(self, data: dict[str, Any]) -> str:
         choices = data.get("choices")

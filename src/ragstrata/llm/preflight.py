@@ -16,6 +16,7 @@ from enum import StrEnum
 from typing import Any
 
 from ragstrata.errors import ProviderError
+from ragstrata.llm.json_reply import balanced_end
 
 __all__ = ["Finding", "PreflightResult", "Severity", "parse_preflight"]
 
@@ -58,27 +59,12 @@ def _first_object(text: str) -> str:
     start = text.find("{")
     if start < 0:
         raise ProviderError(f"preflight: no JSON object in reply {text[:80]!r}")
-    depth = 0
-    in_string = False
-    escaped = False
-    for i in range(start, len(text)):
-        ch = text[i]
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-            if depth == 0:
-                return text[start : i + 1]
-    raise ProviderError(f"preflight: unbalanced JSON object in reply {text[start : start + 80]!r}")
+    end = balanced_end(text, start)
+    if end is None:
+        raise ProviderError(
+            f"preflight: unbalanced JSON object in reply {text[start : start + 80]!r}"
+        )
+    return text[start:end]
 
 
 def _text_field(item: dict[str, Any], name: str, index: int) -> str:

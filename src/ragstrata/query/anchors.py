@@ -31,10 +31,18 @@ from typing import Any
 
 from ragstrata.query.intents import RouterData, fold
 from ragstrata.query.models import AnchorType, RepoContext
+from ragstrata.query.paths import LINE_RE, PathRules, accept_slash_path, path_part
 from ragstrata.text.stopwords import is_stopword
 from ragstrata.text.tokens import Token, has_cyrillic, tokenize
 
-__all__ = ["AnchorDraft", "Extraction", "PathRules", "SpanDraft", "extract_anchors"]
+__all__ = [
+    "AnchorDraft",
+    "Extraction",
+    "PathRules",
+    "SpanDraft",
+    "extract_anchors",
+    "path_part",
+]
 
 _URL_RE = re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.\-]*://[^\s`'\"<>«»]+|\bwww\.[^\s`'\"<>«»]+")
 # A run of N backticks up to the next run of exactly N (possessive: no quadratic backtracking).
@@ -42,7 +50,6 @@ _BACKTICK_RE = re.compile(r"(?<!`)(`++)(.*?[^`])\1(?!`)", re.DOTALL)
 _SLASH_RE = re.compile(
     r"(?<![\w.~/\\@%+-])(?:[A-Za-z]:[\\/]|~[\\/]|\.{1,2}[\\/]|[\\/])?(?:[\w.@+~%-]+[\\/])+[\w.@+~%-]*"
 )
-_LINE_RE = re.compile(r"(?::L?\d+(?:[-:]L?\d+)?|#L\d+(?:-L?\d+)?)(?![\w.])")
 _SECTION_RE = re.compile(r"#[\w][\w.\-]*")
 _NODE_ID_RE = re.compile(r"::(\w+(?:::\w+)*)")  # pytest node ids: path.py::Class::test
 _VERSION_RE = re.compile(r"v?\d+(?:\.\d+)+[a-z]*\d*", re.IGNORECASE)
@@ -52,80 +59,6 @@ _QUOTES = {"«": "»", '"': '"', "“": "”", "„": "“", "'": "'", "‘": "�
 _CLOSERS = {v: k for k, v in _QUOTES.items()}
 _MAX_PER_TYPE = 32
 _ANY_CASE_DOC_NAMES = frozenset({"readme", "changelog", "contributing"})
-
-
-@dataclass(frozen=True, slots=True)
-class PathRules:
-    """Extensions, well-known names and test-path rules from ``paths.toml``."""
-
-    code_ext: dict[str, str]
-    doc_ext: frozenset[str]
-    other_ext: frozenset[str]
-    ambiguous_ext: frozenset[str]
-    file_names: frozenset[str]
-    doc_names: frozenset[str]
-    dirs: frozenset[str]
-    test_dirs: frozenset[str]
-    test_file_re: re.Pattern[str]
-    names_re: re.Pattern[str]
-
-    @classmethod
-    def from_data(cls, data: dict[str, Any]) -> PathRules:
-        """Compile the ``paths.toml`` document."""
-        ext = data["extensions"]
-        names = data["names"]
-        files = frozenset(names["files"])
-        alts = "|".join(re.escape(n) for n in sorted(files, key=len, reverse=True))
-        return cls(
-            code_ext=dict(ext["code"]),
-            doc_ext=frozenset(ext["doc"]),
-            other_ext=frozenset(ext["other"]),
-            ambiguous_ext=frozenset(ext["ambiguous"]),
-            file_names=files,
-            doc_names=frozenset(names["doc_files"]),
-            dirs=frozenset(names["dirs"]),
-            test_dirs=frozenset(data["tests"]["dirs"]),
-            test_file_re=re.compile("|".join(f"(?:{p})" for p in data["tests"]["file_patterns"])),
-            names_re=re.compile(rf"(?<![\w./\\-])(?:{alts})(?![\w/\\-])"),
-        )
-
-    def ext_of(self, name: str) -> str | None:
-        """The known extension of a file name (lower-case), or ``None``."""
-        base = name.rsplit("/", 1)[-1]
-        if "." not in base.strip("."):
-            return None
-        ext = base.rsplit(".", 1)[1].lower()
-        if ext in self.code_ext or ext in self.doc_ext or ext in self.other_ext:
-            return ext
-        return None
-
-    def is_file_name(self, name: str) -> bool:
-        """True for a name with a known extension or a well-known file name."""
-        return self.ext_of(name) is not None or name in self.file_names
-
-    def is_doc(self, path: str) -> bool:
-        """True for a documentation file (doc extension or README-like name)."""
-        base = path.rsplit("/", 1)[-1]
-        ext = self.ext_of(base)
-        stem = base.split(".", 1)[0]
-        return (ext in self.doc_ext) or stem.upper() in self.doc_names
-
-    def language(self, path: str) -> str | None:
-        """The programming language of a file path, or ``None``."""
-        ext = self.ext_of(path)
-        return self.code_ext.get(ext) if ext else None
-
-    def is_test(self, path: str) -> bool:
-        """True for a test path (a test folder or a test file name)."""
-        parts = [p for p in path.split("/") if p]
-        if not parts:
-            return False
-        if any(p in self.test_dirs for p in parts[:-1]):
-            return True
-        last = parts[-1]
-        return (self.ext_of(last) is None and last in self.test_dirs) or bool(
-            self.test_file_re.fullmatch(last)
-        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,41 +148,6 @@ def _anchor(
     )
 
 
-def path_part(value: str) -> str:
-    """A FILE_PATH value without ``:line`` / ``#L10`` / ``#section``."""
-    m = _LINE_RE.search(value)
-    if m and m.end() == len(value):
-        value = value[: m.start()]
-    if "#" in value:
-        value = value.split("#", 1)[0]
-    return value
-
-
-def _accept_slash_path(cand: str, rules: PathRules, repo: RepoContext) -> tuple[str, float] | None:
-    """Classify a slash candidate: (subtype, confidence), or ``None`` when it is not a path."""
-    norm = cand.replace("\\", "/")
-    segs = [s for s in norm.split("/") if s]
-    if not segs:
-        return None
-    last = segs[-1]
-    is_file = not norm.endswith("/") and rules.is_file_name(last)
-    first = segs[0]
-    prefixed = norm.startswith(("/", "./", "../", "~/")) or re.match(r"[A-Za-z]:/", norm)
-    if is_file or (repo.top_dirs and first in repo.top_dirs):
-        conf = 0.95
-    elif prefixed:
-        conf = 0.9
-    elif first in rules.dirs or norm.endswith("/"):
-        conf = 0.85
-    elif norm.count("/") >= 2 and not any(has_cyrillic(s) for s in segs):
-        conf = 0.8
-    else:
-        return None
-    if all(has_cyrillic(s) for s in segs) and not is_file:
-        return None
-    return ("file" if is_file else "dir"), conf
-
-
 def _backticks(raw: str, rules: PathRules, repo: RepoContext, out: Extraction) -> None:
     for m in _BACKTICK_RE.finditer(raw):
         s, e = m.start(2), m.end(2)
@@ -261,11 +159,11 @@ def _backticks(raw: str, rules: PathRules, repo: RepoContext, out: Extraction) -
         s += len(inner) - len(inner.lstrip())
         e = s + len(stripped)
         if not any(c.isspace() for c in stripped):
-            line = _LINE_RE.search(stripped)
+            line = LINE_RE.search(stripped)
             base = stripped[: line.start()] if line and line.end() == len(stripped) else stripped
             kind = None
             if "/" in base or "\\" in base:
-                kind = _accept_slash_path(base, rules, repo)
+                kind = accept_slash_path(base, rules, repo)
                 if kind is None and re.fullmatch(r"[\w.@+~%\-/\\]+", base):
                     kind = ("dir", 0.8)
             elif rules.is_file_name(base) and not base.endswith(")"):
@@ -289,7 +187,7 @@ def _paths(raw: str, rules: PathRules, repo: RepoContext, out: Extraction) -> No
         if trimmed.endswith("/.") or trimmed == "":
             trimmed = cand
         e = s + len(trimmed)
-        verdict = _accept_slash_path(trimmed, rules, repo)
+        verdict = accept_slash_path(trimmed, rules, repo)
         if verdict is None:
             continue
         subtype, conf = verdict
@@ -303,7 +201,7 @@ def _file_anchor(
     raw: str, s: int, e: int, subtype: str, conf: float, rules: PathRules, out: Extraction
 ) -> None:
     """Add a FILE_PATH at raw[s:e], extended by a ``:line`` or ``#section`` suffix."""
-    line = _LINE_RE.match(raw, e)
+    line = LINE_RE.match(raw, e)
     if line:
         out.add(_anchor(AnchorType.FILE_PATH, raw, s, line.end(), "path:line", conf))
         if rules.is_doc(raw[s:e]):

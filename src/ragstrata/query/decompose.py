@@ -25,6 +25,7 @@ from typing import Any, Literal, Protocol, TypeVar, runtime_checkable
 
 from ragstrata.errors import ConfigError, DecomposerError
 from ragstrata.llm.base import Request, Runner
+from ragstrata.llm.json_reply import balanced_end
 
 __all__ = [
     "DECOMPOSER_KINDS",
@@ -122,31 +123,6 @@ def _loads(text: str) -> tuple[bool, Any]:
         return False, None
 
 
-def _balanced_end(text: str, start: int) -> int | None:
-    """Index just past the ``]`` closing the ``[`` at ``start`` (string- and escape-aware)."""
-    depth = 0
-    in_string = False
-    escaped = False
-    for i in range(start, len(text)):
-        ch = text[i]
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch == "[":
-            depth += 1
-        elif ch == "]":
-            depth -= 1
-            if depth == 0:
-                return i + 1
-    return None
-
-
 def extract_string_list(reply: str) -> list[str] | None:
     """The sub-questions in an LLM reply, or ``None`` when it holds no usable list.
 
@@ -172,7 +148,7 @@ def extract_string_list(reply: str) -> list[str] | None:
     for _ in range(_MAX_CANDIDATES):
         if start < 0:
             break
-        end = _balanced_end(text, start)
+        end = balanced_end(text, start)
         if end is not None:
             ok, value = _loads(text[start:end])
             if ok and isinstance(value, list):

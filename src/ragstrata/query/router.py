@@ -26,25 +26,15 @@ import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Protocol
+from typing import Any
 
 from ragstrata.errors import ConfigError, InvalidQueryError
-from ragstrata.query.anchors import (
-    AnchorDraft,
-    Extraction,
-    PathRules,
-    SpanDraft,
-    extract_anchors,
-    path_part,
-)
+from ragstrata.query.anchors import AnchorDraft, PathRules, extract_anchors
 from ragstrata.query.decompose import QueryDecomposer, RuleQueryDecomposer
 from ragstrata.query.intents import (
     Classification,
     IntentClassifier,
     QTok,
-    RouterData,
-    WordSet,
-    fold,
     load_router_data,
 )
 from ragstrata.query.models import (
@@ -61,76 +51,26 @@ from ragstrata.query.models import (
     parse_state,
 )
 from ragstrata.query.normalize import normalize
+from ragstrata.query.paths import path_part
 from ragstrata.query.plan import PlanTable, path_scope_entry
+from ragstrata.query.plan_fields import (
+    carried_anchors,
+    cue_tokens,
+    expansions,
+    key_term_anchors,
+    keyword_hints,
+    scope_paths,
+)
+from ragstrata.query.term_finder import TermFinder, term_finder
 from ragstrata.query.terms import TermHit
 from ragstrata.settings import RouterSettings
-from ragstrata.text.tokens import Token, identifier_parts
 
 __all__ = ["Router", "TermFinder", "default_router", "route"]
 
-_CARRIED_MAX_CONFIDENCE = 0.6
 _NO_STATE = ConversationState()
 _NO_CONTEXT = RepoContext()
 _LATIN_RE = re.compile(r"[A-Za-z]")
-_SCOPE_MIN_CONFIDENCE = 0.7
 _STRONG_ANCHOR = 0.7
-
-
-class TermFinder(Protocol):
-    """Finds RU (and EN) programming terms with their English expansions."""
-
-    def find(self, text: str) -> list[TermHit]: ...
-
-
-class _ExpanderAdapter:
-    """Calls ``TermExpander.find(text, english=True)`` so English questions get key terms."""
-
-    def __init__(self, expander: Any) -> None:
-        self._expander = expander
-
-    def find(self, text: str) -> list[TermHit]:
-        try:
-            return list(self._expander.find(text, english=True))
-        except TypeError:
-            return list(self._expander.find(text))
-
-
-class _MiniTerms:
-    """The mandatory key terms of seed §4.2 (used only without ``ragstrata.query.terms``)."""
-
-    def __init__(self, table: Mapping[str, Any]) -> None:
-        self._sets: list[tuple[WordSet, str, tuple[str, ...], str]] = []
-        for category, words in table.items():
-            for lemma, expansions in words.items():
-                self._sets.append((WordSet([lemma]), lemma, tuple(expansions), category))
-
-    def find(self, text: str) -> list[TermHit]:
-        from ragstrata.text.tokens import tokenize
-
-        hits = []
-        for tok in tokenize(text):
-            f = fold(tok.text)
-            for words, lemma, expansions, category in self._sets:
-                if f in words:
-                    hits.append(
-                        TermHit(tok.start, tok.end, tok.text, lemma, expansions, True, category)
-                    )
-                    break
-        return hits
-
-
-def _term_finder(settings: RouterSettings, data: RouterData) -> TermFinder:
-    try:
-        from ragstrata.query import terms
-    except ImportError:  # pragma: no cover
-        return _MiniTerms(data.key_terms)
-    expander_cls = getattr(terms, "TermExpander", None)
-    if settings.glossary_files and expander_cls is not None:
-        return _ExpanderAdapter(expander_cls.from_files(settings.glossary_files))
-    default = getattr(terms, "default_expander", None)
-    if default is None:
-        return _MiniTerms(data.key_terms)
-    return _ExpanderAdapter(default())
 
 
 def _decomposer(settings: RouterSettings) -> QueryDecomposer:
@@ -174,7 +114,7 @@ class Router:
         self.plans = PlanTable(self.data.plans)
         exts = "|".join(sorted(self.rules.code_ext, key=len, reverse=True))
         self._ext_mention_re = re.compile(rf"(?:(?<=\s)|^)\*?\.({exts})(?![\w.])", re.IGNORECASE)
-        self._terms = terms or _term_finder(self.settings, self.data)
+        self._terms = terms or term_finder(self.settings, self.data)
         self._decomposer = decomposer if decomposer is not None else _decomposer(self.settings)
 
     # ------------------------------------------------------------------ public
@@ -205,18 +145,18 @@ class Router:
         raw = user_query
         notes: list[str] = []
         ext, toks = extract_anchors(raw, self.data, self.rules, repo)
-        qtoks = _cue_tokens(toks, ext)
+        qtoks = cue_tokens(toks, ext)
         hits = [h for h in self._terms.find(raw) if not ext.overlaps(h.start, h.end)]
-        anchors = ext.anchors + _key_terms(hits)
+        anchors = ext.anchors + key_term_anchors(hits)
         anchors.sort(key=lambda a: a.span.start if a.span else 0)
         cls = self.data.classify(qtoks, *self._anchor_weights(ext.anchors))
         decision = self._decide(raw, cls, qtoks, state)
         if cls.weak and decision.decided_by == "rules":
             notes.append(f"no intent cue matched: fallback intent {cls.intent.value}")
         if decision.carry:
-            anchors += _carried(state, anchors)
+            anchors += carried_anchors(state, anchors)
         plan_anchors = anchors
-        paths = _scope(plan_anchors)
+        paths = scope_paths(plan_anchors)
         test_policy = self._test_policy(qtoks, plan_anchors, hits)
         languages = self._languages(raw, qtoks, plan_anchors)
         ensure = self.data.layers_to_ensure(qtoks)
@@ -239,8 +179,8 @@ class Router:
                 "query_plan": {
                     "raw": raw,
                     "normalized": normalized,
-                    "expansions": _expansions(hits, plan_anchors),
-                    "keyword_hints": _keyword_hints(plan_anchors),
+                    "expansions": expansions(hits, plan_anchors),
+                    "keyword_hints": keyword_hints(plan_anchors),
                     "anchors": [a.as_dict() for a in plan_anchors],
                     "sub_queries": self._sub_queries(normalized),
                 },
@@ -347,113 +287,6 @@ class Router:
         except Exception:  # a model-backed decomposer degrades to "single question"
             return []
         return [p for p in (parts or []) if isinstance(p, str) and p.strip()]
-
-
-# ---------------------------------------------------------------------- helpers
-
-
-def _cue_tokens(toks: Sequence[Token], ext: Extraction) -> list[QTok]:
-    """Tokens that may carry cues: not inside code in backticks, URLs or paths."""
-    spans = ext.code_spans + [
-        (a.span.start, a.span.end)
-        for a in ext.anchors
-        if a.type is AnchorType.FILE_PATH and a.span is not None
-    ]
-    out = []
-    for t in toks:
-        if spans and any(s <= t.start < e for s, e in spans):
-            continue
-        out.append(QTok(fold(t.text), t.start, t.end, t.text))
-    return out
-
-
-def _key_terms(hits: Sequence[TermHit]) -> list[AnchorDraft]:
-    out: list[AnchorDraft] = []
-    seen: set[str] = set()
-    for h in hits:
-        if not h.key_term or h.lemma in seen:
-            continue
-        seen.add(h.lemma)
-        conf = 0.9 if h.source == "glossary" else 0.6
-        span = SpanDraft(h.start, h.end)
-        out.append(
-            AnchorDraft(AnchorType.KEY_TERM, h.surface, h.category, span, conf, lemma=h.lemma)
-        )
-    return out
-
-
-def _carried(state: ConversationState, anchors: Sequence[AnchorDraft]) -> list[AnchorDraft]:
-    present = {(a.type, a.value) for a in anchors}
-    out: list[AnchorDraft] = []
-    for sa in state.active_anchors:
-        if (sa.type, sa.value) in present:
-            continue
-        present.add((sa.type, sa.value))
-        conf = round(min(sa.confidence * 0.75, _CARRIED_MAX_CONFIDENCE), 2)
-        out.append(AnchorDraft(sa.type, sa.value, sa.subtype, None, conf, "conversation_state"))
-    return out
-
-
-def _scope(anchors: Sequence[AnchorDraft]) -> list[str]:
-    own = [
-        a
-        for a in anchors
-        if a.type is AnchorType.FILE_PATH
-        and a.source == "query"
-        and a.confidence >= _SCOPE_MIN_CONFIDENCE
-    ]
-    chosen = own or [
-        a for a in anchors if a.type is AnchorType.FILE_PATH and a.source == "conversation_state"
-    ]
-    out: list[str] = []
-    for a in chosen:
-        entry = path_scope_entry(path_part(a.value))
-        if entry and entry not in out:
-            out.append(entry)
-    return out
-
-
-def _keyword_hints(anchors: Sequence[AnchorDraft]) -> list[str]:
-    out: list[str] = []
-    seen: set[str] = set()
-    ordered = sorted(anchors, key=lambda a: a.source != "query")  # stable: query first
-    for a in ordered:
-        if a.type is AnchorType.SYMBOL:
-            value = a.value
-        elif a.type is AnchorType.FILE_PATH:
-            value = path_part(a.value)
-        elif a.type is AnchorType.DOC_REF and a.subtype == "section":
-            value = a.value
-        else:
-            continue
-        if value and value not in seen:
-            seen.add(value)
-            out.append(value)
-    return out
-
-
-def _expansions(hits: Sequence[TermHit], anchors: Sequence[AnchorDraft]) -> list[str]:
-    out: list[str] = []
-    seen: set[str] = set()
-
-    def add(term: str, surface: str = "") -> None:
-        key = term.casefold()
-        if term and key not in seen and key != surface.casefold():
-            seen.add(key)
-            out.append(term)
-
-    for h in sorted(hits, key=lambda h: not h.key_term):  # key terms first, then the rest
-        for term in h.expansions:
-            add(term, h.surface)
-    for a in anchors:
-        if a.type is not AnchorType.SYMBOL or a.subtype in {"word", "backticked"}:
-            continue
-        parts = identifier_parts(a.value)
-        if len(parts) >= 2:
-            for p in parts:
-                if len(p) >= 2 and p.isascii():
-                    add(p.lower())
-    return out
 
 
 _LOCK = threading.Lock()

@@ -8,7 +8,7 @@ picking the answer language, and collecting citations in first-cited order.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Protocol, runtime_checkable
 
 from ragstrata.answer.base import Answer, Citation
@@ -22,13 +22,17 @@ __all__ = [
     "CitationList",
     "Graph",
     "answer_language",
+    "blockquote",
     "cite",
+    "disjoint_hits",
     "fence",
     "first_sentence",
     "hit_from_scored",
     "numbered",
+    "overlaps",
     "question_symbols",
     "quote_block",
+    "quote_hits",
     "short_name",
 ]
 
@@ -103,6 +107,51 @@ def quote_block(hit_path: str, text: str, start_line: int, max_lines: int = MAX_
     """A fenced, line-numbered quote of ``text`` that starts at ``start_line`` of ``hit_path``."""
     body, _ = numbered(text, start_line, max_lines)
     return f"```{fence(hit_path)}\n{body}\n```"
+
+
+def blockquote(text: str) -> str:
+    """``text`` as a Markdown blockquote (``> `` before each line, ``>`` for blank ones)."""
+    return "\n".join("> " + ln if ln.strip() else ">" for ln in text.splitlines())
+
+
+def overlaps(a: Hit, spans: Sequence[tuple[str, int, int]]) -> bool:
+    """True when ``a`` overlaps one of the ``(path, start, end)`` spans."""
+    return any(p == a.path and a.start_line <= e and s <= a.end_line for p, s, e in spans)
+
+
+def disjoint_hits(hits: Iterable[Hit]) -> list[Hit]:
+    """``hits`` in order, leaving out each one that overlaps a hit kept before it."""
+    out: list[Hit] = []
+    for hit in hits:
+        if not overlaps(hit, [(h.path, h.start_line, h.end_line) for h in out]):
+            out.append(hit)
+    return out
+
+
+def quote_hits(
+    hits: Iterable[Hit],
+    citations: CitationList,
+    quoted: list[tuple[str, int, int]],
+    keep: Callable[[Hit], bool],
+    limit: int,
+) -> list[str]:
+    """Cited, fenced quotes of up to ``limit`` hits that ``keep`` accepts.
+
+    A hit overlapping a span in ``quoted`` is skipped; each quoted hit's span is appended to
+    ``quoted``. Each quote is headed by its citation and its heading path or symbol.
+    """
+    out: list[str] = []
+    for hit in hits:
+        if not keep(hit) or overlaps(hit, quoted):
+            continue
+        cited = citations.add_hit(hit)
+        where = hit.heading_path or (f"`{hit.symbol}`" if hit.symbol else "")
+        head = f"`{cited}`" + (f" — {where}" if where else "")
+        out.append(f"{head}\n{quote_block(hit.path, hit.text, hit.start_line)}")
+        quoted.append((hit.path, hit.start_line, hit.end_line))
+        if len(out) == limit:
+            break
+    return out
 
 
 def first_sentence(text: str, limit: int = 200) -> str:

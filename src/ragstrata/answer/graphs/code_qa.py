@@ -7,13 +7,15 @@ most relevant code lines and doc sections quoted with line numbers. Every span s
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from ragstrata.answer.base import Answer
 from ragstrata.answer.graphs.base import (
     CitationList,
+    blockquote,
+    disjoint_hits,
+    overlaps,
     question_symbols,
     quote_block,
+    quote_hits,
 )
 from ragstrata.answer.graphs.common import EvidenceGraph
 from ragstrata.answer.graphs.messages import Messages
@@ -31,11 +33,6 @@ MAX_SNIPPETS = 3
 _QUOTED_LAYERS = ("C1", "C3", "D1", "D2")
 
 
-def overlaps(a: Hit, spans: Sequence[tuple[str, int, int]]) -> bool:
-    """True when ``a`` overlaps one of the ``(path, start, end)`` spans."""
-    return any(p == a.path and a.start_line <= e and s <= a.end_line for p, s, e in spans)
-
-
 def definition_hits(plan: RouterPlan, evidence: Evidence) -> list[Hit]:
     """The definitions to present: require_def's hits (else C1 hits), the named symbol first."""
     req = evidence.requirements.get("require_def")
@@ -46,11 +43,7 @@ def definition_hits(plan: RouterPlan, evidence: Evidence) -> list[Hit]:
     if symbols:
         named = [h for h in hits if h.symbol and any(suffix_match(h.symbol, s) for s in symbols)]
         hits = named + [h for h in hits if h not in named]
-    out: list[Hit] = []
-    for hit in hits:
-        if not overlaps(hit, [(h.path, h.start_line, h.end_line) for h in out]):
-            out.append(hit)
-    return out[:MAX_DEFINITIONS]
+    return disjoint_hits(hits)[:MAX_DEFINITIONS]
 
 
 class CodeQAGraph(EvidenceGraph):
@@ -71,29 +64,14 @@ class CodeQAGraph(EvidenceGraph):
         extra_flow = [h for h in (flow.hits if flow else ()) if h.layer == "C2"]
         if not shown and extra_flow:
             parts.append(self._items(msgs.t("callers"), extra_flow, msgs, citations))
-        snippets = []
-        quoted: list[tuple[str, int, int]] = []
-        for hit in evidence.hits:
-            if hit.layer not in _QUOTED_LAYERS or overlaps(hit, quoted):
-                continue
-            cited = citations.add_hit(hit)
-            where = hit.heading_path or (f"`{hit.symbol}`" if hit.symbol else "")
-            head = f"`{cited}`" + (f" — {where}" if where else "")
-            snippets.append(f"{head}\n{quote_block(hit.path, hit.text, hit.start_line)}")
-            quoted.append((hit.path, hit.start_line, hit.end_line))
-            if len(snippets) == MAX_SNIPPETS:
-                break
+        snippets = quote_hits(
+            evidence.hits, citations, [], lambda h: h.layer in _QUOTED_LAYERS, MAX_SNIPPETS
+        )
         if snippets:
             parts.append(msgs.t("relevant_code") + "\n\n" + "\n\n".join(snippets))
         if not parts:  # only file-level or relation rows that answer nothing by themselves
             return nothing_found_answer(plan, self.graph_id)
-        return Answer(
-            text="\n\n".join(parts),
-            citations=citations.items(),
-            graph_id=self.graph_id,
-            grounded=True,
-            meta={"mode": "extractive", "language": msgs.language},
-        )
+        return self.extractive_answer(parts, citations, msgs)
 
     # ------------------------------------------------------------------ parts
     def _definition_part(self, hit: Hit, msgs: Messages, citations: CitationList) -> str:
@@ -109,8 +87,7 @@ class CodeQAGraph(EvidenceGraph):
         lines.append(quote_block(hit.path, signature, start, max(sig_lines, 1)))
         docstring = row.docstring if row else None
         if docstring:
-            quoted = "\n".join("> " + ln if ln.strip() else ">" for ln in docstring.splitlines())
-            lines.append(msgs.t("docstring") + "\n" + quoted)
+            lines.append(msgs.t("docstring") + "\n" + blockquote(docstring))
         else:
             lines.append(msgs.t("no_docstring"))
         callers = self._relations(symbol, Direction.CALLERS)

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from ragstrata.answer.base import Answer
-from ragstrata.answer.graphs.base import answer_language
+from ragstrata.answer.graphs.base import CitationList, answer_language
 from ragstrata.answer.graphs.llm import llm_answer
 from ragstrata.answer.graphs.messages import Messages, messages
 from ragstrata.answer.graphs.missing import not_found_answer
@@ -58,6 +58,18 @@ class EvidenceGraph:
     def blocks(self, plan: RouterPlan, evidence: Evidence) -> Sequence[Hit]:
         """The evidence given to the LLM, best first."""
         return evidence.hits
+
+    def extractive_answer(
+        self, parts: Sequence[str], citations: CitationList, msgs: Messages
+    ) -> Answer:
+        """The grounded extractive answer made of ``parts`` (blank-line separated)."""
+        return Answer(
+            text="\n\n".join(parts),
+            citations=citations.items(),
+            graph_id=self.graph_id,
+            grounded=True,
+            meta={"mode": "extractive", "language": msgs.language},
+        )
 
     # ------------------------------------------------------------------ store helpers
     def row(self, hit: Hit) -> Row | None:

@@ -8,8 +8,7 @@ definitions (a definition's docstring documents it too).
 from __future__ import annotations
 
 from ragstrata.answer.base import Answer
-from ragstrata.answer.graphs.base import CitationList, quote_block
-from ragstrata.answer.graphs.code_qa import overlaps
+from ragstrata.answer.graphs.base import CitationList, blockquote, disjoint_hits, quote_block
 from ragstrata.answer.graphs.common import EvidenceGraph
 from ragstrata.answer.graphs.messages import Messages
 from ragstrata.answer.graphs.missing import nothing_found_answer
@@ -27,11 +26,7 @@ def section_hits(evidence: Evidence) -> list[Hit]:
     req = evidence.requirements.get("require_spec")
     ordered = [h for h in (req.hits if req else ()) if h.layer in ("D1", "D2")]
     ordered += [h for h in evidence.hits if h.layer in ("D1", "D2") and h not in ordered]
-    out: list[Hit] = []
-    for hit in ordered:
-        if not overlaps(hit, [(h.path, h.start_line, h.end_line) for h in out]):
-            out.append(hit)
-    return out[:MAX_SECTIONS]
+    return disjoint_hits(ordered)[:MAX_SECTIONS]
 
 
 class DocsQAGraph(EvidenceGraph):
@@ -59,15 +54,8 @@ class DocsQAGraph(EvidenceGraph):
             parts.append(msgs.t("relevant_docs") + "\n\n" + "\n\n".join(quoted))
         for symbol, hit, doc in docstrings:
             cited = citations.add_hit(hit)
-            body = "\n".join("> " + ln if ln.strip() else ">" for ln in doc.splitlines())
-            parts.append(msgs.t("docstring_of", symbol=symbol, cite=cited) + "\n" + body)
-        return Answer(
-            text="\n\n".join(parts),
-            citations=citations.items(),
-            graph_id=self.graph_id,
-            grounded=True,
-            meta={"mode": "extractive", "language": msgs.language},
-        )
+            parts.append(msgs.t("docstring_of", symbol=symbol, cite=cited) + "\n" + blockquote(doc))
+        return self.extractive_answer(parts, citations, msgs)
 
     def _docstrings(self, evidence: Evidence) -> list[tuple[str, Hit, str]]:
         out: list[tuple[str, Hit, str]] = []

@@ -20,8 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ragstrata.answer.base import Answer
-from ragstrata.answer.graphs.base import CitationList, hit_from_scored, quote_block
-from ragstrata.answer.graphs.code_qa import overlaps
+from ragstrata.answer.graphs.base import CitationList, hit_from_scored, quote_hits
 from ragstrata.answer.graphs.common import EvidenceGraph
 from ragstrata.answer.graphs.messages import Messages
 from ragstrata.ingest.languages import detect_language
@@ -126,17 +125,13 @@ class ProjectMiscGraph(EvidenceGraph):
             cited = citations.add_hit(overview)
             parts.append(msgs.t("overview", cite=cited) + "\n\n" + _paragraph(overview.text))
             quoted.append((overview.path, overview.start_line, overview.end_line))
-        relevant = []
-        for hit in evidence.hits:
-            if hit.layer in ("C0", "C2", "D0") or overlaps(hit, quoted):
-                continue
-            cited = citations.add_hit(hit)
-            where = hit.heading_path or (f"`{hit.symbol}`" if hit.symbol else "")
-            head = f"`{cited}`" + (f" — {where}" if where else "")
-            relevant.append(f"{head}\n{quote_block(hit.path, hit.text, hit.start_line)}")
-            quoted.append((hit.path, hit.start_line, hit.end_line))
-            if len(relevant) == _MAX_RELEVANT:
-                break
+        relevant = quote_hits(
+            evidence.hits,
+            citations,
+            quoted,
+            lambda h: h.layer not in ("C0", "C2", "D0"),
+            _MAX_RELEVANT,
+        )
         if relevant:
             parts.append(msgs.t("relevant") + "\n\n" + "\n\n".join(relevant))
         manifests = self._manifests(paths)
@@ -150,13 +145,7 @@ class ProjectMiscGraph(EvidenceGraph):
             from ragstrata.answer.graphs.missing import nothing_found_answer
 
             return nothing_found_answer(plan, self.graph_id)
-        return Answer(
-            text="\n\n".join(parts),
-            citations=citations.items(),
-            graph_id=self.graph_id,
-            grounded=True,
-            meta={"mode": "extractive", "language": msgs.language},
-        )
+        return self.extractive_answer(parts, citations, msgs)
 
     def blocks(self, plan: RouterPlan, evidence: Evidence) -> Sequence[Hit]:
         overview = self._overview(sorted(self.store.catalog()))

@@ -1,0 +1,158 @@
+"""Cue words and phrases matched over question tokens, with no morphology per question.
+
+Russian cue words match every inflected form of their lexeme: at load time each word is
+lemmatised and expanded into all its forms with pymorphy3 (``ragstrata.text.morph``), so
+matching a question is a set look-up per token. English words match as written, or by prefix
+when written ``word*``. A multi-word cue matches its words in order with at most ``max_gap``
+tokens between.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ragstrata.text.tokens import has_cyrillic, tokenize
+
+__all__ = ["Lexicon", "QTok", "WordSet", "cue_forms", "fold", "query_tokens"]
+
+
+# ---------------------------------------------------------------- morphology adapter
+
+
+def fold(word: str) -> str:
+    """Lower-case and write ``ё`` as ``е`` (the folded form every look-up uses)."""
+    return word.lower().replace("ё", "е")
+
+
+@lru_cache(maxsize=16384)
+def cue_forms(word: str) -> frozenset[str]:
+    """Every folded form that should match the cue word ``word``."""
+    w = fold(word)
+    if not has_cyrillic(w):
+        return frozenset({w})
+    try:
+        from ragstrata.text.morph import lemmatize, lexeme_forms
+    except ImportError:  # pragma: no cover - the morph module ships with the package
+        return frozenset({w})
+    return frozenset({w}) | lexeme_forms(lemmatize(w)) | lexeme_forms(w)
+
+
+# ---------------------------------------------------------------- tokens and lexicons
+
+
+@dataclass(frozen=True, slots=True)
+class QTok:
+    """A question token: folded text and its code-point span in ``raw``."""
+
+    text: str
+    start: int
+    end: int
+    surface: str
+
+
+def query_tokens(raw: str, skip: Sequence[tuple[int, int]] = ()) -> list[QTok]:
+    """Tokens of ``raw`` for cue matching, leaving out those inside the ``skip`` spans."""
+    out: list[QTok] = []
+    for tok in tokenize(raw):
+        if any(s <= tok.start < e for s, e in skip):
+            continue
+        out.append(QTok(fold(tok.text), tok.start, tok.end, tok.text))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class _Word:
+    forms: frozenset[str]
+    prefix: str | None
+
+    def match(self, tok: str) -> bool:
+        if self.prefix is not None:
+            return tok.startswith(self.prefix)
+        return tok in self.forms
+
+
+def _word(spec: str) -> _Word:
+    s = fold(spec.strip())
+    if s.endswith("*") and len(s) > 2:
+        return _Word(frozenset(), s[:-1])
+    return _Word(cue_forms(s), None)
+
+
+class WordSet:
+    """Single words (any inflection for Russian, ``word*`` prefixes for English)."""
+
+    def __init__(self, words: Iterable[str]) -> None:
+        forms: set[str] = set()
+        prefixes: list[str] = []
+        for spec in words:
+            w = _word(spec)
+            if w.prefix is not None:
+                prefixes.append(w.prefix)
+            else:
+                forms |= w.forms
+        self._forms = frozenset(forms)
+        self._prefixes = tuple(prefixes)
+
+    def __contains__(self, tok: object) -> bool:
+        if not isinstance(tok, str):
+            return False
+        return tok in self._forms or (bool(self._prefixes) and tok.startswith(self._prefixes))
+
+
+@dataclass(frozen=True, slots=True)
+class _Phrase:
+    label: int
+    words: tuple[_Word, ...]
+    text: str
+
+
+class Lexicon:
+    """Phrases with labels, matched over question tokens (see module docstring)."""
+
+    def __init__(self, entries: Iterable[tuple[str, int]], max_gap: int = 3) -> None:
+        self.max_gap = max_gap
+        self._by_form: dict[str, list[_Phrase]] = {}
+        self._by_prefix: dict[str, list[tuple[str, _Phrase]]] = {}  # keyed by first 2 chars
+        self.size = 0
+        for text, label in entries:
+            words = tuple(_word(w) for w in text.split() if w != "*")
+            if not words:
+                continue
+            phrase = _Phrase(label, words, text)
+            self.size += 1
+            first = words[0]
+            if first.prefix is not None:
+                key = first.prefix[:2]
+                self._by_prefix.setdefault(key, []).append((first.prefix, phrase))
+            else:
+                for form in first.forms:
+                    self._by_form.setdefault(form, []).append(phrase)
+
+    def find(self, toks: Sequence[QTok]) -> list[tuple[_Phrase, int, int]]:
+        """Every phrase matched (once, at its first place) with its first and last token index."""
+        found: list[tuple[_Phrase, int, int]] = []
+        seen: set[int] = set()
+        n = len(toks)
+        for i, tok in enumerate(toks):
+            cands = self._by_form.get(tok.text, [])
+            pre_cands = self._by_prefix.get(tok.text[:2]) if self._by_prefix else None
+            if pre_cands:
+                cands = cands + [p for pre, p in pre_cands if tok.text.startswith(pre)]
+            for phrase in cands:
+                if id(phrase) in seen:
+                    continue
+                j = i
+                for w in phrase.words[1:]:
+                    k = j + 1
+                    limit = min(n, j + 2 + self.max_gap)
+                    while k < limit and not w.match(toks[k].text):
+                        k += 1
+                    if k >= limit:
+                        break
+                    j = k
+                else:
+                    seen.add(id(phrase))
+                    found.append((phrase, i, j))
+        return found
