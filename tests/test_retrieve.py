@@ -299,6 +299,23 @@ def test_who_calls_returns_callers_via_c2(ask, question: str) -> None:  # type: 
     assert ev.hits[0].symbol == "http_client.retry.retry_request"
 
 
+@pytest.mark.parametrize(
+    ("question", "first_side"),
+    [
+        ("who calls retry_request?", "flow:callers"),
+        ("где вызывается retry_request?", "flow:callers"),
+        ("what does retry_request call? show its callees", "flow:callees"),
+    ],
+)
+def test_flow_question_ranks_the_side_it_asks_for_first(
+    ask, question: str, first_side: str
+) -> None:  # type: ignore[no-untyped-def]
+    ev = ask(question)
+    flow = [h for h in ev.hits if h.layer == "C2" and any(r.startswith("flow:") for r in h.reasons)]
+    assert flow, "no flow hits"
+    assert any(r.startswith(first_side) for r in flow[0].reasons)
+
+
 # ---------------------------------------------------------------------------- filters
 
 

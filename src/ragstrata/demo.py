@@ -1,23 +1,29 @@
-"""`python -m ragstrata.demo` (what `make demo` runs until retrieval exists).
+"""`python -m ragstrata.demo` — what `make demo` runs: the main job on the embedded defaults.
 
-Routes a short conversation of Russian and English questions and prints each Router plan
-readably: intent and mode, anchors, expansions, layers, filters and evidence policy. The
-conversation state of each turn is built from the previous plan (active intent + anchors), so
-the follow-up and the topic switch show how §3 of the spec behaves.
+1. routes a short Russian/English conversation and prints the Router plans;
+2. indexes this repository itself (incremental: a second run is near-instant) and shows status;
+3. asks it questions in English and Russian — including a follow-up in the same session and a
+   question about a symbol that does not exist (an honest "not found" with candidates).
+
+Every step after the first is a real `ragstrata` CLI call, so what you see is what you get.
 """
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 from rich.panel import Panel
+from rich.rule import Rule
 from rich.table import Table
 
 from ragstrata.query.models import RouterPlan
 from ragstrata.query.router import Router
 
-__all__ = ["DEMO_TURNS", "main", "render_plan"]
+__all__ = ["DEMO_QUESTIONS", "DEMO_TURNS", "main", "render_plan"]
 
 # (question, keep the conversation going from the previous turn?)
 DEMO_TURNS: tuple[tuple[str, bool], ...] = (
@@ -26,10 +32,15 @@ DEMO_TURNS: tuple[tuple[str, bool], ...] = (
     ("how does the retry logic in src/http/client.py work?", False),
     ("сгенерируй документацию для модуля payments", False),
     ("что написано в разделе «Configuration» в README.md?", False),
-    ("какие тесты проверяют parse_query в tests/test_query.py?", False),
-    ("на Go как реализован retry в pkg/http/client.go:42", False),
-    ("а что об этом сказано в документации?", True),
-    ("другой вопрос: как установить проект?", True),
+)
+
+# (question, session or None) asked of this repository after indexing it.
+DEMO_QUESTIONS: tuple[tuple[str, str | None], ...] = (
+    ("how does the indexer decide which files changed?", None),
+    ("где определён класс Retriever?", "demo"),
+    ("а где он вызывается?", "demo"),
+    ("что написано в README в разделе Configuration?", None),
+    ("где определён класс UserService?", None),
 )
 
 
@@ -79,17 +90,56 @@ def render_plan(console: Console, n: int, plan: RouterPlan) -> None:
     console.print(Panel(table, title=f"{n}. {qp.raw}", title_align="left", expand=False))
 
 
+def _cli(console: Console, title: str, *args: str) -> None:
+    """Run one real `ragstrata` command, showing it first; stop the demo if it fails."""
+    console.print(Rule(title))
+    console.print(f"[dim]$ ragstrata {' '.join(_quote(a) for a in args)}[/]")
+    proc = subprocess.run([sys.executable, "-m", "ragstrata", *args], check=False)
+    if proc.returncode != 0:
+        console.print(f"[red]ragstrata {args[0]} exited {proc.returncode}[/]")
+        raise SystemExit(proc.returncode)
+
+
+def _quote(arg: str) -> str:
+    return f'"{arg}"' if " " in arg or not arg else arg
+
+
 def main() -> None:
-    """Route the demo conversation and print every plan."""
+    """Route a conversation, index this repository, ask it questions (RU and EN)."""
     console = Console()
+    repo = Path.cwd()
+    console.print(Rule("1. The Intent Router: questions -> retrieval plans (no index needed)"))
     router = Router()
-    console.print("[bold]ragstrata — Intent Router demo[/] (no index or model needed)\n")
     previous: RouterPlan | None = None
     for n, (question, follow_up) in enumerate(DEMO_TURNS, 1):
         state = _state_from(previous) if follow_up and previous is not None else None
         plan = router.plan(question, state)
         render_plan(console, n, plan)
         previous = plan
+    _cli(
+        console,
+        "2. Index this repository (incremental; vectors from the packaged model)",
+        "index",
+        str(repo),
+    )
+    _cli(console, "3. Index status", "status", str(repo))
+    _cli(
+        console,
+        "4. Search",
+        "search",
+        "who calls check_policy?",
+        "--repo",
+        str(repo),
+        "--top-k",
+        "5",
+    )
+    for n, (question, session) in enumerate(DEMO_QUESTIONS, 5):
+        args = ["ask", question, "--repo", str(repo)]
+        if session:
+            args += ["--session", session]
+        _cli(console, f"{n}. Ask", *args)
+    # Reset the demo's session so the next `make demo` starts the conversation afresh.
+    (repo / ".ragstrata" / "sessions" / "demo.json").unlink(missing_ok=True)
 
 
 if __name__ == "__main__":

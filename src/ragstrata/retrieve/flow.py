@@ -25,8 +25,21 @@ def flow_lists(
     filters: SearchFilters | None,
     weight: float,
     limit: int = 20,
+    prefer: str | None = None,
+    direction_weight: float = 1.0,
 ) -> list[RankedList]:
-    """One list of callers and one of callees per qualified name in ``symbols``."""
+    """One list of callers and one of callees per qualified name in ``symbols``.
+
+    ``prefer`` ("callers" / "callees") multiplies that side's weight by ``direction_weight`` and
+    divides the other side's by it.
+    """
+    factors = {
+        Direction.CALLERS: 1.0,
+        Direction.CALLEES: 1.0,
+    }
+    if prefer in ("callers", "callees"):
+        for d in factors:
+            factors[d] = direction_weight if d.value == prefer else 1.0 / direction_weight
     scoped = SearchFilters(
         layers=("C2",),
         languages=filters.languages if filters else None,
@@ -34,27 +47,33 @@ def flow_lists(
     )
     out: list[RankedList] = []
     for symbol in dict.fromkeys(symbols):
-        lists = _symbol_flow(store, symbol, scoped, weight, limit)
+        lists = _symbol_flow(store, symbol, scoped, weight, limit, factors)
         if not lists:
             # A class (or module) whose own name is never called still has flow through its
             # members: follow the `contains` edges one level down and take their relations.
             members = store.relations(symbol, Direction.CALLEES, ("contains",), scoped, limit)
             for member in dict.fromkeys(r.to_symbol for r in _relation_rows(members)):
                 if member:
-                    lists += _symbol_flow(store, member, scoped, weight * 0.8, limit)
+                    lists += _symbol_flow(store, member, scoped, weight * 0.8, limit, factors)
         out += lists
     return out
 
 
 def _symbol_flow(
-    store: Store, symbol: str, scoped: SearchFilters, weight: float, limit: int
+    store: Store,
+    symbol: str,
+    scoped: SearchFilters,
+    weight: float,
+    limit: int,
+    factors: dict[Direction, float],
 ) -> list[RankedList]:
     out: list[RankedList] = []
     for direction in (Direction.CALLERS, Direction.CALLEES):
         rows = store.relations(symbol, direction, FLOW_KINDS, scoped, limit)
         if rows:
             label = f"flow:{direction.value} {symbol}"
-            out.append(RankedList("flow", "C2", label, weight, tuple(rows)))
+            w = weight * factors[direction]
+            out.append(RankedList("flow", "C2", label, w, tuple(rows)))
     return out
 
 

@@ -15,7 +15,15 @@ from typing import Any
 
 from ragstrata.errors import ConfigError
 
-__all__ = ["LIST_KINDS", "PROFILE_NAMES", "Profile", "get_profile", "load_profiles"]
+__all__ = [
+    "LIST_KINDS",
+    "PROFILE_NAMES",
+    "FlowDirection",
+    "Profile",
+    "flow_direction_cues",
+    "get_profile",
+    "load_profiles",
+]
 
 LIST_KINDS = ("lexical", "ident", "raw", "dense", "symbol", "flow")
 """Every kind of ranked list the retriever fuses."""
@@ -71,12 +79,54 @@ def _parse(name: str, data: dict[str, Any]) -> Profile:
     )
 
 
+_DIRECTION_SECTION = "flow_direction"
+
+
+@dataclass(frozen=True, slots=True)
+class FlowDirection:
+    """Cues that say a flow question asks for callers or for callees, and how much to prefer."""
+
+    weight: float
+    callers: tuple[str, ...]
+    callees: tuple[str, ...]
+
+    def preferred(self, question: str) -> str | None:
+        """``"callers"``, ``"callees"`` or ``None`` for ``question`` (callers win a tie)."""
+        text = question.lower()
+        if any(c in text for c in self.callers):
+            return "callers"
+        if any(c in text for c in self.callees):
+            return "callees"
+        return None
+
+
+@lru_cache(maxsize=1)
+def _table() -> dict[str, Any]:
+    ref = resources.files("ragstrata").joinpath("data", "retrieve", "profiles.toml")
+    return tomllib.loads(ref.read_text("utf-8"))
+
+
+@lru_cache(maxsize=1)
+def flow_direction_cues() -> FlowDirection:
+    """The ``[flow_direction]`` section of the packaged table."""
+    data = _table().get(_DIRECTION_SECTION, {})
+    weight = data.get("direction_weight", 1.0)
+    if not isinstance(weight, int | float) or weight < 1:
+        raise ConfigError(f"flow_direction.direction_weight must be >= 1, got {weight!r}")
+    return FlowDirection(
+        weight=float(weight),
+        callers=tuple(str(c).lower() for c in data.get("callers", ())),
+        callees=tuple(str(c).lower() for c in data.get("callees", ())),
+    )
+
+
 @lru_cache(maxsize=1)
 def load_profiles() -> dict[str, Profile]:
     """Every profile of the packaged table, by name."""
-    ref = resources.files("ragstrata").joinpath("data", "retrieve", "profiles.toml")
-    data = tomllib.loads(ref.read_text("utf-8"))
-    profiles = {name: _parse(name, section) for name, section in data.items()}
+    data = _table()
+    profiles = {
+        name: _parse(name, section) for name, section in data.items() if name != _DIRECTION_SECTION
+    }
     missing = [n for n in PROFILE_NAMES if n not in profiles]
     if missing:
         raise ConfigError(f"profiles.toml lacks profile(s) {missing}")

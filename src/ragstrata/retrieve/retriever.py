@@ -37,7 +37,7 @@ from ragstrata.retrieve.flow import flow_lists
 from ragstrata.retrieve.fusion import RankedList, fuse, group_hits, hit_from_row
 from ragstrata.retrieve.lexical import MOSTLY_CYRILLIC, TermList, lexical_search, term_lists
 from ragstrata.retrieve.policy import check_policy, near_misses
-from ragstrata.retrieve.profiles import Profile, get_profile
+from ragstrata.retrieve.profiles import Profile, flow_direction_cues, get_profile
 from ragstrata.retrieve.symbols import SymbolMatch, lookup, named_symbols
 from ragstrata.settings import Settings
 from ragstrata.store.base import ScoredRow, SearchFilters, Store
@@ -160,7 +160,11 @@ class Retriever:
             w = profile.weight("flow", "C2")
             if _asks_flow(plan):
                 w *= profile.flow_boost
-            lists += flow_lists(self.store, defs, filters, w)
+            cues = flow_direction_cues()
+            prefer = cues.preferred(plan.query_plan.normalized)
+            lists += flow_lists(
+                self.store, defs, filters, w, prefer=prefer, direction_weight=cues.weight
+            )
         return lists, matches
 
     def _query_lists(
