@@ -108,11 +108,17 @@ def _inside(a: Hit, b: Hit) -> bool:
     return b.start_line <= a.start_line and a.end_line <= b.end_line
 
 
+CORROBORATION = 0.25
+"""Share of the weaker score a merged hit adds to the stronger one (see :func:`group_hits`)."""
+
+
 def group_hits(hits: Sequence[Hit]) -> list[Hit]:
     """Merge hits that repeat the same lines: identical spans (any layers; the row of the
     layer first in :data:`_PRIORITY` stays), then each chunk that lies inside a definition or
     section of the same file (see :data:`MERGE_INTO`) into the smallest such hit. A merged hit
-    keeps the summed score (both rows ranked for the question) and both hits' reasons."""
+    keeps the better score plus :data:`CORROBORATION` of the other (both rows ranked for the
+    question, which is evidence, but a long definition holding many matching chunks must not
+    outrank a short exact one by accumulation) and both hits' reasons."""
     by_span: dict[tuple[str, int, int], Hit] = {}
     for hit in sort_hits(hits):
         key = (hit.path, hit.start_line, hit.end_line)
@@ -147,7 +153,8 @@ def group_hits(hits: Sequence[Hit]) -> list[Hit]:
 def _combined(keep: Hit, a: Hit, b: Hit) -> Hit:
     ordered = sorted((a, b), key=lambda h: -h.score)
     reasons = _dedupe(r for h in ordered for r in h.reasons)[:_MAX_REASONS]
-    return replace(keep, score=a.score + b.score, reasons=tuple(reasons))
+    hi, lo = max(a.score, b.score), min(a.score, b.score)
+    return replace(keep, score=hi + CORROBORATION * lo, reasons=tuple(reasons))
 
 
 def file_ranking(hits: Sequence[Hit]) -> list[tuple[str, float]]:
