@@ -84,3 +84,11 @@ def test_cli_help_lists_commands() -> None:
     proc = _cli("--help")
     assert proc.returncode == 0
     assert "route" in proc.stdout
+
+
+def test_cli_unknown_store_scheme_is_one_line_exit_2(tmp_path: Path) -> None:
+    proc = _cli("--store", "mysql://host/db", "status", str(tmp_path))
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+    lines = [ln for ln in proc.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1 and "mysql" in lines[0] and "postgresql" in lines[0]

@@ -311,3 +311,31 @@ def test_open_store_selects_postgres_by_url(pg_url: str, tmp_path: Path) -> None
         s.close()
     with pytest.raises(ConfigError, match="mysql"):
         open_store(repo, Settings(store=StoreSettings(url="mysql://x/y")))
+
+
+def test_cli_store_flag_indexes_and_searches_in_postgres(pg_url: str, tmp_path: Path) -> None:  # noqa: F811
+    """`ragstrata --store URL index/search` puts the index in PostgreSQL, not in REPO/.ragstrata."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from answer_fixture import write_repo
+
+    repo = tmp_path / "pay"
+    write_repo(repo)
+    url = pg_url + "?repo=cli-flag-test"
+    env = {**os.environ, "RAGSTRATA_EMBEDDER_PROVIDER": "hash"}
+
+    def cli(*args: str) -> subprocess.CompletedProcess[str]:
+        cmd = [sys.executable, "-m", "ragstrata", "--store", url, *args]
+        return subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=120)
+
+    indexed = cli("index", str(repo), "--json")
+    assert indexed.returncode == 0, indexed.stderr
+    assert json.loads(indexed.stdout)["files"]["added"] >= 3
+    assert not (repo / ".ragstrata" / "index.sqlite").exists()
+    found = cli("search", "who calls validate?", "--repo", str(repo), "--json")
+    assert found.returncode == 0, found.stderr
+    hits = json.loads(found.stdout)["hits"]
+    assert any(h["path"] == "src/payments/gateway.py" for h in hits)

@@ -32,8 +32,19 @@ err_console = Console(stderr=True, soft_wrap=True)
 @app.callback()
 def _root(
     debug: bool = typer.Option(False, "--debug", help="Show tracebacks on errors."),
+    store: str | None = typer.Option(
+        None,
+        "--store",
+        metavar="URL",
+        help="Index store, e.g. postgresql://user@host/db (default: SQLite in REPO/.ragstrata).",
+    ),
 ) -> None:
     """ragstrata: layered retrieval over code (C0-C3) and docs (D0-D2)."""
+    from ragstrata.cli.common import GLOBAL_OVERRIDES
+
+    GLOBAL_OVERRIDES.clear()
+    if store:
+        GLOBAL_OVERRIDES["store"] = {"url": store}
 
 
 def _register() -> None:

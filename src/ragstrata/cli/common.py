@@ -38,6 +38,11 @@ def print_json(data: Any) -> None:
     sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
 
 
+GLOBAL_OVERRIDES: dict[str, Any] = {}
+"""Settings given by global flags (``ragstrata --store URL ...``), set by the root callback."""
+
+
 def edge_settings(folder: Path | None = None, **overrides: Any) -> Settings:
     """The settings for a command: file in ``folder`` (or cwd) < environment < flags."""
-    return load_settings(folder or Path.cwd(), env=os.environ, overrides=overrides or None)
+    merged = {**GLOBAL_OVERRIDES, **overrides}
+    return load_settings(folder or Path.cwd(), env=os.environ, overrides=merged or None)
