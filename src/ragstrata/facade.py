@@ -129,7 +129,10 @@ class Ragstrata:
         return index_status(self.repo, self.store, self.embedder, self.settings)
 
     def route(
-        self, query: str, state: dict[str, Any] | None = None, repo_context: dict[str, Any] | None = None
+        self,
+        query: str,
+        state: dict[str, Any] | None = None,
+        repo_context: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
         """The router plan for ``query`` (JSON-ready)."""
         return self.router.route(query, state, repo_context)

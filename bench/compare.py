@@ -1,0 +1,458 @@
+"""ragstrata vs whole-file BM25 vs LlamaIndex hybrid, in one run, on the same trees and queries.
+
+Suites (each query is searched by every system against the same tree):
+
+- ``sweqa``     — ``shared/eval/sweqa-dev.jsonl`` (144 questions, 3 repositories), one tree per
+  repository at the pinned commit: ``TREES/<name>-<commit[:8]>`` (see the eval README).
+- ``docstring`` — the sets ``bench/make_docstring_set.py`` builds: ``DOCSTRING/<corpus>.jsonl``
+  against ``DOCSTRING/<corpus>/`` (docstrings removed from the corpus).
+- ``en30`` / ``ru30`` — ``bench/data/sweqa-{en,ru}30.jsonl``: the same 30 SWE-QA questions in
+  English and in Russian (hand translation), on the SWE-QA trees.
+
+Systems: ``ragstrata`` (``ragstrata index TREE --json`` then ``ragstrata search --batch Q.jsonl
+--repo TREE --json``, or the library facade with ``--ragstrata-via facade``),
+``bm25_files`` and ``llamaindex_hybrid`` (``bench/baselines/``). A system that is missing or
+fails is reported with its error; the others still run.
+
+Prints a text table, then Markdown tables (file level and symbol level) for the README, and
+writes everything (per suite, per tree, timings, errors) to ``bench/results/compare.json``.
+
+    .venv/bin/python bench/compare.py [--suites sweqa docstring en30 ru30]
+        [--systems ragstrata bm25_files llamaindex_hybrid] [--trees /work/evalcache/trees]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.baselines.common import Hits  # noqa: E402
+from bench.metrics import KS, evaluate, load_dataset  # noqa: E402
+
+SYSTEMS = ("ragstrata", "bm25_files", "llamaindex_hybrid")
+SUITES = ("sweqa", "docstring", "en30", "ru30")
+SUITE_TITLES = {
+    "sweqa": "SWE-QA dev",
+    "docstring": "docstring→def",
+    "en30": "SWE-QA EN30",
+    "ru30": "SWE-QA RU30",
+}
+RAGSTRATA_TOP_K = 50
+"""Hits asked of ragstrata per query (the default of `ragstrata eval`): several may share a file."""
+
+
+SHARED_SWEQA = ROOT.parent / "shared" / "eval" / "sweqa-dev.jsonl"
+SILVER_SYMBOLS = Path("/work/evalcache/sweqa-dev-symbols.jsonl")
+"""The dev set with silver ``gold_symbols`` (``bench/make_sweqa_symbols.py``), when built."""
+
+
+class SystemUnavailable(RuntimeError):
+    """A system cannot run here (not implemented yet, or its command failed)."""
+
+
+@dataclass
+class Job:
+    """One (tree, rows) pair of a suite."""
+
+    suite: str
+    name: str
+    tree: Path
+    rows: list[dict[str, Any]]
+
+
+@dataclass
+class Outcome:
+    """What one system produced on one job."""
+
+    hits: Hits = field(default_factory=dict)
+    seconds: float = 0.0
+    error: str | None = None
+
+
+# --------------------------------------------------------------------------- jobs
+def _tree_for(trees: Path, repo: str, commit: str) -> Path:
+    return trees / f"{repo.split('/')[-1]}-{commit[:8]}"
+
+
+def _split_by_tree(suite: str, rows: list[dict[str, Any]], trees: Path) -> list[Job]:
+    groups: dict[Path, list[dict[str, Any]]] = {}
+    for row in rows:
+        groups.setdefault(_tree_for(trees, row["repo"], row["commit"]), []).append(row)
+    return [Job(suite, tree.name, tree, group) for tree, group in sorted(groups.items())]
+
+
+def build_jobs(args: argparse.Namespace) -> tuple[list[Job], list[str]]:
+    """The jobs of the requested suites, and notes about anything missing."""
+    jobs: list[Job] = []
+    notes: list[str] = []
+    sources = {
+        "sweqa": args.sweqa,
+        "en30": ROOT / "bench" / "data" / "sweqa-en30.jsonl",
+        "ru30": ROOT / "bench" / "data" / "sweqa-ru30.jsonl",
+    }
+    for suite in args.suites:
+        if suite == "docstring":
+            sets = sorted(args.docstring.glob("*.jsonl")) if args.docstring.is_dir() else []
+            if not sets:
+                notes.append(f"docstring: no sets in {args.docstring} (run make_docstring_set.py)")
+            for path in sets:
+                tree = args.docstring / path.stem
+                jobs.append(Job(suite, path.stem, tree, load_dataset(path)))
+            continue
+        source = sources[suite]
+        if not source.is_file():
+            notes.append(f"{suite}: dataset not found: {source}")
+            continue
+        rows = load_dataset(source)
+        if suite != "sweqa" and args.sweqa.is_file():  # same questions: borrow their symbols
+            symbols = {r["qid"]: r.get("gold_symbols") for r in load_dataset(args.sweqa)}
+            for row in rows:
+                if symbols.get(row["qid"]) and not row.get("gold_symbols"):
+                    row["gold_symbols"] = symbols[row["qid"]]
+        jobs.extend(_split_by_tree(suite, rows, args.trees))
+    kept = []
+    for job in jobs:
+        if job.tree.is_dir():
+            kept.append(job)
+        else:
+            notes.append(f"{job.suite}/{job.name}: tree missing ({job.tree}); skipped")
+    return kept, notes
+
+
+# --------------------------------------------------------------------------- systems
+def _ragstrata_ready() -> None:
+    src = ROOT / "src" / "ragstrata"
+    missing = [
+        p
+        for p in (src / "retrieve" / "retriever.py", src / "indexer")
+        if not (p.exists() or p.with_suffix(".py").exists())
+    ]
+    if missing:
+        raise SystemUnavailable(
+            "ragstrata retriever/indexer not implemented yet: missing "
+            + ", ".join(str(p.relative_to(ROOT)) for p in missing)
+        )
+
+
+def _cli() -> list[str]:
+    exe = Path(sys.executable).with_name("ragstrata")
+    return [str(exe)] if exe.exists() else [sys.executable, "-m", "ragstrata"]
+
+
+def _run(cmd: list[str], timeout: float) -> str:
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=False)
+    if proc.returncode != 0:
+        tail = (proc.stderr or proc.stdout).strip().splitlines()[-3:]
+        raise SystemUnavailable(f"{' '.join(cmd[:3])}… exit {proc.returncode}: {' | '.join(tail)}")
+    return proc.stdout
+
+
+def ragstrata_cli(
+    rows: list[dict[str, Any]], tree: Path, top_k: int, *, index: bool = True
+) -> Hits:
+    """``ragstrata index`` (unless ``index`` is false) + ``ragstrata search --batch``."""
+    _ragstrata_ready()
+    if index:
+        _run([*_cli(), "index", str(tree), "--json"], timeout=3600)
+    with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False, encoding="utf-8") as fh:
+        for row in rows:
+            fh.write(json.dumps({"qid": str(row["qid"]), "query": row["query"]}) + "\n")
+        queries = fh.name
+    try:
+        out = _run(
+            [
+                *_cli(),
+                "search",
+                "--batch",
+                queries,
+                "--repo",
+                str(tree),
+                "--top-k",
+                str(top_k),
+                "--json",
+            ],
+            timeout=3600,
+        )
+    finally:
+        os.unlink(queries)
+    hits: Hits = {}
+    for line in out.splitlines():
+        line = line.strip()
+        if line.startswith("{"):
+            obj = json.loads(line)
+            if "qid" in obj:
+                hits[str(obj["qid"])] = list(obj.get("hits") or [])
+    if not hits:
+        raise SystemUnavailable("ragstrata search --batch printed no {qid, hits} lines")
+    return hits
+
+
+def _hit_dict(hit: Any) -> dict[str, Any]:
+    if isinstance(hit, dict):
+        return hit
+    return {k: getattr(hit, k, None) for k in ("path", "start_line", "end_line", "symbol", "score")}
+
+
+def ragstrata_facade(rows: list[dict[str, Any]], tree: Path, top_k: int) -> Hits:
+    """The library facade in this process: ``Ragstrata(tree).index()`` then ``.search()``."""
+    _ragstrata_ready()
+    from ragstrata.facade import Ragstrata
+
+    with Ragstrata(tree) as rs:
+        rs.index()
+        return {
+            str(row["qid"]): [_hit_dict(h) for h in rs.search(str(row["query"]), top_k=top_k).hits]
+            for row in rows
+        }
+
+
+def _baseline(module: str) -> Callable[[list[dict[str, Any]], Path, int], Hits]:
+    def run(rows: list[dict[str, Any]], tree: Path, top_k: int) -> Hits:
+        import importlib
+
+        hits: Hits = importlib.import_module(f"bench.baselines.{module}").search(rows, tree, top_k)
+        return hits
+
+    return run
+
+
+def runners(
+    via: str, *, index: bool = True
+) -> dict[str, Callable[[list[dict[str, Any]], Path, int], Hits]]:
+    """System name -> ``search(rows, tree, top_k)``."""
+
+    def cli(rows: list[dict[str, Any]], tree: Path, top_k: int) -> Hits:
+        return ragstrata_cli(rows, tree, top_k, index=index)
+
+    return {
+        "ragstrata": ragstrata_facade if via == "facade" else cli,
+        "bm25_files": _baseline("bm25_files"),
+        "llamaindex_hybrid": _baseline("llamaindex_hybrid"),
+    }
+
+
+# --------------------------------------------------------------------------- report
+def _fmt(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.3f}"
+
+
+def _cells(scores: dict[str, Any] | None) -> list[str]:
+    if not scores:
+        return ["n/a"] * (2 * len(KS) + 1)
+    return (
+        [_fmt(scores[f"recall@{k}"]) for k in KS]
+        + [_fmt(scores[f"hit@{k}"]) for k in KS]
+        + [_fmt(scores["mrr"])]
+    )
+
+
+def markdown(summary: dict[str, dict[str, Any]], level: str) -> str:
+    """One Markdown table of a level: a row per (suite, system)."""
+    head = ["suite", "system", "n"] + [f"R@{k}" for k in KS] + [f"H@{k}" for k in KS] + ["MRR"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for suite, per_system in summary.items():
+        for system, result in per_system.items():
+            if result.get("error") and not result.get("scores"):
+                cells = ["—"] + ["error"] + [""] * (2 * len(KS))
+            else:
+                scores = (result.get("scores") or {}).get(level)
+                cells = [str(scores["n"]) if scores else "—", *_cells(scores)]
+            lines.append(
+                f"| {SUITE_TITLES.get(suite, suite)} | {system} | " + " | ".join(cells) + " |"
+            )
+    return "\n".join(lines)
+
+
+def text_table(summary: dict[str, dict[str, Any]]) -> str:
+    out = []
+    for level in ("file", "symbol"):
+        out.append(f"== {level} level ==")
+        out.append(
+            f"{'suite':<16}{'system':<19}{'n':>5} "
+            + " ".join(f"{c:>6}" for c in [*(f"R@{k}" for k in KS), *(f"H@{k}" for k in KS), "MRR"])
+        )
+        for suite, per_system in summary.items():
+            for system, result in per_system.items():
+                scores = (result.get("scores") or {}).get(level)
+                if result.get("error") and not result.get("scores"):
+                    out.append(f"{suite:<16}{system:<19}  ERROR: {result['error'][:90]}")
+                    continue
+                n = str(scores["n"]) if scores else "-"
+                out.append(
+                    f"{suite:<16}{system:<19}{n:>5} " + " ".join(f"{c:>6}" for c in _cells(scores))
+                )
+    return "\n".join(out)
+
+
+def save_hits(path: Path, job: Job, outcome: Outcome) -> None:
+    """One ``{"qid", "hits"}`` line per query of ``job`` (for looking at failures)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w", encoding="utf-8") as fh:
+        for row in job.rows:
+            qid = str(row["qid"])
+            fh.write(json.dumps({"qid": qid, "hits": outcome.hits.get(qid, [])}) + "\n")
+
+
+def pool(
+    jobs: Sequence[Job],
+    outcomes: dict[tuple[str, str, str], Outcome],
+    suites: Sequence[str],
+    systems: Sequence[str],
+) -> dict[str, dict[str, Any]]:
+    """Scores per (suite, system) over the jobs EVERY system completed, so all systems are
+    scored on the same queries; the jobs left out are listed in ``excluded``."""
+    summary: dict[str, dict[str, Any]] = {}
+    for suite in suites:
+        suite_jobs = [j for j in jobs if j.suite == suite]
+        if not suite_jobs:
+            continue
+        common = [
+            j for j in suite_jobs if all(not outcomes[(suite, j.name, s)].error for s in systems)
+        ]
+        excluded = sorted({j.name for j in suite_jobs} - {j.name for j in common})
+        rows = [r for j in common for r in j.rows]
+        for system in systems:
+            mine = [outcomes[(suite, j.name, system)] for j in suite_jobs]
+            hits: Hits = {}
+            for j in common:
+                hits.update(outcomes[(suite, j.name, system)].hits)
+            errors = [
+                f"{j.name}: {o.error}" for j, o in zip(suite_jobs, mine, strict=True) if o.error
+            ]
+            summary.setdefault(suite, {})[system] = {
+                "scores": evaluate(rows, hits) if rows else None,
+                "error": "; ".join(errors) or None,
+                "excluded": excluded,
+                "seconds": round(sum(o.seconds for o in mine), 1),
+            }
+    return summary
+
+
+def per_job_table(per_job: list[dict[str, Any]]) -> str:
+    """One line per (tree, system): file R@5/H@5/MRR and symbol H@5/MRR."""
+    out = [
+        f"{'suite/tree':<34}{'system':<19}{'fR@5':>6}{'fH@5':>6}{'fMRR':>6}{'sH@5':>6}{'sMRR':>6}"
+    ]
+    for j in per_job:
+        name = f"{j['suite']}/{j['job']}"
+        if j["error"]:
+            out.append(f"{name:<34}{j['system']:<19}  ERROR")
+            continue
+        f, s = j["scores"].get("file"), j["scores"].get("symbol")
+        cells = [
+            f and f["recall@5"],
+            f and f["hit@5"],
+            f and f["mrr"],
+            s and s["hit@5"],
+            s and s["mrr"],
+        ]
+        out.append(f"{name:<34}{j['system']:<19}" + "".join(f"{_fmt(c):>6}" for c in cells))
+    return "\n".join(out)
+
+
+# --------------------------------------------------------------------------- main
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description="ragstrata vs baselines on the same trees and queries")
+    ap.add_argument("--suites", nargs="*", default=list(SUITES), choices=SUITES)
+    ap.add_argument("--systems", nargs="*", default=list(SYSTEMS), choices=SYSTEMS)
+    ap.add_argument(
+        "--sweqa",
+        type=Path,
+        default=None,
+        help=f"SWE-QA dev JSONL (default: {SILVER_SYMBOLS} when it exists, else {SHARED_SWEQA})",
+    )
+    ap.add_argument("--trees", type=Path, default=Path("/work/evalcache/trees"))
+    ap.add_argument("--docstring", type=Path, default=Path("/work/evalcache/docstring"))
+    ap.add_argument("--ragstrata-via", choices=("cli", "facade"), default="cli")
+    ap.add_argument("--ragstrata-top-k", type=int, default=RAGSTRATA_TOP_K)
+    ap.add_argument(
+        "--no-index",
+        action="store_true",
+        help="do not run `ragstrata index` first (the trees are indexed already)",
+    )
+    ap.add_argument("--hits-dir", type=Path, default=None, help="save every system's hits here")
+    ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "compare.json")
+    args = ap.parse_args(argv)
+    if args.sweqa is None:
+        args.sweqa = SILVER_SYMBOLS if SILVER_SYMBOLS.is_file() else SHARED_SWEQA
+
+    jobs, notes = build_jobs(args)
+    for note in notes:
+        print(f"note: {note}", file=sys.stderr)
+    run_for = runners(args.ragstrata_via, index=not args.no_index)
+    per_job: list[dict[str, Any]] = []
+    outcomes: dict[tuple[str, str, str], Outcome] = {}  # (suite, job, system)
+    unavailable: dict[str, str] = {}
+    for job in jobs:
+        for system in args.systems:
+            top_k = args.ragstrata_top_k if system == "ragstrata" else 10
+            outcome = Outcome()
+            if system in unavailable:
+                outcome.error = unavailable[system]
+            else:
+                start = time.perf_counter()
+                try:
+                    outcome.hits = run_for[system](job.rows, job.tree.resolve(), top_k)
+                except SystemUnavailable as exc:
+                    outcome.error = str(exc)
+                    if "not implemented yet" in outcome.error:
+                        unavailable[system] = outcome.error
+                except Exception as exc:  # one failing system must not stop the others
+                    outcome.error = f"{type(exc).__name__}: {exc}"
+                outcome.seconds = time.perf_counter() - start
+            print(
+                f"[{job.suite}/{job.name}] {system}: "
+                + (f"ERROR {outcome.error}" if outcome.error else f"{outcome.seconds:.1f}s"),
+                file=sys.stderr,
+            )
+            outcomes[(job.suite, job.name, system)] = outcome
+            if args.hits_dir and not outcome.error:
+                save_hits(args.hits_dir / f"{job.suite}-{job.name}-{system}.jsonl", job, outcome)
+            per_job.append(
+                {
+                    "suite": job.suite,
+                    "job": job.name,
+                    "tree": str(job.tree),
+                    "system": system,
+                    "seconds": round(outcome.seconds, 2),
+                    "error": outcome.error,
+                    "scores": None if outcome.error else evaluate(job.rows, outcome.hits),
+                }
+            )
+    summary = pool(jobs, outcomes, args.suites, args.systems)
+    print(per_job_table(per_job))
+    print(text_table(summary))
+    print("\n### File level\n\n" + markdown(summary, "file"))
+    print("\n### Symbol level\n\n" + markdown(summary, "symbol"))
+    for suite, per_system in summary.items():
+        for system, result in per_system.items():
+            if result["error"]:
+                print(f"\nnote: {suite}/{system} failed on {result['error'][:300]}")
+        excluded = next(iter(per_system.values()))["excluded"]
+        if excluded:
+            print(
+                f"note: {suite}: pooled over the trees every system completed; left out: {excluded}"
+            )
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(
+        json.dumps({"summary": summary, "jobs": per_job, "notes": notes}, indent=1),
+        encoding="utf-8",
+    )
+    print(f"\nwrote {args.out}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
