@@ -245,8 +245,8 @@ def test_classifier_decides_only_low_confidence_cases() -> None:
 
 
 def test_configured_classifier_without_instance_is_a_config_error() -> None:
-    with pytest.raises(ConfigError, match=r"router\.classifier 'embedding'"):
-        Router(RouterSettings(classifier="embedding"))
+    with pytest.raises(ConfigError, match=r"router\.classifier 'llm'"):
+        Router(RouterSettings(classifier="llm"))
 
 
 def test_user_cue_file_extends_the_rules(tmp_path: Path) -> None:

@@ -92,7 +92,20 @@ class Ragstrata:
         if self._router is None:
             from ragstrata.query.router import Router
 
-            self._router = Router(self.settings.router)
+            rs = self.settings.router
+            decomposer = classifier = None
+            if rs.decomposer != "rule":
+                from ragstrata.query.decompose import build_decomposer
+
+                decomposer = build_decomposer(rs.decomposer, self.runner)
+            if rs.classifier == "llm":
+                from ragstrata.errors import ConfigError
+                from ragstrata.query.llm_classifier import LLMIntentClassifier
+
+                if self.runner is None:
+                    raise ConfigError("router.classifier 'llm' needs an LLM: set llm.provider")
+                classifier = LLMIntentClassifier(self.runner)
+            self._router = Router(rs, classifier=classifier, decomposer=decomposer)
         return self._router
 
     def close(self) -> None:

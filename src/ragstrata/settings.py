@@ -51,7 +51,7 @@ class RouterSettings(_Section):
 
     glossary_files: tuple[Path, ...] = ()
     cue_files: tuple[Path, ...] = ()
-    classifier: Literal["none", "llm", "embedding"] = "none"
+    classifier: Literal["none", "llm"] = "none"  # "llm": a model decides low-confidence cases
     decomposer: Literal["rule", "llm", "composite"] = "rule"
     paraphrasers: tuple[str, ...] = ("keywords", "identifiers", "ru_en_terms")
 
