@@ -92,3 +92,25 @@ def test_cli_unknown_store_scheme_is_one_line_exit_2(tmp_path: Path) -> None:
     assert "Traceback" not in proc.stderr
     lines = [ln for ln in proc.stderr.splitlines() if ln.strip()]
     assert len(lines) == 1 and "mysql" in lines[0] and "postgresql" in lines[0]
+
+
+def test_importing_ragstrata_loads_no_heavy_dependency() -> None:
+    """Cheap import: models, parsers, servers and databases load on first use only."""
+    heavy = [
+        "onnxruntime",
+        "tokenizers",
+        "tree_sitter",
+        "pymorphy3",
+        "numpy",
+        "fastapi",
+        "mcp",
+        "psycopg",
+        "httpx",
+    ]
+    code = (
+        "import sys, ragstrata, ragstrata.facade, ragstrata.errors, ragstrata.settings\n"
+        f"print(','.join(m for m in {heavy!r} if m in sys.modules))"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == ""
