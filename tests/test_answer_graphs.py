@@ -396,3 +396,48 @@ def test_language_falls_back_to_script_when_unknown(tmp_path: Path, store: SQLit
     p = plan("где определён класс Gatewy?").model_copy(update={"language": "unknown"})
     answer = CodeQAGraph(store=store).answer(p, code_evidence(store, "x", "Gatewy"))
     assert answer.text.startswith("Определение")
+
+
+def test_class_named_like_its_module_is_shown_first_and_modules_get_no_callers(
+    tmp_path: Path,
+) -> None:
+    """`class Retriever` in `retriever.py`: even when the module row ranks first, the class
+    answers "where is Retriever defined"; a module's "callers" (calls to a same-named function
+    elsewhere) are never listed."""
+    from ragstrata.answer.graphs.base import hit_from_scored
+    from ragstrata.query.router import Router
+    from ragstrata.retrieve.base import Requirement
+    from ragstrata.store.base import SymbolMode
+
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("", encoding="utf-8")
+    (tmp_path / "pkg" / "retriever.py").write_text(
+        '"""Retrieval helpers."""\n\n\nclass Retriever:\n    """Finds things."""\n\n'
+        "    def find(self, q):\n        return q\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "pkg" / "app.py").write_text(
+        "def retriever():\n    return None\n\n\ndef run():\n    return retriever()\n",
+        encoding="utf-8",
+    )
+    store = load_store(tmp_path)
+    module = hit_from_scored(store.lookup_symbol("pkg.retriever", SymbolMode.QUALIFIED)[0], "m")
+    cls = hit_from_scored(store.lookup_symbol("pkg.retriever.Retriever", "qualified")[0], "c")
+    assert module.kind == "module" and cls.kind == "class"
+    defs = (module, cls)  # the module ranked first, as a long module docstring can make it
+    evidence = Evidence(
+        hits=defs,
+        requirements={
+            "require_def": Requirement(
+                name="require_def", required=True, satisfied=True, hits=defs
+            ),
+            "require_flow": Requirement(name="require_flow", required=True, satisfied=True),
+        },
+    )
+    question = Router().plan("where is the Retriever class defined?")
+    text = build_graph("CodeQAGraph", store=store).answer(question, evidence).text
+    first = text.split("\n\n", 1)[0]
+    assert "pkg.retriever.Retriever" in first and "(class)" in first
+    module_part = text.split("`pkg.retriever` (module)", 1)[1].split("**Definition:**", 1)[0]
+    assert "pkg.app.run" not in module_part
+    store.close()

@@ -7,6 +7,8 @@ most relevant code lines and doc sections quoted with line numbers. Every span s
 
 from __future__ import annotations
 
+import re
+
 from ragstrata.answer.base import Answer
 from ragstrata.answer.graphs.base import (
     CitationList,
@@ -31,6 +33,7 @@ MAX_DEFINITIONS = 2
 MAX_RELATED = 8
 MAX_SNIPPETS = 3
 _QUOTED_LAYERS = ("C1", "C3", "D1", "D2")
+_SEGMENT_SEP = re.compile(r"::|[.#\\]")
 
 
 def definition_hits(plan: RouterPlan, evidence: Evidence) -> list[Hit]:
@@ -42,8 +45,16 @@ def definition_hits(plan: RouterPlan, evidence: Evidence) -> list[Hit]:
     symbols = question_symbols(plan)
     if symbols:
         named = [h for h in hits if h.symbol and any(suffix_match(h.symbol, s) for s in symbols)]
+        # the definition named exactly as written (case included) first, modules last: a
+        # module `retriever` also suffix-matches a question about the class `Retriever`
+        wanted = {_last(s) for s in symbols}
+        named.sort(key=lambda h: (_last(h.symbol or "") not in wanted, h.kind == "module"))
         hits = named + [h for h in hits if h not in named]
     return disjoint_hits(hits)[:MAX_DEFINITIONS]
+
+
+def _last(symbol: str) -> str:
+    return _SEGMENT_SEP.split(symbol)[-1]
 
 
 class CodeQAGraph(EvidenceGraph):
@@ -90,6 +101,8 @@ class CodeQAGraph(EvidenceGraph):
             lines.append(msgs.t("docstring") + "\n" + blockquote(docstring))
         else:
             lines.append(msgs.t("no_docstring"))
+        if kind == "module":  # a module is imported, not called: its "callers" would be noise
+            return "\n\n".join(lines)
         callers = self._relations(symbol, Direction.CALLERS)
         if callers:
             lines.append(self._relation_items(msgs.t("callers"), callers, msgs, citations, True))
