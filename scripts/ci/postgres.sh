@@ -42,14 +42,27 @@ if [ ! -x "/usr/lib/postgresql/${PG_MAJOR}/bin/postgres" ] || [ ! -x "$PG_CONFIG
 fi
 
 # Debian's source package of pgvector lives in trixie; a deb-src entry fetches only sources.
+# The archive is the one this machine's apt already uses (no host is hard-coded here).
+debian_archive() {
+    # the URIs of the first deb822 stanza whose suites are not the security ones
+    awk '/^URIs:/ {uri=$2} /^Suites:/ && $0 !~ /security/ && uri != "" {print uri; exit}' \
+        /etc/apt/sources.list.d/*.sources 2>/dev/null || true
+    # or a classic one-line "deb URI suite ..." entry
+    awk '$1 == "deb" && $0 !~ /security/ {print $2; exit}' /etc/apt/sources.list 2>/dev/null || true
+}
 if [ ! -f "$SRC_LIST" ]; then
-    cat >"$SRC_LIST" <<'EOF'
+    archive="$(debian_archive | head -n1)"
+    if [ -z "$archive" ]; then
+        echo "postgres.sh: no Debian archive found in the apt sources" >&2
+        exit 1
+    fi
+    cat >"$SRC_LIST" <<SOURCES
 Types: deb-src
-URIs: http://deb.debian.org/debian
+URIs: ${archive}
 Suites: trixie
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-EOF
+SOURCES
     updated=0
 fi
 apt_update
