@@ -23,11 +23,12 @@ from mcp.types import CallToolResult
 
 from answer_fixture import write_repo
 from ragstrata.cli.app import main
+from ragstrata.cli.common import parse_repo_arg
 from ragstrata.cli.mcp_cmd import check_loopback
 from ragstrata.errors import ConfigError
 from ragstrata.facade import Ragstrata
 from ragstrata.mcp import tools
-from ragstrata.mcp.repos import RepoSet, parse_repo_spec
+from ragstrata.mcp.repos import RepoSet
 from ragstrata.mcp.server import error_result, guarded
 from ragstrata.settings import load_settings
 
@@ -415,10 +416,10 @@ def test_stdio_mode_writes_nothing_but_protocol_to_stdout(repo: Path) -> None:
 
 
 def test_repo_specs_and_loopback_only() -> None:
-    assert parse_repo_spec("app=/tmp/x") == ("app", Path("/tmp/x"))
-    assert parse_repo_spec("/srv/code/my-repo") == ("my-repo", Path("/srv/code/my-repo"))
+    assert parse_repo_arg("app=/tmp/x") == ("app", Path("/tmp/x"))
+    assert parse_repo_arg("/srv/code/my-repo") == ("my-repo", Path("/srv/code/my-repo"))
     with pytest.raises(ConfigError, match="empty --repo"):
-        parse_repo_spec("  ")
+        parse_repo_arg("  ")
     for host in ("127.0.0.1", "::1", "localhost"):
         assert check_loopback(host) == host
     with pytest.raises(ConfigError, match=r"'0\.0\.0\.0' is not loopback"):

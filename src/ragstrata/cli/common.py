@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import os
+import re
 import sys
 from pathlib import Path
 from typing import Any
 
-from ragstrata.errors import InvalidStateError
+from ragstrata.errors import ConfigError, InvalidStateError, UserError
 from ragstrata.settings import Settings, load_settings
 
-__all__ = ["edge_settings", "parse_json_arg", "print_json"]
+__all__ = ["edge_settings", "is_loopback", "parse_json_arg", "parse_repo_arg", "print_json"]
+
+_REPO_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
 
 def parse_json_arg(value: str | None, name: str) -> Any:
@@ -46,3 +50,35 @@ def edge_settings(folder: Path | None = None, **overrides: Any) -> Settings:
     """The settings for a command: file in ``folder`` (or cwd) < environment < flags."""
     merged = {**GLOBAL_OVERRIDES, **overrides}
     return load_settings(folder or Path.cwd(), env=os.environ, overrides=merged or None)
+
+
+def is_loopback(host: str) -> bool:
+    """True for ``localhost`` and loopback addresses (127.0.0.0/8, ::1)."""
+    if host.strip().lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def parse_repo_arg(value: str) -> tuple[str, Path]:
+    """A ``--repo`` value, ``NAME=PATH`` or ``PATH`` (named by its folder) -> ``(name, path)``.
+
+    ``NAME=PATH`` is recognised only when NAME is a plain name and the whole value is not itself
+    an existing path, so folders whose names contain ``=`` still work.
+    """
+    text = value.strip()
+    if not text:
+        raise ConfigError("empty --repo value; give PATH or NAME=PATH")
+    name, sep, rest = text.partition("=")
+    if sep and rest and _REPO_NAME_RE.match(name) and not Path(text).expanduser().exists():
+        return name, Path(rest).expanduser()
+    path = Path(text).expanduser()
+    name = path.resolve().name
+    if not _REPO_NAME_RE.match(name):
+        raise UserError(
+            f"cannot name repository {value!r} ({name!r}); give it a name as NAME=PATH "
+            "(1-64 letters, digits, '.', '_', '-')"
+        )
+    return name, path

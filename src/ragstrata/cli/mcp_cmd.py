@@ -7,7 +7,6 @@ here, so it binds to loopback only.
 
 from __future__ import annotations
 
-import ipaddress
 import logging
 from enum import StrEnum
 from pathlib import Path
@@ -16,7 +15,7 @@ from typing import Annotated
 import typer
 
 from ragstrata.cli.app import app
-from ragstrata.cli.common import edge_settings
+from ragstrata.cli.common import edge_settings, is_loopback, parse_repo_arg
 from ragstrata.errors import ConfigError
 
 __all__ = ["TransportChoice", "check_loopback", "mcp_command"]
@@ -31,13 +30,7 @@ class TransportChoice(StrEnum):
 
 def check_loopback(host: str) -> str:
     """``host`` when it is a loopback address or ``localhost``; else a ``ConfigError``."""
-    if host == "localhost":
-        return host
-    try:
-        loopback = ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        loopback = False
-    if not loopback:
+    if not is_loopback(host):
         raise ConfigError(
             f"--host {host!r} is not loopback; the MCP HTTP transport has no authentication, "
             "so it binds to 127.0.0.1, ::1 or localhost only (tunnel it to reach it remotely)"
@@ -64,12 +57,12 @@ def mcp_command(
 ) -> None:
     """Serve the repository tools to coding agents over MCP (Model Context Protocol)."""
     from ragstrata.facade import Ragstrata
-    from ragstrata.mcp.repos import RepoSet, parse_repo_spec
+    from ragstrata.mcp.repos import RepoSet
     from ragstrata.mcp.server import build_server, run_server
 
     if transport is TransportChoice.HTTP:
         check_loopback(host)
-    specs = [parse_repo_spec(s) for s in (repo or [str(Path.cwd())])]
+    specs = [parse_repo_arg(s) for s in (repo or [str(Path.cwd())])]
     facades: dict[str, Ragstrata] = {}
     for name, path in specs:
         if name in facades:

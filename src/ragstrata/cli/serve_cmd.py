@@ -7,16 +7,14 @@ named by ``--token-env`` (a token never appears as a flag value in process lists
 
 from __future__ import annotations
 
-import ipaddress
 import os
-import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from ragstrata.cli.app import app
-from ragstrata.cli.common import edge_settings
+from ragstrata.cli.common import edge_settings, is_loopback, parse_repo_arg
 from ragstrata.errors import ConfigError, UserError
 
 if TYPE_CHECKING:
@@ -26,33 +24,6 @@ __all__ = ["is_loopback", "parse_repo_arg", "serve_command"]
 
 DEFAULT_TOKEN_ENV = "RAGSTRATA_API_TOKEN"
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
-_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
-
-
-def is_loopback(host: str) -> bool:
-    """True for ``localhost`` and loopback addresses (127.0.0.0/8, ::1)."""
-    if host.strip().lower() == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
-
-
-def parse_repo_arg(value: str) -> tuple[str, Path]:
-    """``NAME=PATH`` or ``PATH`` (named by its folder name) -> ``(name, path)``."""
-    name, sep, rest = value.partition("=")
-    if sep and _NAME_RE.match(name) and not Path(value).expanduser().is_dir():
-        path = Path(rest).expanduser()
-    else:
-        path = Path(value).expanduser()
-        name = path.resolve().name
-    if not _NAME_RE.match(name):
-        raise UserError(
-            f"cannot name repository {value!r} ({name!r}); give it a name as NAME=PATH "
-            "(1-64 letters, digits, '.', '_', '-')"
-        )
-    return name, path
 
 
 def _open_repos(values: list[str]) -> dict[str, Ragstrata]:

@@ -12,31 +12,13 @@ import threading
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from ragstrata.errors import ConfigError, IndexMissingError, UserError
 from ragstrata.facade import Ragstrata
 
-__all__ = ["RepoSet", "parse_repo_spec"]
+__all__ = ["RepoSet"]
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
-
-
-def parse_repo_spec(spec: str) -> tuple[str, Path]:
-    """``NAME=PATH`` or ``PATH`` (named after its folder) -> ``(name, path)``.
-
-    ``NAME=PATH`` is recognised only when NAME is a plain name (letters, digits, ``_.-``) and
-    the whole value is not itself an existing path, so paths containing ``=`` still work.
-    """
-    text = spec.strip()
-    if not text:
-        raise ConfigError("empty --repo value; give PATH or NAME=PATH")
-    name, sep, rest = text.partition("=")
-    if sep and _NAME.match(name) and rest and not Path(text).exists():
-        return name, Path(rest).expanduser()
-    path = Path(text).expanduser()
-    folder = path.resolve().name or "repo"
-    return (folder if _NAME.match(folder) else "repo"), path
 
 
 @dataclass(frozen=True)
