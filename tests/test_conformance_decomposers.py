@@ -26,7 +26,7 @@ from ragstrata.query.decompose import (
 )
 from ragstrata.testing import ScriptedRunner
 
-CONFORMANCE = Path(__file__).resolve().parents[1].parent / "shared" / "conformance"
+CONFORMANCE = Path(__file__).resolve().parent / "conformance"
 
 
 def _load(name: str) -> dict[str, Any]:

@@ -18,7 +18,7 @@ from ragstrata.errors import ProviderError
 from ragstrata.llm.base import Request, summary_hash
 from ragstrata.llm.preflight import Finding, PreflightResult, Severity, parse_preflight
 
-CONFORMANCE = Path(__file__).resolve().parents[1].parent / "shared" / "conformance"
+CONFORMANCE = Path(__file__).resolve().parent / "conformance"
 DATA: dict[str, Any] = json.loads(
     (CONFORMANCE / "llm_summary_preflight_embedder.json").read_text(encoding="utf-8")
 )

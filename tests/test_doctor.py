@@ -42,7 +42,7 @@ from ragstrata.settings import (
 )
 from ragstrata.testing import HashEmbedder, ScriptedRunner
 
-CONFORMANCE = Path(__file__).resolve().parents[1].parent / "shared" / "conformance"
+CONFORMANCE = Path(__file__).resolve().parent / "conformance"
 DATA: dict[str, Any] = json.loads(
     (CONFORMANCE / "llm_summary_preflight_embedder.json").read_text(encoding="utf-8")
 )

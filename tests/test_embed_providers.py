@@ -29,7 +29,7 @@ from test_llm_providers import (
 
 __all__ = ["ollama_server", "openai_server"]  # fixtures, re-exported for pytest
 
-CONFORMANCE = Path(__file__).resolve().parents[1].parent / "shared" / "conformance"
+CONFORMANCE = Path(__file__).resolve().parent / "conformance"
 _DATA: dict[str, Any] = json.loads(
     (CONFORMANCE / "llm_summary_preflight_embedder.json").read_text(encoding="utf-8")
 )

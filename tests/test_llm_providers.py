@@ -32,7 +32,7 @@ from ragstrata.llm.pricing import PricedMetadata, PriceTable
 from ragstrata.llm.transport import HttpTransport, RateLimiter, RetryPolicy, parse_retry_after
 from ragstrata.settings import LLMSettings, load_settings
 
-CONFORMANCE = Path(__file__).resolve().parents[1].parent / "shared" / "conformance"
+CONFORMANCE = Path(__file__).resolve().parent / "conformance"
 KEY = "sk-test-SECRET-0123456789abcdef"
 
 # -- the loopback server ---------------------------------------------------------------------

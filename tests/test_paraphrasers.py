@@ -33,7 +33,7 @@ from ragstrata.query.terms import TermHit
 from ragstrata.settings import RouterSettings
 from ragstrata.testing import ScriptedRunner
 
-CONFORMANCE = Path(__file__).resolve().parents[1].parent / "shared" / "conformance"
+CONFORMANCE = Path(__file__).resolve().parent / "conformance"
 KW = json.loads((CONFORMANCE / "keyword_extractor.json").read_text(encoding="utf-8"))
 
 

@@ -12,7 +12,7 @@ import pytest
 from ragstrata.errors import ConfigError
 from ragstrata.ingest.splitter import KeepType, RecursiveSplitter
 
-CONFORMANCE = Path(__file__).resolve().parents[1].parent / "shared" / "conformance"
+CONFORMANCE = Path(__file__).resolve().parent / "conformance"
 DATA = json.loads((CONFORMANCE / "recursive_splitter.json").read_text(encoding="utf-8"))
 
 LEN_FUNCS: dict[str, Callable[[str], int]] = {
