@@ -8,11 +8,11 @@ extraction, ``{query}`` placeholder).
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from conftest import CONFORMANCE
 from ragstrata.errors import ConfigError, DecomposerError, ProviderError
 from ragstrata.llm.base import Request
 from ragstrata.query.decompose import (
@@ -25,8 +25,6 @@ from ragstrata.query.decompose import (
     plan_sub_queries,
 )
 from ragstrata.testing import ScriptedRunner
-
-CONFORMANCE = Path(__file__).resolve().parent / "conformance"
 
 
 def _load(name: str) -> dict[str, Any]:

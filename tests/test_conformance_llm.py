@@ -8,17 +8,16 @@ summaries) and are not covered here.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from conftest import CONFORMANCE
 from ragstrata.embed.base import apply_template, fingerprint
 from ragstrata.errors import ProviderError
 from ragstrata.llm.base import Request, summary_hash
 from ragstrata.llm.preflight import Finding, PreflightResult, Severity, parse_preflight
 
-CONFORMANCE = Path(__file__).resolve().parent / "conformance"
 DATA: dict[str, Any] = json.loads(
     (CONFORMANCE / "llm_summary_preflight_embedder.json").read_text(encoding="utf-8")
 )

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from conftest import CONFORMANCE
 from ragstrata.doctor import (
     DEFAULT_DISK_LIMITS,
     PING,
@@ -42,7 +43,6 @@ from ragstrata.settings import (
 )
 from ragstrata.testing import HashEmbedder, ScriptedRunner
 
-CONFORMANCE = Path(__file__).resolve().parent / "conformance"
 DATA: dict[str, Any] = json.loads(
     (CONFORMANCE / "llm_summary_preflight_embedder.json").read_text(encoding="utf-8")
 )

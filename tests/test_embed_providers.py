@@ -4,11 +4,11 @@ loopback provider servers of test_llm_providers.py."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from conftest import CONFORMANCE
 from ragstrata.embed.base import Embedder
 from ragstrata.embed.factory import make_embedder
 from ragstrata.embed.ollama import OllamaEmbedder
@@ -29,7 +29,6 @@ from test_llm_providers import (
 
 __all__ = ["ollama_server", "openai_server"]  # fixtures, re-exported for pytest
 
-CONFORMANCE = Path(__file__).resolve().parent / "conformance"
 _DATA: dict[str, Any] = json.loads(
     (CONFORMANCE / "llm_summary_preflight_embedder.json").read_text(encoding="utf-8")
 )

@@ -23,6 +23,7 @@ from typing import Any
 
 import pytest
 
+from conftest import CONFORMANCE
 from ragstrata.errors import ConfigError, ProviderAuthError, ProviderError
 from ragstrata.llm.base import Request, Runner
 from ragstrata.llm.factory import make_runner
@@ -32,7 +33,6 @@ from ragstrata.llm.pricing import PricedMetadata, PriceTable
 from ragstrata.llm.transport import HttpTransport, RateLimiter, RetryPolicy, parse_retry_after
 from ragstrata.settings import LLMSettings, load_settings
 
-CONFORMANCE = Path(__file__).resolve().parent / "conformance"
 KEY = "sk-test-SECRET-0123456789abcdef"
 
 # -- the loopback server ---------------------------------------------------------------------

@@ -8,12 +8,12 @@ other fields untouched, top_k); RU/EN keyword expectations are ragstrata's own.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 from pydantic import ValidationError
 
+from conftest import CONFORMANCE
 from ragstrata.errors import ConfigError, ProviderError
 from ragstrata.query.decompose import LLMQueryDecomposer
 from ragstrata.query.paraphrase import (
@@ -33,7 +33,6 @@ from ragstrata.query.terms import TermHit
 from ragstrata.settings import RouterSettings
 from ragstrata.testing import ScriptedRunner
 
-CONFORMANCE = Path(__file__).resolve().parent / "conformance"
 KW = json.loads((CONFORMANCE / "keyword_extractor.json").read_text(encoding="utf-8"))
 
 

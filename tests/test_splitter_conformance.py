@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from conftest import CONFORMANCE
 from ragstrata.errors import ConfigError
 from ragstrata.ingest.splitter import KeepType, RecursiveSplitter
 
-CONFORMANCE = Path(__file__).resolve().parent / "conformance"
 DATA = json.loads((CONFORMANCE / "recursive_splitter.json").read_text(encoding="utf-8"))
 
 LEN_FUNCS: dict[str, Callable[[str], int]] = {

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from conftest import CONFORMANCE
 from ragstrata.errors import ProviderAuthError, ProviderError
 from ragstrata.facade import Ragstrata
 from ragstrata.ingest.rows import DefinitionRow, FileRow, Layer
@@ -36,7 +37,6 @@ from ragstrata.store.base import SummaryKind
 from ragstrata.store.sqlite import SQLiteStore
 from ragstrata.testing import HashEmbedder, ScriptedRunner
 
-CONFORMANCE = Path(__file__).resolve().parent / "conformance"
 DATA: dict[str, Any] = json.loads(
     (CONFORMANCE / "llm_summary_preflight_embedder.json").read_text(encoding="utf-8")
 )
