@@ -39,7 +39,7 @@ import shutil
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from ragstrata.errors import (
     ConfigError,
@@ -54,7 +54,33 @@ from ragstrata.llm.base import Request
 from ragstrata.llm.preflight import Finding, PreflightResult, Severity
 
 if TYPE_CHECKING:
-    from ragstrata.facade import Ragstrata
+    from ragstrata.embed.base import Embedder
+    from ragstrata.indexer import IndexStatus
+    from ragstrata.llm.base import Runner
+    from ragstrata.settings import Settings
+    from ragstrata.store.base import Store
+
+
+class Checked(Protocol):
+    """What the checks read of a repository: the facade (``ragstrata.facade.Ragstrata``)
+    conforms; the doctor does not import it, so the two modules do not depend on each other."""
+
+    repo: Path
+    settings: Settings
+
+    @property
+    def index_dir(self) -> Path: ...
+
+    @property
+    def store(self) -> Store: ...
+
+    @property
+    def embedder(self) -> Embedder: ...
+
+    @property
+    def runner(self) -> Runner | None: ...
+
+    def status(self) -> IndexStatus: ...
 
 __all__ = [
     "CATEGORIES",
@@ -138,7 +164,7 @@ def _size(folder: Path) -> int:
 # --------------------------------------------------------------------------- the checks
 
 
-def _check_settings(rs: Ragstrata, out: list[DoctorFinding]) -> Any:
+def _check_settings(rs: Checked, out: list[DoctorFinding]) -> Any:
     """Build the embedder (and the runner when configured); returns the embedder or None."""
     embedder = None
     try:
@@ -169,7 +195,7 @@ def _check_settings(rs: Ragstrata, out: list[DoctorFinding]) -> Any:
     return embedder
 
 
-def _check_index(rs: Ragstrata, embedder: Any, quick: bool, out: list[DoctorFinding]) -> bool:
+def _check_index(rs: Checked, embedder: Any, quick: bool, out: list[DoctorFinding]) -> bool:
     """Index present, of this schema, fresh; returns True when the index can be read."""
     from ragstrata.indexer import check_manifest, expected_manifest
     from ragstrata.indexer.run import index_exists
@@ -273,7 +299,7 @@ def _check_index(rs: Ragstrata, embedder: Any, quick: bool, out: list[DoctorFind
     return True
 
 
-def _check_embedder(rs: Ragstrata, embedder: Any, out: list[DoctorFinding]) -> None:
+def _check_embedder(rs: Checked, embedder: Any, out: list[DoctorFinding]) -> None:
     """A remote embedder answers one query with vectors of the promised length."""
     if embedder is None or rs.settings.embedder.provider not in ("openai", "ollama"):
         return
@@ -308,13 +334,13 @@ def _check_embedder(rs: Ragstrata, embedder: Any, out: list[DoctorFinding]) -> N
         )
 
 
-def _index_file_exists(rs: Ragstrata) -> bool:
+def _index_file_exists(rs: Checked) -> bool:
     from ragstrata.indexer.run import index_exists
 
     return index_exists(rs.store)
 
 
-def _check_llm(rs: Ragstrata, out: list[DoctorFinding]) -> None:
+def _check_llm(rs: Checked, out: list[DoctorFinding]) -> None:
     """One tiny request through the configured runner."""
     llm = rs.settings.llm
     if llm.provider == "none":
@@ -361,7 +387,7 @@ def _check_llm(rs: Ragstrata, out: list[DoctorFinding]) -> None:
 
 
 def _check_disk(
-    rs: Ragstrata, limits: DiskLimits, disk_usage: DiskUsage, out: list[DoctorFinding]
+    rs: Checked, limits: DiskLimits, disk_usage: DiskUsage, out: list[DoctorFinding]
 ) -> None:
     folder = rs.index_dir if rs.index_dir.is_dir() else rs.repo
     try:
@@ -389,7 +415,7 @@ def _check_disk(
 
 
 def run_checks(
-    rs: Ragstrata,
+    rs: Checked,
     *,
     quick: bool = False,
     disk_limits: DiskLimits = DEFAULT_DISK_LIMITS,
