@@ -111,7 +111,6 @@ class RouterData:
     ensure_words: Lexicon
     paths: dict[str, Any] = field(default_factory=dict)
     plans: dict[str, Any] = field(default_factory=dict)
-    key_terms: dict[str, Any] = field(default_factory=dict)
     _lang_names: tuple[dict[str, str], dict[str, str]] | None = None
 
     def classify(
@@ -317,5 +316,4 @@ def load_router_data(cue_files: Sequence[Path] = ()) -> RouterData:
         ensure_words=ensure_lex,
         paths=_read_toml(None, "paths.toml"),
         plans=_read_toml(None, "plans.toml"),
-        key_terms=_read_toml(None, "key_terms.toml"),
     )

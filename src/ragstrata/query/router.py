@@ -114,7 +114,7 @@ class Router:
         self.plans = PlanTable(self.data.plans)
         exts = "|".join(sorted(self.rules.code_ext, key=len, reverse=True))
         self._ext_mention_re = re.compile(rf"(?:(?<=\s)|^)\*?\.({exts})(?![\w.])", re.IGNORECASE)
-        self._terms = terms or term_finder(self.settings, self.data)
+        self._terms = terms or term_finder(self.settings)
         self._decomposer = decomposer if decomposer is not None else _decomposer(self.settings)
 
     # ------------------------------------------------------------------ public
