@@ -6,7 +6,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.ragstrata-installed
 PIPQ   := --quiet --disable-pip-version-check
 
-.PHONY: install demo test lint bench clean
+.PHONY: install demo test test-fast lint bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +24,11 @@ demo: $(STAMP)
 # pytest exits 5 when it collected no test: that is a failure here, not a pass.
 test: $(STAMP)
 	$(BIN)/python -m pytest -n 2 -q
+
+# The quick loop: everything but the tests marked slow (kill -9, Chromium, PostgreSQL, the real
+# embedding model, fresh-interpreter smoke tests).
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -n 2 -q -m "not slow"
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench

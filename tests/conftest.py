@@ -10,5 +10,29 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 CONFORMANCE = Path(__file__).resolve().parent / "conformance"
 """Folder of the seed-component conformance cases (JSON)."""
+
+# Tests that start something heavy — a real process tree killed with -9, headless Chromium, a
+# PostgreSQL server, the packaged embedding model, fuzzing against the OpenAPI document — are
+# marked ``slow``: ``make test-fast`` leaves them out, ``make test`` runs everything.
+SLOW_MODULES = frozenset(
+    {
+        "test_index_kill.py",
+        "test_web_e2e.py",
+        "test_store_postgres.py",
+        "test_http_schemathesis.py",
+        "test_embed_local.py",
+        "test_cli_fresh.py",
+    }
+)
+SLOW_FIXTURES = frozenset({"pg_url", "minilm", "real_embedder", "chromium"})
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if item.path.name in SLOW_MODULES or fixtures & SLOW_FIXTURES:
+            item.add_marker(pytest.mark.slow)

@@ -4,9 +4,6 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -14,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from cli_runner import CliResult, run_cli
 from conftest import CONFORMANCE
 from ragstrata.doctor import (
     DEFAULT_DISK_LIMITS,
@@ -282,15 +280,9 @@ def test_facade_doctor_runs_the_checks(indexed: Path) -> None:
 # --------------------------------------------------------------------------- CLI
 
 
-def cli(*args: str, cwd: Path | None = None, **env: str) -> subprocess.CompletedProcess[str]:
-    clean = {k: v for k, v in os.environ.items() if not k.startswith("RAGSTRATA_")}
-    return subprocess.run(
-        [sys.executable, "-m", "ragstrata", *args],
-        capture_output=True,
-        text=True,
-        env={**clean, "RAGSTRATA_EMBEDDER_PROVIDER": "hash", **env},
-        cwd=cwd,
-        timeout=120,
+def cli(*args: str, cwd: Path | None = None, **env: str) -> CliResult:
+    return run_cli(
+        *args, cwd=cwd, clean_env=True, env={"RAGSTRATA_EMBEDDER_PROVIDER": "hash", **env}
     )
 
 

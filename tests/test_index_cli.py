@@ -10,21 +10,14 @@ from pathlib import Path
 
 import pytest
 
+from cli_runner import CliResult, run_cli
 from test_indexer import make_repo
 
 LAYERS = ["C0", "C1", "C2", "C3", "D0", "D1", "D2"]
 
 
-def cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "RAGSTRATA_EMBEDDER_PROVIDER": "hash"}
-    return subprocess.run(
-        [sys.executable, "-m", "ragstrata", *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=cwd,
-        timeout=120,
-    )
+def cli(*args: str, cwd: Path | None = None) -> CliResult:
+    return run_cli(*args, cwd=cwd, env={"RAGSTRATA_EMBEDDER_PROVIDER": "hash"})
 
 
 @pytest.fixture()

@@ -1,13 +1,13 @@
-"""`ragstrata inspect` through the real console entry point (a subprocess)."""
+"""`ragstrata inspect` through the console entry point (in-process)."""
 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from cli_runner import CliResult, run_cli
 
 CORE = '''\
 """Core module."""
@@ -60,14 +60,8 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-def _run(*args: str | Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "ragstrata", "inspect", *map(str, args)],
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        timeout=120,
-    )
+def _run(*args: str | Path) -> CliResult:
+    return run_cli("inspect", *args)
 
 
 def _json_lines(stdout: str) -> tuple[list[dict], dict]:

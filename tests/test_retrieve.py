@@ -504,6 +504,7 @@ def test_profiles_are_data_and_complete() -> None:
         get_profile("nope")
 
 
+@pytest.mark.slow
 def test_real_minilm_embedder_ranks_russian_and_english_alike(tmp_path: Path) -> None:
     embedder = make_embedder(EmbedderSettings())
     root = write_repo(tmp_path / "repo")

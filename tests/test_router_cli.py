@@ -1,27 +1,20 @@
-"""`ragstrata route` and `ragstrata schema` through a real subprocess."""
+"""`ragstrata route` and `ragstrata schema` through the command's entry point (in-process)."""
 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-
-def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "ragstrata", *args],
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        cwd=cwd,
-        timeout=60,
-    )
+from cli_runner import CliResult, run_cli
 
 
-def _one_error_line(proc: subprocess.CompletedProcess[str]) -> str:
+def _cli(*args: str, cwd: Path) -> CliResult:
+    return run_cli(*args, cwd=cwd)
+
+
+def _one_error_line(proc: CliResult) -> str:
     assert proc.returncode == 2, proc.stderr
     assert "Traceback" not in proc.stderr
     lines = [ln for ln in proc.stderr.splitlines() if ln.strip()]

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from cli_runner import CliResult, run_cli
 from ragstrata.errors import (
     ConfigError,
     InvalidQueryError,
@@ -61,14 +62,8 @@ def test_broken_settings_file_is_one_clear_error(tmp_path: Path) -> None:
         load_settings(tmp_path)
 
 
-def _cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "ragstrata", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        timeout=60,
-    )
+def _cli(*args: str, cwd: Path | None = None) -> CliResult:
+    return run_cli(*args, cwd=cwd)
 
 
 def test_cli_config_error_is_one_line_exit_2(tmp_path: Path) -> None:

@@ -7,9 +7,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
-import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -18,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from cli_runner import CliResult, run_cli
 from conftest import CONFORMANCE
 from ragstrata.errors import ProviderAuthError, ProviderError
 from ragstrata.facade import Ragstrata
@@ -367,15 +365,8 @@ def chat_server() -> Iterator[_ChatServer]:
     server.server_close()
 
 
-def cli(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    clean = {k: v for k, v in os.environ.items() if not k.startswith("RAGSTRATA_")}
-    return subprocess.run(
-        [sys.executable, "-m", "ragstrata", *args],
-        capture_output=True,
-        text=True,
-        env={**clean, "RAGSTRATA_EMBEDDER_PROVIDER": "hash", **env},
-        timeout=120,
-    )
+def cli(*args: str, **env: str) -> CliResult:
+    return run_cli(*args, clean_env=True, env={"RAGSTRATA_EMBEDDER_PROVIDER": "hash", **env})
 
 
 def test_cli_dry_run_spends_nothing_and_needs_no_llm(indexed: Ragstrata) -> None:
