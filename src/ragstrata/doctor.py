@@ -49,6 +49,7 @@ from ragstrata.errors import (
     ProviderError,
     RagstrataError,
     StoreError,
+    one_line,
 )
 from ragstrata.llm.base import Request
 from ragstrata.llm.preflight import Finding, PreflightResult, Severity
@@ -145,9 +146,6 @@ def _f(severity: Severity, category: str, observation: str, fix: str = "") -> Do
     return DoctorFinding(severity, category, " ".join(observation.split()), fix)
 
 
-def _one_line(exc: BaseException) -> str:
-    return " ".join(str(exc).split()) or type(exc).__name__
-
 
 def _size(folder: Path) -> int:
     total = 0
@@ -174,7 +172,7 @@ def _check_settings(rs: Checked, out: list[DoctorFinding]) -> Any:
             _f(
                 Severity.HIGH,
                 "settings",
-                f"embedder {rs.settings.embedder.provider!r} cannot be used: {_one_line(exc)}",
+                f"embedder {rs.settings.embedder.provider!r} cannot be used: {one_line(exc)}",
                 "fix [embedder] in ragstrata.toml or RAGSTRATA_EMBEDDER_* "
                 "(provider, model, base_url, api key)",
             )
@@ -187,7 +185,7 @@ def _check_settings(rs: Checked, out: list[DoctorFinding]) -> Any:
                 _f(
                     Severity.HIGH,
                     "settings",
-                    f"LLM {rs.settings.llm.provider!r} cannot be used: {_one_line(exc)}",
+                    f"LLM {rs.settings.llm.provider!r} cannot be used: {one_line(exc)}",
                     "set RAGSTRATA_LLM_MODEL, RAGSTRATA_LLM_BASE_URL and RAGSTRATA_LLM_API_KEY "
                     "(or [llm] in ragstrata.toml), or RAGSTRATA_LLM_PROVIDER=none",
                 )
@@ -213,22 +211,22 @@ def _check_index(rs: Checked, embedder: Any, quick: bool, out: list[DoctorFindin
             _f(
                 Severity.HIGH,
                 "schema",
-                _one_line(exc),
+                one_line(exc),
                 f"run `ragstrata index --rebuild {rs.repo}`",
             )
         )
         return False
     except IndexMissingError as exc:
-        out.append(_f(Severity.HIGH, "index", _one_line(exc), f"run {where}"))
+        out.append(_f(Severity.HIGH, "index", one_line(exc), f"run {where}"))
         return False
     except ConfigError as exc:  # e.g. a store.url this version cannot open
-        out.append(_f(Severity.HIGH, "settings", _one_line(exc), "fix [store] in ragstrata.toml"))
+        out.append(_f(Severity.HIGH, "settings", one_line(exc), "fix [store] in ragstrata.toml"))
         return False
     except RagstrataError as exc:
         fix = f"delete {rs.index_dir} and run {where}"
         if rs.settings.store.url:
             fix = "check store.url (RAGSTRATA_STORE_URL) and that the database server is reachable"
-        out.append(_f(Severity.HIGH, "index", f"the index cannot be read: {_one_line(exc)}", fix))
+        out.append(_f(Severity.HIGH, "index", f"the index cannot be read: {one_line(exc)}", fix))
         return False
     if manifest is None:
         severity = Severity.HIGH if stats.files == 0 else Severity.MEDIUM
@@ -245,7 +243,7 @@ def _check_index(rs: Checked, embedder: Any, quick: bool, out: list[DoctorFindin
             _f(
                 Severity.HIGH,
                 "schema",
-                _one_line(exc),
+                one_line(exc),
                 f"run `ragstrata index --rebuild {rs.repo}`",
             )
         )
@@ -312,7 +310,7 @@ def _check_embedder(rs: Checked, embedder: Any, out: list[DoctorFinding]) -> Non
             if isinstance(exc, ProviderAuthError)
             else "check RAGSTRATA_EMBEDDER_BASE_URL and that the service is running"
         )
-        out.append(_f(Severity.HIGH, "embedder", f"{name} failed: {_one_line(exc)}", fix))
+        out.append(_f(Severity.HIGH, "embedder", f"{name} failed: {one_line(exc)}", fix))
         return
     manifest = None
     try:
@@ -359,7 +357,7 @@ def _check_llm(rs: Checked, out: list[DoctorFinding]) -> None:
             _f(
                 Severity.HIGH,
                 "llm",
-                f"{name} rejected the request: {_one_line(exc)}",
+                f"{name} rejected the request: {one_line(exc)}",
                 "check RAGSTRATA_LLM_API_KEY (or the variable llm.api_key_env names) and "
                 "RAGSTRATA_LLM_MODEL",
             )
@@ -370,7 +368,7 @@ def _check_llm(rs: Checked, out: list[DoctorFinding]) -> None:
             _f(
                 Severity.HIGH,
                 "llm",
-                f"{name} is not reachable: {_one_line(exc)}",
+                f"{name} is not reachable: {one_line(exc)}",
                 "check RAGSTRATA_LLM_BASE_URL and the network, or set RAGSTRATA_LLM_PROVIDER=none",
             )
         )

@@ -35,7 +35,14 @@ __all__ = [
     "StoreError",
     "SystemFailure",
     "UserError",
+    "one_line",
 ]
+
+
+def one_line(exc: BaseException | str) -> str:
+    """The message of ``exc`` on one line (white space folded); the type name when empty."""
+    text = " ".join(str(exc).split())
+    return text or (type(exc).__name__ if isinstance(exc, BaseException) else "")
 
 
 class RagstrataError(Exception):

@@ -20,7 +20,7 @@ from rich.table import Table
 from ragstrata.cli.app import app
 from ragstrata.cli.common import edge_settings, print_json
 from ragstrata.doctor import CATEGORIES, DoctorFinding, finding_to_dict
-from ragstrata.errors import ConfigError
+from ragstrata.errors import ConfigError, one_line
 from ragstrata.facade import Ragstrata
 from ragstrata.llm.preflight import PreflightResult, Severity
 
@@ -37,7 +37,7 @@ def _checks(root: Path) -> PreflightResult:
         finding = DoctorFinding(
             Severity.HIGH,
             "settings",
-            " ".join(str(exc).split()),
+            one_line(exc),
             "fix ragstrata.toml / [tool.ragstrata] or the RAGSTRATA_* variable it names",
         )
         return PreflightResult.of([finding])

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Literal
 
-from ragstrata.errors import RagstrataError
+from ragstrata.errors import RagstrataError, one_line
 from ragstrata.http.errors import ApiError
 
 if TYPE_CHECKING:
@@ -119,7 +119,7 @@ class JobManager:
         try:
             report = rs.index(rebuild=job.rebuild, progress=job.on_event).to_dict()
         except RagstrataError as exc:
-            error = {"code": exc.code, "message": " ".join(str(exc).split())}
+            error = {"code": exc.code, "message": one_line(exc)}
         except Exception as exc:  # a job thread must always finish its record
             error = {"code": "internal_error", "message": f"{type(exc).__name__}: {exc}"}
         with job.lock:

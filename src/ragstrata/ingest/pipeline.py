@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
+from ragstrata.errors import one_line
 from ragstrata.ingest.rows import (
     ChunkRow,
     DefinitionRow,
@@ -168,7 +169,7 @@ def _guarded(
 
 
 def _describe(exc: BaseException) -> str:
-    message = " ".join(str(exc).split())
+    message = one_line(exc)
     return f"{type(exc).__name__}: {message}" if message else type(exc).__name__
 
 

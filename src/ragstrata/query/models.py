@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from ragstrata.errors import InvalidStateError
+from ragstrata.errors import InvalidStateError, one_line
 
 __all__ = [
     "DOMAIN_LAYERS",
@@ -282,7 +282,7 @@ class RepoContext(_Input):
 def _one_line_error(name: str, exc: ValidationError) -> InvalidStateError:
     err = exc.errors()[0]
     where = ".".join([name, *(str(p) for p in err["loc"])])
-    msg = " ".join(str(err["msg"]).split())
+    msg = one_line(str(err["msg"]))
     if err["type"] == "enum":
         msg += f" (got {err.get('input')!r})"
     return InvalidStateError(f"invalid {where}: {msg}")
