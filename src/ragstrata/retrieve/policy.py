@@ -42,9 +42,7 @@ def check_policy(
         defs = [h for h in hits if h.row_id in wanted]
         if not defs:  # found but ranked out of the hits: cite the lookup itself
             defs = [
-                hit_from_row(r, 0.0, (f"symbol:{m.mode}",))
-                for m in named
-                for r in m.definitions
+                hit_from_row(r, 0.0, (f"symbol:{m.mode}",)) for m in named for r in m.definitions
             ]
         looked_def = "definition of " + ", ".join(m.name for m in named)
     else:
@@ -99,7 +97,9 @@ def near_misses(
         rows = list(m.candidates)
         tail = last_segment(m.name)
         if tail != m.name.lower():
-            exact = resolver.resolve(tail, relaxed, limit=_MAX_CANDIDATES, modes=(SymbolMode.EXACT,))
+            exact = resolver.resolve(
+                tail, relaxed, limit=_MAX_CANDIDATES, modes=(SymbolMode.EXACT,)
+            )
             rows += exact.hits
         for r in rows:
             if r.row_id not in out:

@@ -18,7 +18,7 @@ from ragstrata.answer.graphs.missing import not_found_answer
 from ragstrata.errors import UserError
 from ragstrata.query.models import AnchorType, RouterPlan
 from ragstrata.retrieve.base import Evidence, Requirement
-from ragstrata.store.base import SearchFilters, SymbolMode
+from ragstrata.store.base import SymbolMode
 
 __all__ = ["GenerateDocsGraph", "doc_targets"]
 
@@ -63,10 +63,8 @@ class GenerateDocsGraph(EvidenceGraph):
             )
         candidates = evidence.candidates
         if targets and not candidates:
-            found = self.store.lookup_symbol(
-                targets[0], SymbolMode.FUZZY, SearchFilters(layers=("C1",)), limit=3
-            )
-            candidates = tuple(hit_from_scored(s, "symbol:fuzzy") for s in found)
+            found = self.resolver.resolve(targets[0], limit=3, modes=(SymbolMode.FUZZY,))
+            candidates = tuple(hit_from_scored(s, "symbol:fuzzy") for s in found.hits)
         missing = Evidence(
             hits=evidence.hits,
             requirements={
