@@ -94,8 +94,10 @@ def ask(
 
 
 def _cited(item: dict[str, Any]) -> dict[str, Any]:
-    end = item.get("end_line", item.get("line"))
-    return {**item, "citation": render.citation(item["path"], item.get("start_line", end), end)}
+    """A definition (``start_line``-``end_line``) or a relation (``line``) with its citation."""
+    start = int(item.get("start_line", item.get("line", 1)))
+    end = int(item.get("end_line", start))
+    return {**item, "citation": render.citation(item["path"], start, end)}
 
 
 def _not_found(name: str, symbol: str, what: str, candidates: list[dict[str, Any]]) -> ToolOutput:

@@ -96,5 +96,5 @@ class EvidenceGraph:
             modes=(SymbolMode.QUALIFIED,),
         )
         rows = [s.row for s in match.definitions if isinstance(s.row, DefinitionRow)]
-        enclosing = [r for r in rows if r.start_line <= hit.start_line]
-        return (enclosing or rows or [None])[0]
+        enclosing = [r for r in rows if r.start_line <= hit.start_line] or rows
+        return enclosing[0] if enclosing else None
