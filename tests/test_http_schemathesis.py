@@ -41,10 +41,13 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 OPERATIONS = [
     "GET /healthz",
     "GET /v1/jobs/{job_id}",
+    "GET /v1/outline",
     "GET /v1/source",
     "GET /v1/status",
     "POST /v1/ask",
+    "POST /v1/definition",
     "POST /v1/index",
+    "POST /v1/references",
     "POST /v1/route",
     "POST /v1/search",
 ]
@@ -75,7 +78,7 @@ def _served_repo(case: Any, repo: str | None) -> Any:
         return case
     if isinstance(case.body, dict):
         case.body["repo"] = repo
-    if case.operation.label in ("GET /v1/source", "GET /v1/status"):
+    if case.operation.label in ("GET /v1/outline", "GET /v1/source", "GET /v1/status"):
         case.query = {**(case.query or {}), "repo": repo}
     return case
 

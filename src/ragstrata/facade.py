@@ -10,6 +10,8 @@ lazily on first use.
     rs.index()                                   # build / refresh the index
     rs.search("где определён класс UserService?")  # plan + ranked hits
     rs.ask("how does retry work?", session="s1")  # plan + evidence + cited answer
+    rs.definition("Class::method")               # the one symbol resolver's definitions
+    rs.references("charge"); rs.outline("src/app.py")
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ragstrata.errors import RepositoryNotFoundError
+from ragstrata.errors import InvalidQueryError, RepositoryNotFoundError
 from ragstrata.settings import Settings
 
 if TYPE_CHECKING:
@@ -29,7 +31,8 @@ if TYPE_CHECKING:
     from ragstrata.llm.preflight import PreflightResult
     from ragstrata.query.router import Router
     from ragstrata.retrieve.base import SearchResult
-    from ragstrata.store.base import Store
+    from ragstrata.retrieve.lookups import DefinitionResult, OutlineResult, ReferencesResult
+    from ragstrata.store.base import SearchFilters, Store
 
 __all__ = ["Ragstrata"]
 
@@ -191,6 +194,56 @@ class Ragstrata:
             sessions.save(session, next_state(plan_dict, state))
         return AskResult(plan=plan_dict, evidence=evidence, answer=answer, session=session)
 
+    def definition(
+        self,
+        name: str,
+        *,
+        paths: Sequence[str] | None = None,
+        is_test: bool | None = None,
+        limit: int = 10,
+    ) -> DefinitionResult:
+        """The definitions ``name`` resolves to (``UserService``, ``pkg.mod.Class.method``,
+        ``Class::method``, ``a/b.py:func``, wrong case, typos), best first, with how they
+        matched; near candidates when it resolves to nothing. ``paths`` limits to path prefixes
+        (widened when nothing matches there), ``is_test`` to test or non-test code."""
+        from ragstrata.retrieve.lookups import DefinitionResult
+        from ragstrata.retrieve.resolve import SymbolResolver
+
+        match = SymbolResolver(self.store).resolve(
+            _name(name), _filters(paths, is_test), limit=limit
+        )
+        return DefinitionResult(name=match.name, match=match)
+
+    def references(
+        self,
+        name: str,
+        *,
+        paths: Sequence[str] | None = None,
+        is_test: bool | None = None,
+        limit: int = 50,
+    ) -> ReferencesResult:
+        """Callers, callees and test uses of the definition ``name`` resolves to."""
+        from ragstrata.retrieve.lookups import ReferencesResult
+        from ragstrata.retrieve.resolve import SymbolResolver
+
+        refs = SymbolResolver(self.store).references(
+            _name(name), _filters(paths, is_test), limit=limit
+        )
+        return ReferencesResult(refs)
+
+    def outline(self, path: str) -> OutlineResult:
+        """The definitions of one indexed file in file order (``indexed`` false when the index
+        has no such file)."""
+        from ragstrata.retrieve.lookups import OutlineResult
+        from ragstrata.retrieve.rows import outline
+
+        key = path.strip().replace("\\", "/").removeprefix("./")
+        if not key:
+            raise InvalidQueryError("empty path; give a repository-relative file path")
+        defs = tuple(outline(self.store, key))
+        indexed = bool(defs) or key in self.store.catalog()
+        return OutlineResult(path=key, indexed=indexed, definitions=defs)
+
     def gendocs(self, target: str, *, language: str = "en") -> str:
         """Markdown documentation for a file, package or symbol, from C0/C1/C2."""
         from ragstrata.answer.gendocs import generate_docs
@@ -202,3 +255,17 @@ class Ragstrata:
         from ragstrata.doctor import run_checks
 
         return run_checks(self)
+
+
+def _name(name: str) -> str:
+    if not name or not name.strip():
+        raise InvalidQueryError("empty symbol name; give a name such as UserService or a.b.func")
+    return name.strip()
+
+
+def _filters(paths: Sequence[str] | None, is_test: bool | None) -> SearchFilters | None:
+    if not paths and is_test is None:
+        return None
+    from ragstrata.store.base import SearchFilters
+
+    return SearchFilters(path_prefixes=tuple(paths) if paths else None, is_test=is_test)

@@ -6,9 +6,10 @@ relations (imports, calls, who uses it); examples quoted from test definitions t
 target's symbols. Every item is cited as ``path:start-end``.
 
 Target resolution, first match wins: an indexed file path; a folder; a folder or file named
-like the target (``payments`` -> ``src/payments/``); a symbol (qualified, dotted suffix or
-exact name; a module symbol documents its file, a package's ``__init__`` its folder). Anything
-else raises :class:`~ragstrata.errors.UserError` listing near candidates.
+like the target (``payments`` -> ``src/payments/``); a symbol, resolved by the one
+:class:`~ragstrata.retrieve.resolve.SymbolResolver` that ``ask``, ``search``, MCP and HTTP use
+(a module symbol documents its file, a package's ``__init__`` its folder). Anything else raises
+:class:`~ragstrata.errors.UserError` listing near candidates.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ from ragstrata.answer.graphs.messages import Messages, messages
 from ragstrata.errors import UserError
 from ragstrata.ingest.rows import DefinitionRow, FileRow, RelationRow
 from ragstrata.llm.base import Runner
+from ragstrata.retrieve.resolve import SymbolResolver
+from ragstrata.retrieve.rows import file_row, outline
 from ragstrata.store.base import Direction, SearchFilters, Store, SymbolMode
 
 __all__ = [
@@ -116,27 +119,17 @@ def resolve_target(target: str, store: Store) -> Target:
     files = [p for p in paths if p.endswith("/" + value)]
     if files:
         return Target("file", min(files, key=lambda p: (p.count("/"), p)))
-    for mode in (SymbolMode.QUALIFIED, SymbolMode.SUFFIX, SymbolMode.EXACT):
-        found = [
-            s.row
-            for s in store.lookup_symbol(value, mode, SearchFilters(layers=("C1",)), limit=10)
-            if isinstance(s.row, DefinitionRow)
-        ]
-        if found:
-            best = min(found, key=lambda r: _preference(r, value))
-            if best.kind == "module":
-                base = posixpath.basename(best.path)
-                if base in _INIT_FILES and posixpath.dirname(best.path):
-                    return Target("package", posixpath.dirname(best.path))
-                return Target("file", best.path)
-            return Target("symbol", best.symbol, best)
-    raise UserError(_unknown_message(value, store, paths, folders))
-
-
-def _preference(row: DefinitionRow, value: str) -> tuple[bool, bool, bool, str, int]:
-    """Sort key: non-test, same-case name, not a module, then path and line."""
-    same_case = row.symbol == value or row.symbol.endswith("." + value) or row.name == value
-    return (row.is_test, not same_case, row.kind == "module", row.path, row.start_line)
+    match = SymbolResolver(store).resolve(value)
+    best = match.best
+    if best is not None:
+        if best.kind == "module":
+            base = posixpath.basename(best.path)
+            if base in _INIT_FILES and posixpath.dirname(best.path):
+                return Target("package", posixpath.dirname(best.path))
+            return Target("file", best.path)
+        return Target("symbol", best.symbol, best)
+    names = [s.row.symbol for s in match.candidates[:5] if isinstance(s.row, DefinitionRow)]
+    raise UserError(_unknown_message(value, names, paths, folders))
 
 
 def _parents(folder: str) -> list[str]:
@@ -144,13 +137,8 @@ def _parents(folder: str) -> list[str]:
     return ["/".join(parts[: i + 1]) for i in range(len(parts))]
 
 
-def _unknown_message(value: str, store: Store, paths: list[str], folders: list[str]) -> str:
+def _unknown_message(value: str, names: list[str], paths: list[str], folders: list[str]) -> str:
     msgs = messages("en")
-    names = [
-        s.row.symbol
-        for s in store.lookup_symbol(value, SymbolMode.FUZZY, SearchFilters(layers=("C1",)), 5)
-        if isinstance(s.row, DefinitionRow)
-    ]
     pool = paths + [f + "/" for f in folders]
     by_base = {posixpath.basename(p.rstrip("/")): p for p in sorted(pool, reverse=True)}
     close = difflib.get_close_matches(posixpath.basename(value), list(by_base), n=5, cutoff=0.6)
@@ -173,34 +161,25 @@ class _Writer:
 
     def __init__(self, store: Store, msgs: Messages) -> None:
         self.store = store
+        self.resolver = SymbolResolver(store)
         self.msgs = msgs
         self.lines: list[str] = []
         self.citations = CitationList()
 
     # ---------------------------------------------------------------- lookups
     def _file_row(self, path: str) -> FileRow | None:
-        found = self.store.search_lexical(
-            path, SearchFilters(layers=("C0",), path_prefixes=(path,)), top_k=5
-        )
-        rows = [s.row for s in found if isinstance(s.row, FileRow) and s.row.path == path]
-        return rows[0] if rows else None
+        return file_row(self.store, path)
 
     def _in_file(self, name: str, path: str, mode: SymbolMode) -> list[DefinitionRow]:
-        found = self.store.lookup_symbol(
-            name, mode, SearchFilters(layers=("C1",), path_prefixes=(path,)), limit=20
-        )
-        return [s.row for s in found if isinstance(s.row, DefinitionRow) and s.row.path == path]
+        scope = SearchFilters(path_prefixes=(path,))
+        found = self.resolver.resolve(name, scope, limit=20, widen=False, modes=(mode,))
+        return [
+            s.row for s in found.hits if isinstance(s.row, DefinitionRow) and s.row.path == path
+        ]
 
     def _module_row(self, path: str) -> DefinitionRow | None:
-        found = self.store.search_lexical(
-            path, SearchFilters(layers=("C1",), path_prefixes=(path,)), top_k=50
-        )
-        modules = [
-            s.row
-            for s in found
-            if isinstance(s.row, DefinitionRow) and s.row.kind == "module" and s.row.path == path
-        ]
-        return min(modules, key=lambda r: r.start_line) if modules else None
+        modules = [r for r in outline(self.store, path) if r.kind == "module"]
+        return modules[0] if modules else None
 
     def _top_level(self, path: str, file_row: FileRow | None) -> list[DefinitionRow]:
         module = self._module_row(path)

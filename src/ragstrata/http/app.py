@@ -27,6 +27,7 @@ from ragstrata.http.errors import ApiError, error_body, install_error_handlers
 from ragstrata.http.jobs import JobManager
 from ragstrata.http.limits import BodyLimit
 from ragstrata.http.render import highlight, highlight_hit, language_of, markdown_html, pygments_css
+from ragstrata.http.symbols import symbol_router
 
 __all__ = ["DEFAULT_MAX_BODY_BYTES", "Repos", "create_app"]
 
@@ -303,6 +304,11 @@ def create_app(
             html=highlight(text, key, start),
         )
 
+    def pick_indexed(repo: str | None) -> tuple[str, Ragstrata]:
+        name, rs = served.pick(repo)
+        return name, _indexed(rs, name)
+
+    api.include_router(symbol_router(pick_indexed))
     app.include_router(api)
 
     @app.get("/healthz", summary="Liveness", response_model=m.HealthResponse)

@@ -41,10 +41,12 @@ Slower than search_code; use it when you want an explanation, not locations.""",
     "get_definition": """\
 Get the definition of a symbol (class, function, method, constant, type): its kind, \
 qualified name, path:start-end, signature, docstring and full source with line numbers. \
-Accepts a short name ("charge"), a dotted tail ("Gateway.send") or a qualified name \
-("payments.gateway.Gateway"); matching goes exact name -> dotted suffix -> same letters \
-ignoring case and underscores, best first, several results when the name is defined in \
-several places. An unknown name returns an error listing similar names with their locations.""",
+Accepts a short name ("charge", any case), a qualified name ("payments.gateway.Gateway"), \
+a dotted tail ("Gateway.send", "Gateway::send", "Gateway#send") or a name in a file \
+("src/payments/gateway.py:charge"); matching goes exact name -> qualified name -> dotted \
+suffix -> same letters ignoring case and underscores (the resolver ask and search use), best \
+first, several results when the name is defined in several places. An unknown name returns \
+an error listing similar names with their locations.""",
     "find_references": """\
 Find the references around a symbol from the code graph: direction "callers" (default) lists \
 every call site, import, subclass or implementation that uses the symbol; "callees" lists \

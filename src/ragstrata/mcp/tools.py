@@ -1,7 +1,7 @@
 """What each MCP tool does, as plain functions over :class:`RepoSet` -> :class:`ToolOutput`.
 
-They parse nothing MCP-specific and hold no retrieval logic: each calls one facade (or store)
-method, shapes its JSON-ready result and renders the text view. Errors are raised as
+They parse nothing MCP-specific and hold no retrieval or resolution logic: each calls one
+facade method, shapes its JSON-ready result and renders the text view. Errors are raised as
 ``ragstrata.errors`` exceptions; ``server.py`` turns them into MCP tool errors. The one
 deliberate non-error failure is an unknown symbol, returned as an error output that lists
 similar names so the agent can retry.
@@ -14,9 +14,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ragstrata.errors import InvalidQueryError
-from ragstrata.ingest.rows import DefinitionRow, RelationRow
 from ragstrata.mcp import render
-from ragstrata.store.base import Direction, ScoredRow, SymbolMode, parse_direction
+from ragstrata.retrieve.lookups import MAX_SOURCE_LINES
+from ragstrata.retrieve.resolve import REFERENCE_KINDS
+from ragstrata.store.base import Direction, parse_direction
 
 if TYPE_CHECKING:
     from ragstrata.indexer import IndexEvent
@@ -35,11 +36,6 @@ __all__ = [
     "search_code",
 ]
 
-MAX_SOURCE_LINES = 300
-"""Definition source longer than this is cut (the citation still spans the whole definition)."""
-REFERENCE_KINDS: tuple[str, ...] = ("calls", "imports", "inherits", "implements")
-"""C2 relation kinds ``find_references`` follows (``contains`` is structure, not a usage)."""
-_FUZZY_ACCEPT = 0.95  # same letters ignoring case and _/- (http_client ~ HttpClient)
 _DEFINITIONS = 10
 _CANDIDATES = 8
 
@@ -97,48 +93,16 @@ def ask(
     return ToolOutput({"repo": name, **data}, render.render_answer(data))
 
 
-def _definition(hit: ScoredRow) -> dict[str, Any]:
-    row = hit.row
-    assert isinstance(row, DefinitionRow)
-    lines = row.text.splitlines()
-    return {
-        "symbol": row.symbol,
-        "name": row.name,
-        "kind": row.kind,
-        "path": row.path,
-        "start_line": row.start_line,
-        "end_line": row.end_line,
-        "citation": render.citation(row.path, row.start_line, row.end_line),
-        "signature": row.signature,
-        "docstring": row.docstring,
-        "decorators": list(row.decorators),
-        "parent": row.parent,
-        "language": row.language,
-        "is_test": row.is_test,
-        "score": round(hit.score, 6),
-        "source": "\n".join(lines[:MAX_SOURCE_LINES]),
-        "source_truncated": len(lines) > MAX_SOURCE_LINES,
-    }
+def _cited(item: dict[str, Any]) -> dict[str, Any]:
+    """A definition (``start_line``-``end_line``) or a relation (``line``) with its citation."""
+    start = int(item.get("start_line", item.get("line", 1)))
+    end = int(item.get("end_line", start))
+    return {**item, "citation": render.citation(item["path"], start, end)}
 
 
-def _lookup(repos: RepoSet, rs_name: str, symbol: str) -> tuple[str, list[ScoredRow]]:
-    """Exact short name, then dotted suffix / qualified name, then same-letters fuzzy."""
-    store = repos.facades[rs_name].store
-    for mode in (SymbolMode.EXACT, SymbolMode.SUFFIX):
-        found = store.lookup_symbol(symbol, mode, limit=_DEFINITIONS)
-        if found:
-            return mode.value, found
-    fuzzy = store.lookup_symbol(symbol, SymbolMode.FUZZY, limit=_DEFINITIONS)
-    return SymbolMode.FUZZY.value, [h for h in fuzzy if h.score >= _FUZZY_ACCEPT]
-
-
-def _not_found(repos: RepoSet, name: str, symbol: str, what: str) -> ToolOutput:
-    store = repos.facades[name].store
-    near = store.lookup_symbol(symbol, SymbolMode.FUZZY, limit=_CANDIDATES)
-    candidates = [
-        {k: d[k] for k in ("symbol", "kind", "citation", "score")} for d in map(_definition, near)
-    ]
-    if candidates:
+def _not_found(name: str, symbol: str, what: str, candidates: list[dict[str, Any]]) -> ToolOutput:
+    near = [{k: c[k] for k in ("symbol", "kind", "citation", "score")} for c in candidates]
+    if near:
         hint = "did you mean one of these? call again with the exact name"
     else:
         hint = "no similar names either; try search_code with a description instead"
@@ -147,60 +111,47 @@ def _not_found(repos: RepoSet, name: str, symbol: str, what: str) -> ToolOutput:
         "error": {"code": "symbol_not_found", "message": message},
         "repo": name,
         "symbol": symbol,
-        "candidates": candidates,
+        "candidates": near,
     }
-    return ToolOutput(data, render.render_candidates(message, candidates), is_error=True)
+    return ToolOutput(data, render.render_candidates(message, near), is_error=True)
 
 
 def get_definition(repos: RepoSet, symbol: str, repo: str | None) -> ToolOutput:
-    """C1 definitions of ``symbol`` with source, best first; unknown -> error with candidates."""
+    """C1 definitions of ``symbol`` with source, best first (``Ragstrata.definition``);
+    unknown -> error with candidates."""
     symbol = _query(symbol, "symbol").strip()
-    with repos.use(repo) as (name, _rs):
-        match, found = _lookup(repos, name, symbol)
-        if not found:
-            return _not_found(repos, name, symbol, "definition of")
-        data = {
-            "repo": name,
-            "symbol": symbol,
-            "match": match,
-            "definitions": [_definition(h) for h in found],
-        }
-    return ToolOutput(data, render.render_definitions(data))
-
-
-def _reference(hit: ScoredRow) -> dict[str, Any]:
-    row = hit.row
-    assert isinstance(row, RelationRow)
-    line = row.line or row.start_line
-    return {
-        "path": row.path,
-        "line": line,
-        "citation": render.citation(row.path, line),
-        "relation": row.relation,
-        "from_symbol": row.from_symbol,
-        "to_name": row.to_name,
-        "to_symbol": row.to_symbol,
-        "resolved": row.to_symbol is not None,
-        "is_test": row.is_test,
-        "score": round(hit.score, 6),
+    with repos.use(repo) as (name, rs):
+        result = rs.definition(symbol, limit=_DEFINITIONS).to_dict()
+    candidates = [_cited(c) for c in result["candidates"][:_CANDIDATES]]
+    if not result["found"]:
+        return _not_found(name, symbol, "definition of", candidates)
+    data = {
+        "repo": name,
+        "symbol": symbol,
+        "match": result["match"],
+        "definitions": [_cited(d) for d in result["definitions"]],
     }
+    return ToolOutput(data, render.render_definitions(data))
 
 
 def find_references(
     repos: RepoSet, symbol: str, direction: str, limit: int, repo: str | None
 ) -> ToolOutput:
-    """C2 relations into (callers) or out of (callees) ``symbol``, each with path:line."""
+    """C2 relations into (callers) or out of (callees) ``symbol``, each with path:line
+    (``Ragstrata.references``)."""
     symbol = _query(symbol, "symbol").strip()
     side = parse_direction(direction)
     with repos.use(repo) as (name, rs):
-        found = rs.store.relations(symbol, side, kinds=REFERENCE_KINDS, limit=limit)
-        if not found and not _lookup(repos, name, symbol)[1]:
-            return _not_found(repos, name, symbol, "symbol")
+        result = rs.references(symbol, limit=limit).to_dict()
+    if not result["found"]:
+        candidates = [_cited(c) for c in result["candidates"][:_CANDIDATES]]
+        return _not_found(name, symbol, "symbol", candidates)
     data = {
         "repo": name,
         "symbol": symbol,
+        "resolved_symbol": result["symbol"],
         "direction": Direction(side).value,
-        "references": [_reference(h) for h in found],
+        "references": [_cited(r) for r in result[Direction(side).value]],
     }
     return ToolOutput(data, render.render_references(data))
 

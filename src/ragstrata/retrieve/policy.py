@@ -17,7 +17,7 @@ from ragstrata.ingest.rows import DefinitionRow
 from ragstrata.query.models import Intent, RouterPlan
 from ragstrata.retrieve.base import Hit, Requirement
 from ragstrata.retrieve.fusion import hit_from_row
-from ragstrata.retrieve.symbols import SymbolMatch
+from ragstrata.retrieve.resolve import SymbolMatch, SymbolResolver
 from ragstrata.store.base import SearchFilters, Store, SymbolMode, last_segment
 
 __all__ = ["check_policy", "near_misses"]
@@ -38,14 +38,11 @@ def check_policy(
     named = [m for m in matches if m.name]
     defs: list[Hit]
     if named:
-        wanted = {r.row_id for m in named if m.found for r in m.hits}
+        wanted = {r.row_id for m in named for r in m.definitions}
         defs = [h for h in hits if h.row_id in wanted]
         if not defs:  # found but ranked out of the hits: cite the lookup itself
             defs = [
-                hit_from_row(r, 0.0, (f"symbol:{m.mode}",))
-                for m in named
-                if m.found
-                for r in m.hits
+                hit_from_row(r, 0.0, (f"symbol:{m.mode}",)) for m in named for r in m.definitions
             ]
         looked_def = "definition of " + ", ".join(m.name for m in named)
     else:
@@ -91,15 +88,19 @@ def near_misses(
     lookup cascade, and definitions named like the last dotted segment anywhere (no path
     scope: a dotted name may point at the wrong module)."""
     relaxed = SearchFilters(layers=("C1",), is_test=filters.is_test if filters else None)
+    resolver = SymbolResolver(store)
     out: dict[str, Hit] = {}
     for m in matches:
         if m.found:
             continue
-        # the lookup cascade already ran the fuzzy search when nothing stricter matched
-        rows = list(m.hits) if m.mode is SymbolMode.FUZZY else []
+        # the resolver already ran the fuzzy search when nothing stricter matched
+        rows = list(m.candidates)
         tail = last_segment(m.name)
         if tail != m.name.lower():
-            rows += store.lookup_symbol(tail, SymbolMode.EXACT, relaxed, _MAX_CANDIDATES)
+            exact = resolver.resolve(
+                tail, relaxed, limit=_MAX_CANDIDATES, modes=(SymbolMode.EXACT,)
+            )
+            rows += exact.hits
         for r in rows:
             if r.row_id not in out:
                 reason = f"candidate:{m.name}~{r.symbol} ({r.score:.2f})"

@@ -152,7 +152,7 @@ class Retriever:
                     label = f"symbol:{m.mode} {m.name}"
                     lists.append(RankedList("symbol", "C1", label, w, m.hits))
         if "C2" in depths or plan.evidence_policy.require_flow:
-            defs = [r.symbol for m in matches if m.found for r in m.hits if r.symbol]
+            defs = [r.symbol for m in matches for r in m.definitions if r.symbol]
             defs = list(dict.fromkeys(defs))[:_FLOW_DEFS]
             if not defs:
                 prelim = fuse([lst for lst in lists if lst.layer == "C1"], profile.rrf_k)

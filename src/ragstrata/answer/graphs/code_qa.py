@@ -114,11 +114,9 @@ class CodeQAGraph(EvidenceGraph):
         return "\n\n".join(lines)
 
     def _relations(self, symbol: str, direction: Direction) -> list[RelationRow]:
-        found = self.store.relations(symbol, direction, kinds=("calls",), limit=50)
-        rows = [s.row for s in found if isinstance(s.row, RelationRow)]
-        # resolved targets (this repository's own code) before builtins and library calls
-        rows.sort(key=lambda r: (r.to_symbol is None, r.is_test, r.path, r.line or r.start_line))
-        return rows
+        # resolved targets (this repository's own code) first, then builtins and library calls
+        found = self.resolver.relations(symbol, direction, ("calls",), limit=50)
+        return [s.row for s in found if isinstance(s.row, RelationRow)]
 
     @staticmethod
     def _relation_items(

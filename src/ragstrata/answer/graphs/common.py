@@ -23,6 +23,7 @@ from ragstrata.ingest.rows import DefinitionRow, Row
 from ragstrata.llm.base import Runner
 from ragstrata.query.models import RouterPlan
 from ragstrata.retrieve.base import Evidence, Hit
+from ragstrata.retrieve.resolve import SymbolResolver
 from ragstrata.store.base import SearchFilters, Store, SymbolMode
 
 __all__ = ["EvidenceGraph"]
@@ -37,6 +38,7 @@ class EvidenceGraph:
     def __init__(self, *, store: Store, runner: Runner | None = None) -> None:
         self.store = store
         self.runner = runner
+        self.resolver = SymbolResolver(store)
 
     def answer(self, plan: RouterPlan, evidence: Evidence) -> Answer:
         """The answer to ``plan`` from ``evidence`` (see the module docstring)."""
@@ -86,14 +88,13 @@ class EvidenceGraph:
             return row
         if not hit.symbol:
             return None
-        found = self.store.lookup_symbol(
+        match = self.resolver.resolve(
             hit.symbol,
-            SymbolMode.QUALIFIED,
-            SearchFilters(layers=("C1",), path_prefixes=(hit.path,)),
+            SearchFilters(path_prefixes=(hit.path,)),
             limit=5,
+            widen=False,
+            modes=(SymbolMode.QUALIFIED,),
         )
-        for scored in found:
-            if isinstance(scored.row, DefinitionRow) and scored.start_line <= hit.start_line:
-                return scored.row
-        first = found[0].row if found else None
-        return first if isinstance(first, DefinitionRow) else None
+        rows = [s.row for s in match.definitions if isinstance(s.row, DefinitionRow)]
+        enclosing = [r for r in rows if r.start_line <= hit.start_line] or rows
+        return enclosing[0] if enclosing else None

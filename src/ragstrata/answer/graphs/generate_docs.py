@@ -10,7 +10,6 @@ an LLM, so it stays deterministic.
 from __future__ import annotations
 
 from ragstrata.answer.base import Answer
-from ragstrata.answer.gendocs import build_docs
 from ragstrata.answer.graphs.base import answer_language, hit_from_scored, question_symbols
 from ragstrata.answer.graphs.common import EvidenceGraph
 from ragstrata.answer.graphs.messages import Messages, messages
@@ -18,7 +17,7 @@ from ragstrata.answer.graphs.missing import not_found_answer
 from ragstrata.errors import UserError
 from ragstrata.query.models import AnchorType, RouterPlan
 from ragstrata.retrieve.base import Evidence, Requirement
-from ragstrata.store.base import SearchFilters, SymbolMode
+from ragstrata.store.base import SymbolMode
 
 __all__ = ["GenerateDocsGraph", "doc_targets"]
 
@@ -43,6 +42,9 @@ class GenerateDocsGraph(EvidenceGraph):
         return self.extractive(plan, evidence, messages(answer_language(plan)))
 
     def extractive(self, plan: RouterPlan, evidence: Evidence, msgs: Messages) -> Answer:
+        # imported here: gendocs uses graphs.base, whose package imports this module
+        from ragstrata.answer.gendocs import build_docs
+
         targets = doc_targets(plan, evidence)
         for target in targets:
             try:
@@ -63,10 +65,8 @@ class GenerateDocsGraph(EvidenceGraph):
             )
         candidates = evidence.candidates
         if targets and not candidates:
-            found = self.store.lookup_symbol(
-                targets[0], SymbolMode.FUZZY, SearchFilters(layers=("C1",)), limit=3
-            )
-            candidates = tuple(hit_from_scored(s, "symbol:fuzzy") for s in found)
+            found = self.resolver.resolve(targets[0], limit=3, modes=(SymbolMode.FUZZY,))
+            candidates = tuple(hit_from_scored(s, "symbol:fuzzy") for s in found.hits)
         missing = Evidence(
             hits=evidence.hits,
             requirements={

@@ -24,16 +24,15 @@ from ragstrata.answer.graphs.base import CitationList, hit_from_scored, quote_hi
 from ragstrata.answer.graphs.common import EvidenceGraph
 from ragstrata.answer.graphs.messages import Messages
 from ragstrata.ingest.languages import detect_language
-from ragstrata.ingest.rows import ChunkRow, SectionRow
 from ragstrata.query.models import RouterPlan
 from ragstrata.retrieve.base import Evidence, Hit
-from ragstrata.store.base import SearchFilters
+from ragstrata.retrieve.rows import file_text, sections
+from ragstrata.store.base import scored_row
 
 __all__ = ["MANIFESTS", "Manifest", "ProjectMiscGraph", "parse_manifest"]
 
 MANIFESTS = ("pyproject.toml", "setup.cfg", "package.json", "go.mod", "Cargo.toml")
 _ENTRY_FILES = ("__main__.py", "main.go", "main.rs", "main.py")
-_MANIFEST_TERMS = ("name", "version", "module", "package", "project", "description", "metadata")
 _MAX_DIRS = 12
 _MAX_LANGUAGES = 8
 _MAX_ENTRIES = 10
@@ -158,33 +157,18 @@ class ProjectMiscGraph(EvidenceGraph):
         readmes = [p for p in paths if posixpath.basename(p).lower().startswith("readme")]
         readmes.sort(key=lambda p: (p.count("/"), p))
         for path in readmes[:1]:
-            found = self.store.search_lexical(
-                path, SearchFilters(layers=("D1",), path_prefixes=(path,)), top_k=50
-            )
-            sections = sorted(
-                (s for s in found if isinstance(s.row, SectionRow) and s.path == path),
-                key=lambda s: s.start_line,
-            )
-            for scored in sections:
-                if _paragraph(scored.text):
-                    return hit_from_scored(scored, "project:readme")
+            for section in sections(self.store, path):
+                if _paragraph(section.text):
+                    return hit_from_scored(scored_row(section, 0.0), "project:readme")
         return None
 
     def _manifests(self, paths: list[str]) -> list[tuple[Manifest, str]]:
+        """Top-level manifests, each parsed from its whole indexed text."""
         out = []
         for path in paths:
             if posixpath.basename(path) not in MANIFESTS or path.count("/") > 1:
                 continue
-            found = self.store.search_lexical(
-                list(_MANIFEST_TERMS),
-                SearchFilters(layers=("C3",), path_prefixes=(path,)),
-                top_k=50,
-            )
-            chunks = sorted(
-                (s.row for s in found if isinstance(s.row, ChunkRow) and s.path == path),
-                key=lambda c: c.start_offset,
-            )
-            text = _stitch(chunks)
+            text = file_text(self.store, path)
             if text:
                 out.append((parse_manifest(path, text), text))
         return out
@@ -258,13 +242,3 @@ def _paragraph(text: str) -> str:
         if lines:
             return "\n".join(ln.rstrip() for ln in lines)
     return ""
-
-
-def _stitch(chunks: Sequence[ChunkRow]) -> str:
-    """The file text covered by overlapping chunks, from offset 0 with no gaps (else '')."""
-    text = ""
-    for chunk in chunks:
-        if chunk.start_offset > len(text):
-            return ""
-        text = text[: chunk.start_offset] + chunk.text
-    return text
