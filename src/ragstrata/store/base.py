@@ -684,12 +684,11 @@ def relation_score(
         if normalize_symbol(rel_from) == normalize_symbol(symbol):
             return 1.0
         return 0.9 if suffix_match(rel_from, symbol) else 0.0
-    if rel_to_symbol:
+    if rel_to_symbol:  # resolved precisely (the resolver sets it only then)
         if normalize_symbol(rel_to_symbol) == normalize_symbol(symbol):
             return 1.0
         return 0.9 if suffix_match(rel_to_symbol, symbol) else 0.0
-    if suffix_match(symbol, rel_to_name):
-        return 0.7
+    # unresolved: a name match is only a possible caller, however much of the name matches
     return 0.5 if last_segment(rel_to_name) == last_segment(symbol) else 0.0
 
 
