@@ -35,6 +35,7 @@ from ragstrata.ingest.code.resolve_index import (
     SPLIT,
     FileImports,
     Index,
+    import_alias,
     module_of,
     normalise_import,
     return_type,
@@ -65,6 +66,7 @@ class _Resolver:
         self.bases: dict[str, list[str]] = defaultdict(list)  # class -> resolved bases
         self.open_bases: set[str] = set()  # classes with a base outside the repository
         self.imports: dict[str, FileImports] = defaultdict(FileImports)
+        self.index.add_files(relations)
         for rel in relations:
             if rel.relation == "imports":
                 self._add_import(rel)
@@ -74,15 +76,15 @@ class _Resolver:
         if not full:
             return
         entry = self.imports[rel.path]
-        alias = SPLIT.split(full.rstrip("*").rstrip(".:"))[-1]
+        alias = import_alias(rel) or SPLIT.split(full.rstrip("*").rstrip(".:"))[-1]
         if rel.language == "go" and not self.index.known(full):
             alias = full.rsplit("/", 1)[-1]
         if rel.language in JS:
             alias = ""  # JS imports name a module file: used as a prefix only
         if alias and full != alias:
             entry.aliases.setdefault(alias, full)
-        if alias and not self.index.known(full):
-            entry.external.add(alias)
+        if alias and not self.index.inside(full):
+            entry.external.add(alias)  # ``import os``: no module of this repository
         entry.modules.add(full)
         # Python binds bare names only through ``from m import *``; Go never does
         star = rel.to_name.endswith("*")
@@ -166,6 +168,8 @@ class _Resolver:
                 return Target(found, EXACT)
         if imports is not None and name in imports.modules and index.known(name):
             return Target(name, EXACT)
+        if imports is not None and name in imports.aliases:
+            return _POSSIBLE  # imported from this repository, but no definition (a variable)
         return _POSSIBLE if name in index.names else _EXTERNAL
 
     def _package_prefixes(self, rel: RelationRow) -> list[str]:
@@ -197,12 +201,21 @@ class _Resolver:
             if base.symbol is not None and base.symbol not in index.by_symbol:
                 return _POSSIBLE  # a module is not callable
             return base
-        found = index.member(base.symbol, parts[1:])
+        found = index.member(base.symbol, parts[1:]) or self._reexported(base.symbol, parts[1:])
         if found:
             return Target(found, EXACT)
         if len(parts) == 2 and index.is_class(base.symbol):
             return self.inherited_member(base.symbol, parts[1])
         return _POSSIBLE
+
+    def _reexported(self, module: str, rest: list[str]) -> str | None:
+        """``pkg.Name`` where ``pkg/__init__.py`` imports ``Name`` from a submodule."""
+        path = self.index.module_paths.get(module)
+        imports = self.imports.get(path) if path else None
+        target = imports.aliases.get(rest[0]) if imports is not None else None
+        if target is None or not self.index.known(target):
+            return None
+        return target if len(rest) == 1 else self.index.member(target, rest[1:])
 
     # -- receivers ------------------------------------------------------------------------------
     def type_of(self, hint: str, rel: RelationRow, depth: int = 0) -> Target:

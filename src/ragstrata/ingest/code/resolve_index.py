@@ -17,6 +17,7 @@ __all__ = [
     "SPLIT",
     "FileImports",
     "Index",
+    "import_alias",
     "module_of",
     "normalise_import",
     "prefix_of",
@@ -41,6 +42,7 @@ class Index:
         self.qualifiers: dict[str, set[str]] = defaultdict(set)  # path -> module prefixes
         self.modules: set[str] = set()
         self.go_dirs: dict[str, str] = {}  # Go folder -> its package name
+        self.module_paths: dict[str, str] = {}  # Python module -> its file
         for d in definitions:
             self.by_symbol.setdefault(d.symbol, d)
             self.names.add(d.name)
@@ -58,6 +60,7 @@ class Index:
                         self.go_dirs.setdefault(posixpath.dirname(d.path), prefix)
             if d.language == "python":
                 self.modules.add(python_module(d.path))
+                self.module_paths.setdefault(python_module(d.path), d.path)
         for module in self.modules:
             self.names.add(SPLIT.split(module)[-1])
         # (owner, last part) -> symbol, whichever separator joins them
@@ -67,6 +70,41 @@ class Index:
                 head, found, tail = symbol.rpartition(sep)
                 if found and head and tail:
                     self.children.setdefault((head, tail), symbol)
+
+    def add_files(self, relations: Iterable[RelationRow]) -> None:
+        """Python modules of files without definitions (``__init__.py`` re-exporting names)."""
+        for rel in relations:
+            if rel.language == "python":
+                module = python_module(rel.path)
+                self.module_paths.setdefault(module, rel.path)
+                if module not in self.modules:
+                    self.modules.add(module)
+                    self.names.add(module.rsplit(".", 1)[-1])
+                    head, _, tail = module.rpartition(".")
+                    if head:
+                        self.children.setdefault((head, tail), module)
+
+    def inside(self, name: str) -> bool:
+        """``name`` or one of its dotted / ``::`` prefixes is a module of this repository."""
+        while name:
+            if self.known(name):
+                return True
+            cut = max(name.rfind("."), name.rfind("::"), name.rfind("/"))
+            name = name[:cut] if cut > 0 else ""
+        return False
+
+    def nested_module(self, name: str) -> str:
+        """``flaskr.db`` -> ``examples.tutorial.flaskr.db`` when exactly one module of the
+        repository ends with the import's first part (a project nested in a folder)."""
+        head, dot, rest = name.partition(".")
+        found = {
+            m
+            for m in self.modules
+            if m.endswith("." + head) and m[: -len(head) - 1] not in self.modules
+        }
+        if len(found) != 1:
+            return name
+        return found.pop() + dot + rest
 
     def known(self, symbol: str) -> bool:
         return symbol in self.by_symbol or symbol in self.modules
@@ -130,9 +168,17 @@ class FileImports:
         self.external: set[str] = set()  # bound names that name nothing in the repository
 
 
+def import_alias(rel: RelationRow) -> str | None:
+    """The name an aliased import binds (Python ``import a.b as c`` -> ``c``)."""
+    head, found, alias = rel.to_name.partition(" as ")
+    return alias.strip() if found and head else None
+
+
 def normalise_import(rel: RelationRow, index: Index) -> str:
     """An import's target as a symbol / module of this repository would be spelled."""
-    name = rel.to_name.strip()
+    name = rel.to_name.strip().split(" as ")[0]
+    if rel.language == "python" and not name.startswith(".") and not index.inside(name):
+        return index.nested_module(name)
     if rel.language == "python" and name.startswith("."):
         dots = len(name) - len(name.lstrip("."))
         module = python_module(rel.path)
