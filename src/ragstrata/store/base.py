@@ -685,11 +685,23 @@ def relation_score(
             return 1.0
         return 0.9 if suffix_match(rel_from, symbol) else 0.0
     if rel_to_symbol:  # resolved precisely (the resolver sets it only then)
-        if normalize_symbol(rel_to_symbol) == normalize_symbol(symbol):
+        # case matters between two real symbols (Go ``ValidateStruct`` / ``validateStruct``);
+        # an all-lower-case query matches any case
+        target = rel_to_symbol if symbol != symbol.lower() else rel_to_symbol.lower()
+        if _seps(target) == _seps(symbol):
             return 1.0
-        return 0.9 if suffix_match(rel_to_symbol, symbol) else 0.0
+        tail = _seps(symbol)
+        return 0.9 if bool(tail) and _seps(target).endswith("." + tail) else 0.0
     # unresolved: a name match is only a possible caller, however much of the name matches
     return 0.5 if last_segment(rel_to_name) == last_segment(symbol) else 0.0
+
+
+def _seps(name: str) -> str:
+    """:func:`normalize_symbol` without the lower-casing."""
+    out = name.strip()
+    for sep in ("::", "#", "/", "\\"):
+        out = out.replace(sep, ".")
+    return out.strip(".")
 
 
 def symbol_score(mode: SymbolMode, query: str, name: str, symbol: str) -> float:

@@ -48,6 +48,43 @@ EXACT, POSSIBLE, EXTERNAL = "exact", "possible", "external"
 _SELF = frozenset({"self", "this", "$this", "cls", "Self", "static"})
 _CLASS_SCOPE = CLASSY | {"module"}  # Ruby modules hold methods
 _IMPLICIT_THIS = frozenset({"java", "csharp", "kotlin", "cpp", "ruby"})
+_JS_GLOBALS = frozenset(
+    [
+        "console",
+        "Math",
+        "JSON",
+        "Object",
+        "Array",
+        "Promise",
+        "String",
+        "Number",
+        "Boolean",
+        "Symbol",
+        "Date",
+        "RegExp",
+        "Error",
+        "Map",
+        "Set",
+        "WeakMap",
+        "WeakSet",
+        "Reflect",
+        "Proxy",
+        "BigInt",
+        "Intl",
+        "globalThis",
+        "window",
+        "document",
+        "process",
+        "require",
+        "module",
+        "exports",
+        "Buffer",
+        "setTimeout",
+        "clearTimeout",
+        "parseInt",
+        "parseFloat",
+    ]
+)
 _BAD = frozenset("()[]{} <>,'\"=+*&|!")
 
 
@@ -83,8 +120,10 @@ class _Resolver:
             alias = ""  # JS imports name a module file: used as a prefix only
         if alias and full != alias:
             entry.aliases.setdefault(alias, full)
-        if alias and not self.index.inside(full):
-            entry.external.add(alias)  # ``import os``: no module of this repository
+        # ``import os``: no module of this repository (a JS package name may be the
+        # repository's own workspace package: never external)
+        if alias and not self.index.inside(full) and rel.language not in JS:
+            entry.external.add(alias)
         entry.modules.add(full)
         # Python binds bare names only through ``from m import *``; Go never does
         star = rel.to_name.endswith("*")
@@ -99,7 +138,7 @@ class _Resolver:
             d = self.index.by_symbol.get(current)
             if d is None:
                 break
-            classy = d.kind in _CLASS_SCOPE and current != symbol
+            classy = self.index.kinds[current] <= CLASSY and current != symbol
             if not classy or language in _IMPLICIT_THIS:
                 chain.append(current)
             current = d.parent
@@ -170,6 +209,8 @@ class _Resolver:
             return Target(name, EXACT)
         if imports is not None and name in imports.aliases:
             return _POSSIBLE  # imported from this repository, but no definition (a variable)
+        if rel.language in JS and name not in _JS_GLOBALS:
+            return _POSSIBLE  # JS imports do not say which names they bind
         return _POSSIBLE if name in index.names else _EXTERNAL
 
     def _package_prefixes(self, rel: RelationRow) -> list[str]:

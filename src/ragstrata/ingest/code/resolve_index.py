@@ -43,8 +43,10 @@ class Index:
         self.modules: set[str] = set()
         self.go_dirs: dict[str, str] = {}  # Go folder -> its package name
         self.module_paths: dict[str, str] = {}  # Python module -> its file
+        self.kinds: dict[str, set[str]] = defaultdict(set)  # a TS function + interface share one
         for d in definitions:
             self.by_symbol.setdefault(d.symbol, d)
+            self.kinds[d.symbol].add(d.kind)
             self.names.add(d.name)
             if d.parent:
                 self.members.setdefault((d.parent, d.name), d.symbol)
@@ -228,7 +230,8 @@ def return_type(d: DefinitionRow) -> str | None:
             i += 1
         rest = sig[i + 1 :].strip() if i >= 0 else ""
         rest = rest.removeprefix(":").removeprefix("=>").strip()
-        if rest.startswith("("):  # Go (T, error)
-            rest = rest[1:].split(",")[0]
+        if rest.startswith("("):  # Go (T, error) / (c *Context, r *Engine)
+            rest = rest[1:].split(",")[0].strip().rstrip(")")
+            rest = rest.rsplit(" ", 1)[-1] if " " in rest else rest
         return rest.split("{")[0].strip() or None
     return None
