@@ -9,6 +9,9 @@ target and call site: repo, commit, language, target symbol, caller ``path:line`
     python bench/callers/run.py --trees /path/to/trees            # the precision table
     python bench/callers/run.py --trees DIR --candidates TARGETS  # sites to label by hand
 
+Two kinds of labels: per target (``sample`` "sampled" or "changed": every site either
+resolver lists for the target is labelled) and single edges (``sample`` "edges": precise
+edges of the new resolver drawn at random among ambiguous names, each checked by reading).
 Precision = labelled-true sites among the listed precise callers; recall = listed precise
 true sites among all sites labelled true. "All listed" counts possible callers too (what an
 answer showed before callers were split). Sites a run lists that carry no label are counted
@@ -70,12 +73,16 @@ def main(argv: list[str] | None = None) -> int:
     if args.candidates:
         return _candidates(args.trees, args.candidates)
     labels: dict[tuple[str, str], dict[str, bool]] = defaultdict(dict)
+    edges: dict[str, list[tuple[str, str, bool]]] = defaultdict(list)
     meta: dict[str, tuple[str, str]] = {}
     for line in args.labels.read_text(encoding="utf-8").splitlines():
         if line.strip():
             item = json.loads(line)
-            labels[(item["repo"], item["target"])][item["caller"]] = bool(item["label"])
             meta[item["repo"]] = (item["commit"], item["language"])
+            if item.get("sample") == "edges":  # one labelled (caller, target) edge
+                edges[item["repo"]].append((item["target"], item["caller"], bool(item["label"])))
+            else:  # every site listed for the target is labelled
+                labels[(item["repo"], item["target"])][item["caller"]] = bool(item["label"])
     table: dict[str, dict[str, float]] = {}
     for repo, (commit, language) in sorted(meta.items()):
         rels = calls_of(find_tree(args.trees, repo, commit))
@@ -97,6 +104,10 @@ def main(argv: list[str] | None = None) -> int:
                 c["all_listed"] += 1
                 c[f"{kind}_true"] += sites[site]
                 c["all_true"] += sites[site]
+        for target, site, ok in edges.get(repo, ()):
+            if listed(rels, target).get(site, 0.0) >= PRECISE:
+                c["edges_listed"] += 1
+                c["edges_true"] += ok
         table[f"{language} ({repo})"] = {
             "targets": c["targets"],
             "labelled_true": c["true"],
@@ -107,6 +118,8 @@ def main(argv: list[str] | None = None) -> int:
             "all_listed": c["all_listed"],
             "all_precision": _ratio(c["all_true"], c["all_listed"]),
             "possible_listed": c["possible_listed"],
+            "edges_precision": _ratio(c["edges_true"], c["edges_listed"]),
+            "edges_listed": c["edges_listed"],
         }
     if args.json:
         print(json.dumps(table, indent=2))

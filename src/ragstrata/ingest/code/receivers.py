@@ -117,8 +117,12 @@ class Receivers:
                 self._globals[scope].update(b.names)
                 return
             table = self._locals[scope]
-        if table is None:
-            return
+            if chain and chain[0][1]:  # a name declared in a class body: a field (Java)
+                self._put(self._members[scope], b)
+        if table is not None:
+            self._put(table, b)
+
+    def _put(self, table: dict[str, dict[int, tuple[int, str]]], b: Binding) -> None:
         for name in b.names:
             seen = table.setdefault(name, {})
             prev = seen.get(b.node.id)

@@ -48,6 +48,7 @@ EXACT, POSSIBLE, EXTERNAL = "exact", "possible", "external"
 _SELF = frozenset({"self", "this", "$this", "cls", "Self", "static"})
 _CLASS_SCOPE = CLASSY | {"module"}  # Ruby modules hold methods
 _IMPLICIT_THIS = frozenset({"java", "csharp", "kotlin", "cpp", "ruby"})
+_PREFIX_IMPORTS = JS | {"csharp", "cpp", "php"}
 _JS_GLOBALS = frozenset(
     [
         "console",
@@ -125,9 +126,10 @@ class _Resolver:
         if alias and not self.index.inside(full) and rel.language not in JS:
             entry.external.add(alias)
         entry.modules.add(full)
-        # Python binds bare names only through ``from m import *``; Go never does
+        # bare names come from a star import (``from m import *``, ``use a::*``, ``import a.*``);
+        # a JS import or a C#/C++ ``using`` does not say which names it binds
         star = rel.to_name.endswith("*")
-        if (rel.language not in {"python", "go"} or star) and full not in entry.prefixes:
+        if (rel.language in _PREFIX_IMPORTS or star) and full not in entry.prefixes:
             entry.prefixes.append(full)
 
     # -- scopes and classes -------------------------------------------------------------------
@@ -328,7 +330,9 @@ class _Resolver:
                 return _POSSIBLE
             cls_t = self.type_of(hint, rel)
             return self.inherited_member(cls_t.symbol, parts[-1]) if cls_t.symbol else cls_t
-        if len(parts) > 1 and text in index.by_symbol:
+        # a fully qualified name (``com.x.Y.m``, ``crate::a::b``); Go names a package by its
+        # import, never by the package name alone
+        if len(parts) > 1 and text in index.by_symbol and rel.language != "go":
             return Target(text, EXACT)
         return self.path(parts, rel)
 
