@@ -27,6 +27,7 @@ SELF_WORDS = frozenset({"self", "this", "$this", "cls"})
 # languages where a bare name inside a class body may name a field of the class
 _IMPLICIT_THIS = frozenset({"java", "csharp", "kotlin", "cpp"})
 _SPLIT = re.compile(r"\?\.|->|::|\.")
+_LAST = re.compile(r"^(.+?)(?:\?\.|->|::|\.)([A-Za-z_$][\w$]*)$")
 _IDENT = re.compile(r"^[A-Za-z_$][\w$]*$")
 _TYPE_PATH = re.compile(r"^[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*$")
 _WRAPPERS = frozenset({"Box", "Rc", "Arc", "RefCell", "Cell", "Mutex", "RwLock", "Optional"})
@@ -131,11 +132,14 @@ class Receivers:
 
     def hint(self, callee: str, node: Any) -> str | None:
         """The receiver hint of a call ``callee`` (as :func:`analyze` writes it) at ``node``."""
+        chain = self._chain(node)
+        m = _LAST.match(callee)
+        if m is not None and m.group(1).endswith("()"):
+            return self._result_hint(m.group(1)[:-2], chain)
         parts = _SPLIT.split(callee)
         if len(parts) < 2 or not all(parts):
             return None
         head = parts[0]
-        chain = self._chain(node)
         if head in SELF_WORDS:
             if len(parts) < 3 or not chain:
                 return None
@@ -157,6 +161,21 @@ class Receivers:
                 if _last(owner) == _last(found) and parts[1] in table:
                     return _merge(table[parts[1]])
         return UNKNOWN
+
+    def _result_hint(self, inner: str, chain: list[tuple[str, bool]]) -> str:
+        """``f().m()`` / ``new T().m()`` / ``x.f().m()``: the receiver is what ``f`` returns."""
+        inner = inner.strip().removeprefix("new ").strip()
+        if not _TYPE_PATH.match(inner):
+            return UNKNOWN
+        parts = _SPLIT.split(inner)
+        if len(parts) == 1 or parts[0] in SELF_WORDS:
+            return "call:" + inner
+        local = self._local(parts[0], chain)
+        if local is None:
+            return "call:" + inner  # ``module.f()`` / ``Type::f()``
+        if local == UNKNOWN or local.startswith("call:") or len(parts) != 2:
+            return UNKNOWN
+        return f"call:{local}.{parts[1]}"  # ``x.f()`` with ``x: T`` -> what ``T.f`` returns
 
     def _local(self, head: str, chain: list[tuple[str, bool]]) -> str | None:
         for symbol, is_class in chain:

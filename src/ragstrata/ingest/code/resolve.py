@@ -297,6 +297,11 @@ class _Resolver:
         super_call = text.startswith("super()") and rel.language == "python"
         if super_call or text.startswith("super."):
             text = "super." + text.partition(".")[2] if "." in text else "super"
+        if hint is not None and hint.startswith("call:") and text.split("(")[0] != text:
+            # ``f().m()``: a member of what ``f`` returns (receivers.py)
+            method = SPLIT.split(text)[-1]
+            cls_t = self.type_of(hint, rel)
+            return self.inherited_member(cls_t.symbol, method) if cls_t.symbol else cls_t
         plain = text.replace("->", ".").replace("?.", ".").rstrip("!?")  # Ruby ``save!``
         if not text or any(c in _BAD for c in plain):
             return _POSSIBLE
