@@ -687,21 +687,18 @@ def relation_score(
     if rel_to_symbol:  # resolved precisely (the resolver sets it only then)
         # case matters between two real symbols (Go ``ValidateStruct`` / ``validateStruct``);
         # an all-lower-case query matches any case
-        target = rel_to_symbol if symbol != symbol.lower() else rel_to_symbol.lower()
-        if _seps(target) == _seps(symbol):
+        def seps(name: str) -> str:
+            for sep in ("::", "#", "/", "\\"):
+                name = name.replace(sep, ".")
+            return name.strip().strip(".")
+
+        target = seps(rel_to_symbol if symbol != symbol.lower() else rel_to_symbol.lower())
+        query = seps(symbol)
+        if target == query:
             return 1.0
-        tail = _seps(symbol)
-        return 0.9 if bool(tail) and _seps(target).endswith("." + tail) else 0.0
+        return 0.9 if query and target.endswith("." + query) else 0.0
     # unresolved: a name match is only a possible caller, however much of the name matches
     return 0.5 if last_segment(rel_to_name) == last_segment(symbol) else 0.0
-
-
-def _seps(name: str) -> str:
-    """:func:`normalize_symbol` without the lower-casing."""
-    out = name.strip()
-    for sep in ("::", "#", "/", "\\"):
-        out = out.replace(sep, ".")
-    return out.strip(".")
 
 
 def symbol_score(mode: SymbolMode, query: str, name: str, symbol: str) -> float:
