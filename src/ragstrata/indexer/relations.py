@@ -99,8 +99,10 @@ def resolve_changes(store: Store, extracted: Sequence[FileRows], gone: Sequence[
     for path, rels in by_path.items():
         if path in fresh:
             continue
-        old = {r.id: r.to_symbol for r in stored[path] if isinstance(r, RelationRow)}
-        if any(old.get(r.id) != r.to_symbol for r in rels):
+        old = {
+            r.id: (r.to_symbol, r.resolution) for r in stored[path] if isinstance(r, RelationRow)
+        }
+        if any(old.get(r.id) != (r.to_symbol, r.resolution) for r in rels):
             moved.append(path)
     rewrites: dict[str, tuple[Row, ...]] = {}
     if moved:
@@ -129,8 +131,8 @@ def _projection(rows: Iterable[Row]) -> tuple[tuple[str | None, ...], ...]:
     return tuple(out)
 
 
-def _key(rel: RelationRow) -> tuple[str, str, str]:
-    return (rel.relation, rel.from_symbol, rel.to_name)
+def _key(rel: RelationRow) -> tuple[str, str, str, str | None]:
+    return (rel.relation, rel.from_symbol, rel.to_name, rel.receiver_type)
 
 
 def _reuse_targets(
@@ -140,7 +142,7 @@ def _reuse_targets(
     out: list[FileRows] = []
     for file_rows in extracted:
         known = {
-            _key(r): r.to_symbol
+            _key(r): (r.to_symbol, r.resolution)
             for r in before.get(file_rows.file.path, ())
             if isinstance(r, RelationRow)
         }
@@ -149,8 +151,9 @@ def _reuse_targets(
             if isinstance(row, RelationRow):
                 if _key(row) not in known:
                     return None
-                target = known[_key(row)]
-                row = row if row.to_symbol == target else replace(row, to_symbol=target)
+                target, how = known[_key(row)]
+                if (row.to_symbol, row.resolution) != (target, how):
+                    row = replace(row, to_symbol=target, resolution=how)
             rows.append(row)
         out.append(replace(file_rows, rows=tuple(rows)))
     return tuple(out)

@@ -122,8 +122,17 @@ class RelationRow(_RowBase):
     relation: str  # calls|imports|inherits|implements|contains
     from_symbol: str  # qualified name of the definition (or module) where it happens
     to_name: str  # the text as written at the site
-    to_symbol: str | None = None  # resolved qualified name in this repository, else None
+    to_symbol: str | None = None  # set only when resolved precisely (see ``resolution``)
     line: int = 0
+    # How ``to_symbol`` was decided (ingest/code/resolve.py): "exact" (the code shows the
+    # target: receiver, import, scope), "possible" (unresolved; a name match is only a
+    # candidate), "external" (the code shows a target outside the repository: an imported
+    # library, a builtin, a receiver of a foreign type); "" before resolution.
+    resolution: str = ""
+    # The receiver's type as the analyzer saw it at a call ``x.m()``: a declared or
+    # constructed type name (``Context``), ``call:f()`` (the value of a call), ``?`` (a local
+    # variable or parameter of unknown type); None when the receiver is not a local name.
+    receiver_type: str | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

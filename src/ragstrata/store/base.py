@@ -684,12 +684,20 @@ def relation_score(
         if normalize_symbol(rel_from) == normalize_symbol(symbol):
             return 1.0
         return 0.9 if suffix_match(rel_from, symbol) else 0.0
-    if rel_to_symbol:
-        if normalize_symbol(rel_to_symbol) == normalize_symbol(symbol):
+    if rel_to_symbol:  # resolved precisely (the resolver sets it only then)
+        # case matters between two real symbols (Go ``ValidateStruct`` / ``validateStruct``);
+        # an all-lower-case query matches any case
+        def seps(name: str) -> str:
+            for sep in ("::", "#", "/", "\\"):
+                name = name.replace(sep, ".")
+            return name.strip().strip(".")
+
+        target = seps(rel_to_symbol if symbol != symbol.lower() else rel_to_symbol.lower())
+        query = seps(symbol)
+        if target == query:
             return 1.0
-        return 0.9 if suffix_match(rel_to_symbol, symbol) else 0.0
-    if suffix_match(symbol, rel_to_name):
-        return 0.7
+        return 0.9 if query and target.endswith("." + query) else 0.0
+    # unresolved: a name match is only a possible caller, however much of the name matches
     return 0.5 if last_segment(rel_to_name) == last_segment(symbol) else 0.0
 
 

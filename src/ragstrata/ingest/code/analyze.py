@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ragstrata.ingest.code.parsers import grammar
+from ragstrata.ingest.code.receivers import Binding, binding_of, file_receivers
 from ragstrata.ingest.code.registry import rules_for
 from ragstrata.ingest.code.rules import DefContext, LanguageRules
 from ragstrata.ingest.code.source import Source, collapse
@@ -70,6 +71,7 @@ class _Matches:
     imports: list[tuple[Any, list[Any]]]
     bases: list[tuple[str, Any]]
     package: str | None
+    binds: list[Binding]
 
 
 def analyze(file: SourceFile, src: Source) -> Analysis:
@@ -99,10 +101,10 @@ def analyze(file: SourceFile, src: Source) -> Analysis:
         definitions.insert(0, _module_definition(file, src, module_symbol, *module_doc))
     relations: dict[tuple[str, str, str, int], RelationRow] = {}
 
-    def add(relation: str, source: str, to_name: str, line: int) -> None:
+    def add(relation: str, source: str, to_name: str, line: int, hint: str | None = None) -> None:
         key = (relation, source, to_name, line)
         if to_name and key not in relations:
-            relations[key] = _relation(file, relation, source, to_name, line)
+            relations[key] = _relation(file, relation, source, to_name, line, hint)
 
     for d in definitions:
         if d.row.parent:
@@ -124,10 +126,12 @@ def analyze(file: SourceFile, src: Source) -> Analysis:
                 rules.scope_name(src.node_text(node)),
                 node.start_point[0] + 1,
             )
+    receivers = file_receivers(file.language, entries, by_node, found.binds)
     for call, callee in found.calls:
         owner = enclosing(call)
         source = owner.symbol if owner else module_symbol
-        add("calls", source, _callee_text(callee), call.start_point[0] + 1)
+        text = _callee_text(callee)
+        add("calls", source, text, call.start_point[0] + 1, receivers.hint(text, call))
     return Analysis(
         definitions=tuple(definitions),
         relations=tuple(relations.values()),
@@ -140,7 +144,7 @@ def analyze(file: SourceFile, src: Source) -> Analysis:
 def _collect(
     matches: list[tuple[int, dict[str, list[Any]]]], rules: LanguageRules, src: Source
 ) -> _Matches:
-    out = _Matches([], [], [], [], None)
+    out = _Matches([], [], [], [], None, [])
     seen: set[int] = set()
     for _pattern, caps in matches:
         for key, nodes in caps.items():
@@ -169,7 +173,13 @@ def _collect(
                     callee = src.node_text(caps["call.receiver"][0]) + rules.call_sep + callee
                 elif "call.scope" in caps:
                     callee = src.node_text(caps["call.scope"][0]) + "::" + callee
+                if caps["call"][0].type == "macro_invocation":
+                    callee += "!"  # a macro is never the function of the same name
                 out.calls.append((caps["call"][0], callee))
+            elif "bind" in caps:
+                binding = binding_of(caps, src, _callee_text)
+                if binding is not None:
+                    out.binds.append(binding)
             elif "import" in caps:
                 out.imports.append((caps["import"][0], caps.get("import.name", [])))
             elif "package" in caps and out.package is None:
@@ -337,7 +347,14 @@ def _callee_text(text: str) -> str:
     return text.removesuffix("()")[:_MAX_CALL]
 
 
-def _relation(file: SourceFile, relation: str, source: str, to_name: str, line: int) -> RelationRow:
+def _relation(
+    file: SourceFile,
+    relation: str,
+    source: str,
+    to_name: str,
+    line: int,
+    hint: str | None = None,
+) -> RelationRow:
     key = f"{relation}\x00{source}\x00{to_name}"
     return RelationRow(
         id=row_id(Layer.C2, file.path, line, line, key),
@@ -351,4 +368,5 @@ def _relation(file: SourceFile, relation: str, source: str, to_name: str, line: 
         from_symbol=source,
         to_name=to_name,
         line=line,
+        receiver_type=hint,
     )

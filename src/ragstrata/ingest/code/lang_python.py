@@ -116,7 +116,7 @@ class PythonRules(LanguageRules):
             out = []
             for c in node.children_by_field_name("name"):
                 target = _import_target(c, src)
-                out.append((target, target))
+                out.append((target, target.split(" as ")[0]))
             return out
         if node.type == "future_import_statement":
             return [
@@ -129,10 +129,14 @@ class PythonRules(LanguageRules):
         joiner = "" if module.endswith(".") else "."
         if not targets:  # from x import *
             return [(module + joiner + "*", module)]
-        return [(module + joiner + t, module) for t in targets]
+        return [(module + joiner + t, module) for t in targets]  # ``t`` may end ``as alias``
 
 
 def _import_target(node: Any, src: Source) -> str:
+    """``a.b`` / ``a.b as c`` (the name a file binds is the alias)."""
     if node.type == "aliased_import":
-        node = node.child_by_field_name("name")
+        name = node.child_by_field_name("name")
+        alias = node.child_by_field_name("alias")
+        target = collapse(src.node_text(name)).replace(" ", "")
+        return f"{target} as {src.node_text(alias)}" if alias is not None else target
     return collapse(src.node_text(node)).replace(" ", "")

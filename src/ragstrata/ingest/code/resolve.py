@@ -1,144 +1,138 @@
-"""Repository-level resolution of C2 relations: fill ``to_symbol`` where scope or imports allow.
+"""Repository-level resolution of C2 relations: ``to_symbol`` only where the code shows it.
 
-Order of look-ups for a name as written at a call / base / import site:
+Each relation gets a ``resolution``: ``exact`` (``to_symbol`` set), ``possible`` (not
+resolved: a definition of the same name is only a candidate) or ``external`` (the code shows
+the target is no definition of this repository). A call is resolved from what the site shows:
 
-1. ``self.m`` / ``this.m`` / ``$this->m``: a member ``m`` of the enclosing class, else the
-   only method named ``m`` in the whole repository;
-2. the same file: the scopes enclosing the caller, innermost first, then top-level names;
-3. imported names (``from m import f``, ``import java.util.List``, ``use a::B``) and imported
-   modules / packages / relative JS paths used as prefixes (``m.f``);
-4. the caller's own module / package / namespace (Go packages and Java packages span files);
-5. a dotted name ``a.b.c``: ``a`` resolved as above, then ``.b.c`` looked up under it.
+1. the receiver: ``self.m`` / ``this.m`` / ``cls.m`` / Rust ``Self::m`` -> a member of the
+   enclosing class or of its resolved bases; ``super().m`` / ``super.m`` -> a member of the
+   bases; ``x.m`` where ``x`` is a local or parameter -> a member of ``x``'s type (declared, or
+   the class it was constructed from, or the declared result of the function that produced
+   it; ``receivers.py``); a local of unknown type stays possible, never a module;
+2. a bare name: the scopes enclosing the caller (class scopes only where the language lets a
+   bare name reach a member: Java, C#, Kotlin, C++), then the file's top level;
+3. imported names and modules (``from m import f``, ``import java.util.List``, ``use a::B``,
+   Go import paths matched to the repository's package folders); an import that names nothing
+   in the repository makes the name external;
+4. the caller's own module / package / namespace (Go and Java packages span files);
+5. a path ``a.b.c`` / ``a::b::c``: ``a`` resolved as above (Rust ``crate`` / ``self`` /
+   ``super`` too), then ``b.c`` looked up under it.
 
-Anything else keeps ``to_symbol=None``. Pure and deterministic: same input, same output.
+Pure and deterministic: same input, same output.
 """
 
 from __future__ import annotations
 
-import posixpath
-import re
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import replace
+from typing import NamedTuple
 
-from ragstrata.ingest.code.lang_python import python_module
+from ragstrata.ingest.code.receivers import UNKNOWN, type_hint
+from ragstrata.ingest.code.resolve_index import (
+    CLASSY,
+    JS,
+    SPLIT,
+    FileImports,
+    Index,
+    import_alias,
+    module_of,
+    normalise_import,
+    return_type,
+)
 from ragstrata.ingest.rows import DefinitionRow, RelationRow
 
-__all__ = ["resolve_relations"]
+__all__ = ["EXACT", "EXTERNAL", "POSSIBLE", "resolve_relations"]
 
-_SPLIT = re.compile(r"\?\.|->|::|\.|#|\\")
-_SEPS = (".", "::", "#", "\\")
+EXACT, POSSIBLE, EXTERNAL = "exact", "possible", "external"
 _SELF = frozenset({"self", "this", "$this", "cls", "Self", "static"})
-_CLASSY = frozenset({"class", "struct", "interface", "trait", "enum", "object", "record", "module"})
-_JS = frozenset({"javascript", "typescript", "tsx"})
-_JS_EXT = (".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts")
+_CLASS_SCOPE = CLASSY | {"module"}  # Ruby modules hold methods
+_IMPLICIT_THIS = frozenset({"java", "csharp", "kotlin", "cpp", "ruby"})
+_PREFIX_IMPORTS = JS | {"csharp", "cpp", "php"}
+_JS_GLOBALS = frozenset(
+    [
+        "console",
+        "Math",
+        "JSON",
+        "Object",
+        "Array",
+        "Promise",
+        "String",
+        "Number",
+        "Boolean",
+        "Symbol",
+        "Date",
+        "RegExp",
+        "Error",
+        "Map",
+        "Set",
+        "WeakMap",
+        "WeakSet",
+        "Reflect",
+        "Proxy",
+        "BigInt",
+        "Intl",
+        "globalThis",
+        "window",
+        "document",
+        "process",
+        "require",
+        "module",
+        "exports",
+        "Buffer",
+        "setTimeout",
+        "clearTimeout",
+        "parseInt",
+        "parseFloat",
+    ]
+)
+_BAD = frozenset("()[]{} <>,'\"=+*&|!")
 
 
-class _Index:
-    def __init__(self, definitions: Iterable[DefinitionRow]) -> None:
-        self.by_symbol: dict[str, DefinitionRow] = {}
-        self.members: dict[tuple[str, str], str] = {}
-        self.in_file: dict[tuple[str, str | None, str], str] = {}
-        self.methods: dict[str, list[str]] = defaultdict(list)
-        self.qualifiers: dict[str, set[str]] = defaultdict(set)  # path -> module prefixes
-        self.modules: set[str] = set()
-        for d in definitions:
-            self.by_symbol.setdefault(d.symbol, d)
-            if d.parent:
-                self.members.setdefault((d.parent, d.name), d.symbol)
-            self.in_file.setdefault((d.path, d.parent, d.name), d.symbol)
-            if d.kind == "method" and d.symbol not in self.methods[d.name]:
-                self.methods[d.name].append(d.symbol)
-            if d.kind == "module":
-                self.modules.add(d.symbol)
-            elif d.parent is None:
-                prefix = _prefix(d.symbol, d.name)
-                if prefix:
-                    self.qualifiers[d.path].add(prefix)
-                    self.modules.add(prefix)
-            if d.language == "python":
-                self.modules.add(python_module(d.path))
-
-        # (owner, last part) -> symbol, whichever separator joins them
-        self.children: dict[tuple[str, str], str] = {}
-        for symbol in [*self.by_symbol, *sorted(self.modules)]:
-            for sep in _SEPS:
-                head, found, tail = symbol.rpartition(sep)
-                if found and head and tail:
-                    self.children.setdefault((head, tail), symbol)
-
-    def known(self, symbol: str) -> bool:
-        return symbol in self.by_symbol or symbol in self.modules
-
-    def member(self, base: str, rest: list[str]) -> str | None:
-        """The definition named by ``base`` followed by the parts ``rest``, if it exists."""
-        current: str | None = base
-        for part in rest:
-            current = self.children.get((current, part)) if current is not None else None
-        return current if current in self.by_symbol else None
+class Target(NamedTuple):
+    symbol: str | None
+    resolution: str
 
 
-def _prefix(symbol: str, name: str) -> str:
-    if symbol == name or not symbol.endswith(name):
-        return ""
-    head = symbol[: -len(name)]
-    for sep in _SEPS:
-        if head.endswith(sep):
-            return head[: -len(sep)]
-    return ""
-
-
-class _FileImports:
-    def __init__(self) -> None:
-        self.aliases: dict[str, str] = {}
-        self.prefixes: list[str] = []  # searched for bare names (star / namespace imports)
-        self.modules: set[str] = set()  # imported names usable as ``module.member`` heads
-
-
-def _normalise_import(rel: RelationRow) -> str:
-    name = rel.to_name.strip()
-    if rel.language == "python" and name.startswith("."):
-        dots = len(name) - len(name.lstrip("."))
-        module = python_module(rel.path)
-        package = module if rel.path.endswith("__init__.py") else module.rpartition(".")[0]
-        parts = package.split(".") if package else []
-        parts = parts[: len(parts) - (dots - 1)] if dots > 1 else parts
-        rest = name[dots:]
-        return ".".join([*parts, rest] if rest else parts)
-    if rel.language in _JS and name.startswith("."):
-        joined = posixpath.normpath(posixpath.join(posixpath.dirname(rel.path), name))
-        for ext in _JS_EXT:
-            if joined.endswith(ext):
-                return joined[: -len(ext)]
-        return joined
-    if rel.language == "go":
-        return name.rsplit("/", 1)[-1]
-    return name.removesuffix(".*").removesuffix("::*")
+_POSSIBLE = Target(None, POSSIBLE)
+_EXTERNAL = Target(None, EXTERNAL)
 
 
 class _Resolver:
     def __init__(self, definitions: Iterable[DefinitionRow], relations: list[RelationRow]) -> None:
-        self.index = _Index(definitions)
+        self.index = Index(definitions)
         self.bases: dict[str, list[str]] = defaultdict(list)  # class -> resolved bases
-        self.imports: dict[str, _FileImports] = defaultdict(_FileImports)
+        self.open_bases: set[str] = set()  # classes with a base outside the repository
+        self.imports: dict[str, FileImports] = defaultdict(FileImports)
+        self.index.add_files(relations)
         for rel in relations:
-            if rel.relation != "imports":
-                continue
-            full = _normalise_import(rel)
-            if not full:
-                continue
-            entry = self.imports[rel.path]
-            alias = _SPLIT.split(full.rstrip("*").rstrip(".:"))[-1]
-            if rel.language in _JS:
-                alias = ""  # JS imports name a module file: used as a prefix only
-            if alias and full != alias:
-                entry.aliases.setdefault(alias, full)
-            entry.modules.add(full)
-            # Python binds bare names only through ``from m import *``
-            star = rel.to_name.endswith("*")
-            if (rel.language != "python" or star) and full not in entry.prefixes:
-                entry.prefixes.append(full)
+            if rel.relation == "imports":
+                self._add_import(rel)
 
+    def _add_import(self, rel: RelationRow) -> None:
+        full = normalise_import(rel, self.index)
+        if not full:
+            return
+        entry = self.imports[rel.path]
+        alias = import_alias(rel) or SPLIT.split(full.rstrip("*").rstrip(".:"))[-1]
+        if rel.language == "go" and not self.index.known(full):
+            alias = full.rsplit("/", 1)[-1]
+        if rel.language in JS:
+            alias = ""  # JS imports name a module file: used as a prefix only
+        if alias and full != alias:
+            entry.aliases.setdefault(alias, full)
+        # ``import os``: no module of this repository (a JS package name may be the
+        # repository's own workspace package: never external)
+        if alias and not self.index.inside(full) and rel.language not in JS:
+            entry.external.add(alias)
+        entry.modules.add(full)
+        # bare names come from a star import (``from m import *``, ``use a::*``, ``import a.*``);
+        # a JS import or a C#/C++ ``using`` does not say which names it binds
+        star = rel.to_name.endswith("*")
+        if (rel.language in _PREFIX_IMPORTS or star) and full not in entry.prefixes:
+            entry.prefixes.append(full)
+
+    # -- scopes and classes -------------------------------------------------------------------
     def scopes(self, symbol: str, language: str) -> list[str]:
         chain: list[str] = []
         current: str | None = symbol
@@ -146,7 +140,8 @@ class _Resolver:
             d = self.index.by_symbol.get(current)
             if d is None:
                 break
-            if not (language == "python" and d.kind == "class" and current != symbol):
+            classy = self.index.kinds[current] <= CLASSY and current != symbol
+            if not classy or language in _IMPLICIT_THIS:
                 chain.append(current)
             current = d.parent
         return chain
@@ -156,54 +151,69 @@ class _Resolver:
         while current is not None:
             d = self.index.by_symbol.get(current)
             if d is None:
-                return None
-            if d.kind in _CLASSY:
+                return current if current != symbol else None  # Go: type in another file
+            if d.kind in _CLASS_SCOPE:
                 return current
             current = d.parent
         return None
 
-    def inherited_member(self, cls: str, member: str) -> str | None:
-        """``member`` of ``cls`` or of its resolved bases, nearest first."""
+    def inherited_member(self, cls: str, member: str, *, skip_self: bool = False) -> Target:
+        """``member`` of ``cls`` or of its resolved bases, nearest first. Not found is only
+        possible: a subclass may define it (``self.hook()``), or a base outside the
+        repository; an external base class with no base here makes ``super()`` external."""
         queue, seen = [cls], {cls}
         while queue:
             current = queue.pop(0)
-            hit = self.index.members.get((current, member))
+            hit = (
+                None if skip_self and current == cls else self.index.members.get((current, member))
+            )
             if hit:
-                return hit
+                return Target(hit, EXACT)
             for base in self.bases.get(current, ()):
                 if base not in seen:
                     seen.add(base)
                     queue.append(base)
-        return None
+        if skip_self and not self.bases.get(cls) and cls in self.open_bases:
+            return _EXTERNAL
+        return _POSSIBLE
 
-    def name(self, name: str, rel: RelationRow) -> str | None:
+    # -- names ----------------------------------------------------------------------------------
+    def name(self, name: str, rel: RelationRow) -> Target:
         """Resolve one bare name at ``rel``'s site (steps 2-4)."""
         index = self.index
         for scope in self.scopes(rel.from_symbol, rel.language):
             hit = index.in_file.get((rel.path, scope, name))
             if hit:
-                return hit
+                return Target(hit, EXACT)
+            if rel.language in _IMPLICIT_THIS and index.is_class(scope):
+                inherited = self.inherited_member(scope, name, skip_self=True)
+                if inherited.symbol:
+                    return inherited
         hit = index.in_file.get((rel.path, None, name))
         if hit:
-            return hit
+            return Target(hit, EXACT)
         imports = self.imports.get(rel.path)
         if imports is not None:
             target = imports.aliases.get(name)
             if target and index.known(target):
-                return target
+                return Target(target, EXACT)
+            if name in imports.external:
+                return _EXTERNAL
             for prefix in imports.prefixes:
                 found = index.member(prefix, [name])
                 if found:
-                    return found
-        for prefix in sorted(index.qualifiers.get(rel.path, ())):
+                    return Target(found, EXACT)
+        for prefix in [*sorted(index.qualifiers.get(rel.path, ())), *self._package_prefixes(rel)]:
             found = index.member(prefix, [name])
             if found:
-                return found
-        for prefix in self._package_prefixes(rel):
-            found = index.member(prefix, [name])
-            if found:
-                return found
-        return None
+                return Target(found, EXACT)
+        if imports is not None and name in imports.modules and index.known(name):
+            return Target(name, EXACT)
+        if imports is not None and name in imports.aliases:
+            return _POSSIBLE  # imported from this repository, but no definition (a variable)
+        if rel.language in JS and name not in _JS_GLOBALS:
+            return _POSSIBLE  # JS imports do not say which names they bind
+        return _POSSIBLE if name in index.names else _EXTERNAL
 
     def _package_prefixes(self, rel: RelationRow) -> list[str]:
         index = self.index
@@ -212,68 +222,163 @@ class _Resolver:
             top = d
             while top.parent and top.parent in index.by_symbol:
                 top = index.by_symbol[top.parent]
-            prefix = _prefix(top.symbol, top.name)
+            prefix = top.symbol[: -len(top.name)].rstrip(".:") if top.symbol != top.name else ""
             return [prefix] if prefix else []
         return [rel.from_symbol] if rel.from_symbol in index.modules else []
 
-    def resolve(self, rel: RelationRow) -> str | None:
+    def path(self, parts: list[str], rel: RelationRow) -> Target:
+        """``a.b.c`` (step 5): the head resolved at the site, the rest under it."""
         index = self.index
-        text = rel.to_name.strip().removeprefix("new ").removeprefix("await ")
-        if rel.relation == "contains":
-            return text if text in index.by_symbol else None
-        if rel.relation == "imports":
-            full = _normalise_import(rel)
-            if index.known(full):
-                return full
-            return None
-        if not text or "(" in text or " " in text:
-            return None
-        parts = [p for p in _SPLIT.split(text) if p]
-        if not parts:
-            return None
-        if parts[0] in _SELF:
-            if len(parts) != 2:
-                return None  # self.a.b(): the type of self.a is unknown here
-            member = parts[1]
+        head = parts[0]
+        if rel.language == "rust" and head in {"crate", "self", "super"}:
+            module = "crate" if head == "crate" else module_of(rel)
+            if head == "super":
+                module = module.rpartition("::")[0] or module
+            base = Target(module, EXACT)
+        elif head == "Self":
             cls = self.enclosing_class(rel.from_symbol)
-            if cls is not None:
-                hit = self.inherited_member(cls, member)
-                if hit:
-                    return hit
-            candidates = index.methods.get(member, [])
-            return candidates[0] if len(candidates) == 1 else None
-        if text in index.by_symbol and len(parts) > 1:
-            return text
-        base = self.name(parts[0], rel)
-        if base is None:
-            imports = self.imports.get(rel.path)
-            if imports is not None:
-                target = imports.aliases.get(parts[0])
-                if target is None and parts[0] in imports.modules:
-                    target = parts[0]
-                base = target if target and index.known(target) else None
-        if base is None:
+            base = Target(cls, EXACT) if cls else _POSSIBLE
+        else:
+            base = self.name(head, rel)
+        if base.symbol is None or len(parts) == 1:
+            if base.symbol is not None and base.symbol not in index.by_symbol:
+                return _POSSIBLE  # a module is not callable
+            return base
+        found = index.member(base.symbol, parts[1:]) or self._reexported(base.symbol, parts[1:])
+        if found:
+            return Target(found, EXACT)
+        if len(parts) == 2 and index.is_class(base.symbol):
+            return self.inherited_member(base.symbol, parts[1])
+        return _POSSIBLE
+
+    def _reexported(self, module: str, rest: list[str]) -> str | None:
+        """``pkg.Name`` where ``pkg/__init__.py`` imports ``Name`` from a submodule."""
+        path = self.index.module_paths.get(module)
+        imports = self.imports.get(path) if path else None
+        target = imports.aliases.get(rest[0]) if imports is not None else None
+        if target is None or not self.index.known(target):
             return None
-        if len(parts) == 1:
-            return base if base in index.by_symbol else None
-        return index.member(base, parts[1:])
+        return target if len(rest) == 1 else self.index.member(target, rest[1:])
+
+    # -- receivers ------------------------------------------------------------------------------
+    def type_of(self, hint: str, rel: RelationRow, depth: int = 0) -> Target:
+        """The class a receiver hint names (see ``receivers.py``), at ``rel``'s site."""
+        if hint == UNKNOWN or depth > 3:
+            return _POSSIBLE
+        if hint.startswith("call:"):
+            made = self.call(hint[5:], rel, None)
+            d = self.index.by_symbol.get(made.symbol) if made.symbol else None
+            if d is None:
+                return made
+            if d.kind in CLASSY:
+                return made
+            result = return_type(d)
+            if not result:
+                return _POSSIBLE
+            if result.strip().startswith("Self") and d.parent:
+                return Target(d.parent, EXACT)
+            site = replace(rel, path=d.path, from_symbol=d.symbol, language=d.language)
+            return self.type_of(type_hint(result), site, depth + 1)
+        if hint == "Self":
+            cls = self.enclosing_class(rel.from_symbol)
+            return Target(cls, EXACT) if cls else _POSSIBLE
+        found = self.path([p for p in SPLIT.split(hint) if p], rel)
+        if found.symbol is not None and not self.index.is_class(found.symbol):
+            return _POSSIBLE
+        return found
+
+    def call(self, text: str, rel: RelationRow, hint: str | None) -> Target:
+        index = self.index
+        text = text.strip().removeprefix("new ").removeprefix("await ")
+        if text.endswith("!") and rel.language == "rust":  # a macro
+            found = self.path([p for p in SPLIT.split(text[:-1]) if p], rel)
+            d = index.by_symbol.get(found.symbol) if found.symbol else None
+            return found if d is not None and d.kind == "macro" else _EXTERNAL
+        super_call = text.startswith("super()") and rel.language == "python"
+        if super_call or text.startswith("super."):
+            text = "super." + text.partition(".")[2] if "." in text else "super"
+        if hint is not None and hint.startswith("call:") and text.split("(")[0] != text:
+            # ``f().m()``: a member of what ``f`` returns (receivers.py)
+            method = SPLIT.split(text)[-1]
+            cls_t = self.type_of(hint, rel)
+            return self.inherited_member(cls_t.symbol, method) if cls_t.symbol else cls_t
+        plain = text.replace("->", ".").replace("?.", ".").rstrip("!?")  # Ruby ``save!``
+        if not text or any(c in _BAD for c in plain):
+            return _POSSIBLE
+        parts = [p for p in SPLIT.split(text) if p]
+        if not parts:
+            return _POSSIBLE
+        if parts[0] == "super" and rel.language != "rust":
+            cls = self.enclosing_class(rel.from_symbol)
+            if cls is None:
+                return _POSSIBLE
+            if len(parts) == 1:
+                if rel.language == "python":
+                    return _EXTERNAL  # super() itself makes a proxy object
+                member = "constructor" if rel.language in JS else cls.rsplit(".", 1)[-1]
+                return self.inherited_member(cls, member, skip_self=True)
+            if len(parts) != 2:
+                return _POSSIBLE
+            return self.inherited_member(cls, parts[1], skip_self=True)
+        if parts[0] in _SELF and not (rel.language == "rust" and "::" in text):
+            if len(parts) <= 2:
+                cls = self.enclosing_class(rel.from_symbol)
+                if len(parts) == 1:  # cls(...) / self(...)
+                    return Target(cls, EXACT) if parts[0] == "cls" and cls else _POSSIBLE
+                return self.inherited_member(cls, parts[1]) if cls else _POSSIBLE
+            if hint is None or len(parts) != 3:
+                return _POSSIBLE
+            cls_t = self.type_of(hint, rel)
+            return self.inherited_member(cls_t.symbol, parts[2]) if cls_t.symbol else cls_t
+        if hint is not None:  # the receiver is a local name: never a module or a global
+            if len(parts) < 2:
+                return _POSSIBLE
+            cls_t = self.type_of(hint, rel)
+            return self.inherited_member(cls_t.symbol, parts[-1]) if cls_t.symbol else cls_t
+        # a fully qualified name (``com.x.Y.m``, ``crate::a::b``); Go names a package by its
+        # import, never by the package name alone
+        if len(parts) > 1 and text in index.by_symbol and rel.language != "go":
+            return Target(text, EXACT)
+        return self.path(parts, rel)
+
+    def resolve(self, rel: RelationRow) -> Target:
+        index = self.index
+        text = rel.to_name.strip()
+        if rel.relation == "contains":
+            return Target(text, EXACT) if text in index.by_symbol else _POSSIBLE
+        if rel.relation == "imports":
+            full = normalise_import(rel, index)
+            return Target(full, EXACT) if index.known(full) else _EXTERNAL
+        if rel.relation == "calls":
+            return self.call(text, rel, rel.receiver_type)
+        if not text or any(c in _BAD for c in text.replace(" ", "")):
+            return _POSSIBLE
+        parts = [p for p in SPLIT.split(text) if p]
+        if len(parts) > 1 and text in index.by_symbol:
+            return Target(text, EXACT)
+        return self.path(parts, rel) if parts else _POSSIBLE
 
 
 def resolve_relations(
     definitions: Iterable[DefinitionRow], relations: Iterable[RelationRow]
 ) -> list[RelationRow]:
-    """Every relation, in input order, with ``to_symbol`` filled where it can be resolved."""
+    """Every relation, in input order, with ``to_symbol`` and ``resolution`` filled."""
     rels = list(relations)
     resolver = _Resolver(definitions, rels)
-    targets: dict[int, str | None] = {}
+    targets: dict[int, Target] = {}
     # bases first: ``self.m()`` looks through the class hierarchy
     for i, rel in enumerate(rels):
         if rel.relation in {"inherits", "implements"}:
             target = targets[i] = resolver.resolve(rel)
-            if target is not None and target not in resolver.bases[rel.from_symbol]:
-                resolver.bases[rel.from_symbol].append(target)
+            if target.symbol is None:
+                resolver.open_bases.add(rel.from_symbol)
+            elif target.symbol not in resolver.bases[rel.from_symbol]:
+                resolver.bases[rel.from_symbol].append(target.symbol)
     out: list[RelationRow] = []
     for i, rel in enumerate(rels):
         target = targets[i] if i in targets else resolver.resolve(rel)
-        out.append(rel if target == rel.to_symbol else replace(rel, to_symbol=target))
+        if (target.symbol, target.resolution) == (rel.to_symbol, rel.resolution):
+            out.append(rel)
+        else:
+            out.append(replace(rel, to_symbol=target.symbol, resolution=target.resolution))
     return out

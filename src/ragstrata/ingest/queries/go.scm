@@ -25,3 +25,22 @@
 (call_expression function: (_) @call.name) @call
 
 (import_spec path: (_) @import.name) @import
+
+; local names and their types, for call receivers (``@bind.type`` a type, ``@bind.value`` the
+; function whose result is bound, neither: a local of unknown type)
+(parameter_declaration name: (identifier) @bind.name type: (_) @bind.type) @bind
+(variadic_parameter_declaration name: (identifier) @bind.name) @bind
+(var_spec name: (identifier) @bind.name type: (_) @bind.type) @bind
+(var_spec name: (identifier) @bind.name) @bind
+(short_var_declaration
+  left: (expression_list . (identifier) @bind.name .)
+  right: (expression_list . [(composite_literal type: (_) @bind.type)
+                             (unary_expression operand: (composite_literal type: (_) @bind.type))] .)) @bind
+(short_var_declaration
+  left: (expression_list . (identifier) @bind.name)
+  right: (expression_list . (call_expression function: (_) @bind.value))) @bind
+(short_var_declaration left: (expression_list (identifier) @bind.name)) @bind
+(range_clause left: (expression_list (identifier) @bind.name)) @bind
+(type_switch_statement (expression_list (identifier) @bind.name)) @bind
+(func_literal parameters: (parameter_list (parameter_declaration name: (identifier) @bind.name type: (_) @bind.type))) @bind
+(field_declaration_list (field_declaration name: (field_identifier) @bind.member type: (_) @bind.type)) @bind

@@ -22,3 +22,21 @@
 (object_creation_expression type: (_) @call.name) @call
 
 (import_declaration [(identifier) (scoped_identifier)] @import.name) @import
+
+; local names and their types, for call receivers (``@bind.type`` a declared type; fields are
+; names of the class, ``@bind.value`` for ``var x = f()``)
+(formal_parameter type: (_) @bind.type name: (identifier) @bind.name) @bind
+(spread_parameter (_) @bind.type (variable_declarator name: (identifier) @bind.name)) @bind
+(catch_formal_parameter (catch_type) @bind.type name: (identifier) @bind.name) @bind
+((local_variable_declaration type: (_) @bind.type
+   declarator: (variable_declarator name: (identifier) @bind.name)) @bind
+ (#not-eq? @bind.type "var"))
+(local_variable_declaration
+   declarator: (variable_declarator name: (identifier) @bind.name
+                                    value: (object_creation_expression type: (_) @bind.type))) @bind
+(local_variable_declaration declarator: (variable_declarator name: (identifier) @bind.name)) @bind
+(field_declaration type: (_) @bind.type declarator: (variable_declarator name: (identifier) @bind.name)) @bind
+(enhanced_for_statement type: (_) @bind.type name: (identifier) @bind.name) @bind
+(lambda_expression parameters: (identifier) @bind.name) @bind
+(lambda_expression parameters: (inferred_parameters (identifier) @bind.name)) @bind
+(resource type: (_) @bind.type name: (identifier) @bind.name) @bind

@@ -38,3 +38,17 @@
    function: (identifier) @_require
    arguments: (arguments . (string) @import.name)) @import
  (#eq? @_require "require"))
+
+; local names and their types, for call receivers (``@bind.type`` a constructed type,
+; ``@bind.value`` the function whose result is bound, else unknown type)
+(formal_parameters (identifier) @bind.name) @bind
+(formal_parameters (assignment_pattern left: (identifier) @bind.name)) @bind
+(formal_parameters (_ (shorthand_property_identifier_pattern) @bind.name)) @bind
+(arrow_function parameter: (identifier) @bind.name) @bind
+(variable_declarator name: (identifier) @bind.name value: (new_expression constructor: (_) @bind.type)) @bind
+(variable_declarator name: (identifier) @bind.name value: (call_expression function: (_) @bind.value)) @bind
+(variable_declarator name: (identifier) @bind.name) @bind
+(variable_declarator name: (_ (identifier) @bind.name)) @bind
+(variable_declarator name: (_ (shorthand_property_identifier_pattern) @bind.name)) @bind
+(for_in_statement left: (identifier) @bind.name) @bind
+(catch_clause parameter: (identifier) @bind.name) @bind

@@ -20,3 +20,19 @@
 (macro_invocation macro: (_) @call.name) @call
 
 (use_declaration argument: (_) @import.name) @import
+
+; local names and their types, for call receivers (``@bind.type`` a type, ``@bind.value`` the
+; function whose result is bound, ``@bind.member`` a struct field, else unknown type)
+(parameter pattern: (identifier) @bind.name type: (_) @bind.type) @bind
+(closure_parameters (identifier) @bind.name) @bind
+(closure_parameters (parameter pattern: (identifier) @bind.name type: (_) @bind.type)) @bind
+(let_declaration pattern: (identifier) @bind.name type: (_) @bind.type) @bind
+(let_declaration pattern: (identifier) @bind.name value: (struct_expression name: (_) @bind.type)) @bind
+(let_declaration pattern: (identifier) @bind.name value: (call_expression function: (_) @bind.value)) @bind
+(let_declaration pattern: (identifier) @bind.name) @bind
+(let_declaration pattern: (_ (identifier) @bind.name)) @bind
+(for_expression pattern: (identifier) @bind.name) @bind
+(for_expression pattern: (_ (identifier) @bind.name)) @bind
+(let_condition pattern: (_ (identifier) @bind.name)) @bind
+(match_arm pattern: (match_pattern (_ (identifier) @bind.name))) @bind
+(field_declaration_list (field_declaration name: (field_identifier) @bind.member type: (_) @bind.type)) @bind

@@ -47,3 +47,23 @@
    function: (identifier) @_require
    arguments: (arguments . (string) @import.name)) @import
  (#eq? @_require "require"))
+
+; local names and their types, for call receivers (``@bind.type`` a declared or constructed
+; type, ``@bind.value`` the function whose result is bound, ``@bind.member`` a class field)
+(required_parameter pattern: (identifier) @bind.name type: (type_annotation (_) @bind.type)) @bind
+(optional_parameter pattern: (identifier) @bind.name type: (type_annotation (_) @bind.type)) @bind
+(required_parameter pattern: (identifier) @bind.name) @bind
+(optional_parameter pattern: (identifier) @bind.name) @bind
+(required_parameter pattern: (_ (identifier) @bind.name)) @bind
+(required_parameter pattern: (_ (shorthand_property_identifier_pattern) @bind.name)) @bind
+(arrow_function parameter: (identifier) @bind.name) @bind
+(variable_declarator name: (identifier) @bind.name type: (type_annotation (_) @bind.type)) @bind
+(variable_declarator name: (identifier) @bind.name value: (new_expression constructor: (_) @bind.type)) @bind
+(variable_declarator name: (identifier) @bind.name value: (call_expression function: (_) @bind.value)) @bind
+(variable_declarator name: (identifier) @bind.name) @bind
+(variable_declarator name: (_ (identifier) @bind.name)) @bind
+(variable_declarator name: (_ (shorthand_property_identifier_pattern) @bind.name)) @bind
+(for_in_statement left: (identifier) @bind.name) @bind
+(catch_clause parameter: (identifier) @bind.name) @bind
+(public_field_definition name: (property_identifier) @bind.member type: (type_annotation (_) @bind.type)) @bind
+(public_field_definition name: (property_identifier) @bind.member value: (new_expression constructor: (_) @bind.type)) @bind
