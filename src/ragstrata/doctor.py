@@ -83,6 +83,8 @@ class Checked(Protocol):
 
     def status(self) -> IndexStatus: ...
 
+    def has_index(self) -> bool: ...
+
 __all__ = [
     "CATEGORIES",
     "DiskLimits",
@@ -196,12 +198,11 @@ def _check_settings(rs: Checked, out: list[DoctorFinding]) -> Any:
 def _check_index(rs: Checked, embedder: Any, quick: bool, out: list[DoctorFinding]) -> bool:
     """Index present, of this schema, fresh; returns True when the index can be read."""
     from ragstrata.indexer import check_manifest, expected_manifest
-    from ragstrata.indexer.run import index_exists
 
     where = f"`ragstrata index {rs.repo}`"
     try:
         store = rs.store
-        if not index_exists(store):
+        if not store.has_index():
             out.append(_f(Severity.HIGH, "index", f"no index at {rs.index_dir}", f"run {where}"))
             return False
         manifest = store.read_manifest()
@@ -314,7 +315,7 @@ def _check_embedder(rs: Checked, embedder: Any, out: list[DoctorFinding]) -> Non
         return
     manifest = None
     try:
-        manifest = rs.store.read_manifest() if _index_file_exists(rs) else None
+        manifest = rs.store.read_manifest() if rs.has_index() else None
     except RagstrataError:
         manifest = None
     want = embedder.dimensions
@@ -330,12 +331,6 @@ def _check_embedder(rs: Checked, embedder: Any, out: list[DoctorFinding]) -> Non
                 f"`ragstrata index --rebuild {rs.repo}`",
             )
         )
-
-
-def _index_file_exists(rs: Checked) -> bool:
-    from ragstrata.indexer.run import index_exists
-
-    return index_exists(rs.store)
 
 
 def _check_llm(rs: Checked, out: list[DoctorFinding]) -> None:

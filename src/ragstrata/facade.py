@@ -111,6 +111,11 @@ class Ragstrata:
             self._router = Router(rs, classifier=classifier, decomposer=decomposer)
         return self._router
 
+    def has_index(self) -> bool:
+        """True when this repository has an index to read: the one place that decides it
+        (asks the configured store; creates no file, no database entry)."""
+        return self.store.has_index()
+
     def close(self) -> None:
         """Release the store (safe to call twice)."""
         if self._store is not None:

@@ -45,20 +45,13 @@ from ragstrata.store.base import (
     embedding_text,
 )
 
-__all__ = ["Indexer", "index_exists"]
+__all__ = ["Indexer"]
 
 Progress = Callable[[IndexEvent], None]
 _Batch = list[tuple[CatalogEntry, Sequence[Row]]]
 
 DRY_RUN_SAMPLE_FILES = 200
 """A dry run extracts at most this many files (evenly spread) and extrapolates by bytes."""
-
-
-def index_exists(store: Store) -> bool:
-    """False when the store is a file-backed index that has not been created yet (checked
-    without creating it)."""
-    path = getattr(store, "path", None)
-    return not isinstance(path, Path) or path.exists()
 
 
 class Indexer:
@@ -101,7 +94,7 @@ class Indexer:
         """
         started = time.perf_counter()
         emit = progress or (lambda event: None)
-        exists = index_exists(self.store)
+        exists = self.store.has_index()
         expected = expected_manifest(self.store, self.embedder, self.settings)
         stored = self.store.read_manifest() if exists else None
         check = check_manifest(None if rebuild else stored, expected)

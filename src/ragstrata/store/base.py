@@ -6,13 +6,13 @@ methods and passes ``ragstrata.testing.store_conformance``. Roles::
     ManifestStore  read_manifest / write_manifest      what built this index
     Catalog        catalog                             path -> (mtime_ns, size, sha256)
     RowWriter      replace_files / remove_files        per-file atomic replacement, one txn/batch
-    RowReader      get_rows                            rows by id
+    RowReader      get_rows / scan_rows                rows by id; rows by layer and path, in order
     LexicalSearch  search_lexical                      BM25 over :func:`analyze` terms
     DenseSearch    search_dense                        cosine over stored vectors of a fingerprint
     SymbolLookup   lookup_symbol / relations           C1 names, C2 callers / callees
     VectorQueue    pending_vectors / put_vectors / drop_vectors   lazy, resumable embedding
     SummaryStore   get_summaries / put_summaries       cached LLM summaries of files and definitions
-    StoreInfo      stats
+    StoreInfo      has_index / stats                   is there an index; counts and freshness
 
 Vectors are content-addressed: they are keyed by (embedder fingerprint, hash of the row's
 :func:`embedding_text`), not by row id, so a row whose text did not change keeps its vector when
@@ -28,7 +28,7 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol, runtime_checkable
@@ -83,6 +83,7 @@ __all__ = [
     "manifest_mismatches",
     "normalize_symbol",
     "parse_direction",
+    "parse_layers",
     "parse_mode",
     "parse_summary_kind",
     "rank_hits",
@@ -94,6 +95,7 @@ __all__ = [
     "suffix_match",
     "summary_key",
     "symbol_score",
+    "unique_rows",
 ]
 
 DEFINITION_HEAD_LINES = 12
@@ -324,10 +326,18 @@ class RowWriter(Protocol):
 
 @runtime_checkable
 class RowReader(Protocol):
-    """Rows by id."""
+    """Rows by id, and every row of some layers and paths."""
 
     def get_rows(self, ids: Sequence[str]) -> list[Row]:
         """The rows that exist, in the order of ``ids``."""
+        ...
+
+    def scan_rows(
+        self, layers: Sequence[Layer | str] | None = None, paths: Sequence[str] | None = None
+    ) -> Iterator[Row]:
+        """Stored rows of ``layers`` (all when None) in ``paths`` (all when None; unknown paths
+        are skipped), from one consistent snapshot: by path (code-point order), then each
+        file's rows in the order they were written."""
         ...
 
 
@@ -424,7 +434,12 @@ class SummaryStore(Protocol):
 
 @runtime_checkable
 class StoreInfo(Protocol):
-    """Counts and freshness."""
+    """Whether there is an index; counts and freshness."""
+
+    def has_index(self) -> bool:
+        """True when an index was written here (a manifest or an indexed file); never creates
+        anything (no file, no repository entry). A damaged index raises ``StoreError``."""
+        ...
 
     @property
     def schema_version(self) -> int:
@@ -575,6 +590,15 @@ def scored_row(row: Row, score: float) -> ScoredRow:
         text=display_text(row),
         row=row,
     )
+
+
+def unique_rows(rows: Sequence[Row]) -> list[Row]:
+    """``rows`` with repeated ids dropped: the first row of an id, at its first position
+    (what every backend writes and :meth:`RowReader.scan_rows` returns, in this order)."""
+    unique: dict[str, Row] = {}
+    for row in rows:
+        unique.setdefault(row.id, row)
+    return list(unique.values())
 
 
 def rank_hits(hits: Sequence[ScoredRow]) -> list[ScoredRow]:
@@ -738,6 +762,19 @@ def parse_direction(direction: Direction | str) -> Direction:
         raise ValueError(
             f"unknown direction {direction!r}; valid: {[d.value for d in Direction]}"
         ) from None
+
+
+def parse_layers(layers: Sequence[Layer | str] | None) -> tuple[Layer, ...] | None:
+    """Validate layer ids (None stays None: every layer), naming the valid set on error."""
+    if layers is None:
+        return None
+    if isinstance(layers, str):
+        raise ValueError(f"layers must be a sequence of layer ids, got the string {layers!r}")
+    valid = {layer.value for layer in Layer}
+    bad = [str(x) for x in layers if str(getattr(x, "value", x)) not in valid]
+    if bad:
+        raise ValueError(f"unknown layer(s) {bad}; valid: {sorted(valid)}")
+    return tuple(sorted({Layer(str(getattr(x, "value", x))) for x in layers}))
 
 
 def check_top_k(top_k: int) -> int:

@@ -73,6 +73,7 @@ from ragstrata.store.base import (
     lexical_text,
     normalize_symbol,
     parse_direction,
+    parse_layers,
     parse_mode,
     parse_summary_kind,
     relation_score,
@@ -82,6 +83,7 @@ from ragstrata.store.base import (
     scored_row,
     summary_key,
     symbol_score,
+    unique_rows,
 )
 
 __all__ = ["MIGRATIONS", "ROW_SCHEMA_VERSION", "SCHEMA_VERSION", "SQLiteStore"]
@@ -563,7 +565,7 @@ class SQLiteStore:
                     "INSERT INTO files VALUES (?, ?, ?, ?)",
                     (entry.path, entry.mtime_ns, entry.size, entry.sha256),
                 )
-                unique = list({row.id: row for row in reversed(rows)}.values())[::-1]
+                unique = unique_rows(rows)
                 conn.executemany(_INSERT_ROW, [self._row_values(r, summaries) for r in unique])
                 conn.executemany(
                     "INSERT INTO relations VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -742,6 +744,38 @@ class SQLiteStore:
                 sql = f"SELECT id, payload FROM rows WHERE id IN ({','.join('?' * len(part))})"
                 found.update((i, row_from_payload(p)) for i, p in conn.execute(sql, list(part)))
         return [found[i] for i in ids if i in found]
+
+    def scan_rows(
+        self, layers: Sequence[Layer | str] | None = None, paths: Sequence[str] | None = None
+    ) -> Iterator[Row]:
+        wanted = parse_layers(layers)
+        where: list[str] = []
+        args: list[str] = []
+        if wanted is not None:
+            where.append(f"layer IN ({','.join('?' * len(wanted))})")
+            args.extend(layer.value for layer in wanted)
+        sql = "SELECT payload FROM rows"
+        payloads: list[str] = []
+        with self._read() as conn:  # one snapshot; rows are decoded lazily after it
+            if paths is None:
+                clause = f" WHERE {' AND '.join(where)}" if where else ""
+                payloads = [p for (p,) in conn.execute(sql + clause + " ORDER BY path, seq", args)]
+            else:
+                only = sorted(set(paths))
+                for part in _chunks(only):
+                    marks = f"path IN ({','.join('?' * len(part))})"
+                    clause = " WHERE " + " AND ".join([*where, marks])
+                    found = conn.execute(sql + clause + " ORDER BY path, seq", [*args, *part])
+                    payloads.extend(p for (p,) in found)
+        return map(row_from_payload, payloads)
+
+    def has_index(self) -> bool:
+        if not self.path.exists():
+            return False
+        with self._read() as conn:
+            if self._meta_value(conn, "manifest") is not None:
+                return True
+            return conn.execute("SELECT 1 FROM files LIMIT 1").fetchone() is not None
 
     def stats(self, fingerprint: str | None = None) -> StoreStats:
         with self._read() as conn:

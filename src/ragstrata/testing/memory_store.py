@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 
@@ -35,6 +35,7 @@ from ragstrata.store.base import (
     embedding_text,
     lexical_text,
     parse_direction,
+    parse_layers,
     parse_mode,
     parse_summary_kind,
     rank_hits,
@@ -220,6 +221,17 @@ class InMemoryStore:
 
     def get_rows(self, ids: Sequence[str]) -> list[Row]:
         return [self._rows[i] for i in ids if i in self._rows]
+
+    def scan_rows(
+        self, layers: Sequence[Layer | str] | None = None, paths: Sequence[str] | None = None
+    ) -> Iterator[Row]:
+        wanted = parse_layers(layers)
+        chosen = sorted(self._by_path if paths is None else set(paths) & set(self._by_path))
+        rows = [self._rows[i] for path in chosen for i in self._by_path[path]]
+        return iter([r for r in rows if wanted is None or r.layer in wanted])
+
+    def has_index(self) -> bool:
+        return self._manifest is not None or bool(self._files)
 
     def stats(self, fingerprint: str | None = None) -> StoreStats:
         fp = fingerprint or (self._manifest.embedder_fingerprint if self._manifest else None)

@@ -41,10 +41,12 @@ from ragstrata.store.base import (
     check_top_k,
     normalize_symbol,
     parse_direction,
+    parse_layers,
     parse_mode,
     parse_summary_kind,
     row_from_payload,
     scored_row,
+    unique_rows,
 )
 from ragstrata.store.postgres import dense, lexical, schema, symbols, writes
 
@@ -348,7 +350,7 @@ class PostgresStore:
         files = {entry.path: (entry, rows) for entry, rows in batch}  # the last one wins
         unique: list[Row] = []
         for _, rows in files.values():
-            unique.extend(list({row.id: row for row in reversed(rows)}.values())[::-1])
+            unique.extend(unique_rows(rows))
 
         def body(conn: Any, repo_id: int) -> Any:
             old_seqs = writes.delete_rows(conn, repo_id, list(files))
@@ -562,24 +564,37 @@ class PostgresStore:
 
     def scan_rows(
         self, layers: Sequence[Layer | str] | None = None, paths: Sequence[str] | None = None
-    ) -> list[Row]:
-        """Stored rows of ``layers`` (all when None) in ``paths`` (all when None), ordered by
-        path and, within a file, as written (used by the indexer's relation resolver)."""
+    ) -> Iterator[Row]:
+        wanted = parse_layers(layers)
         sql = "SELECT payload FROM rs_rows WHERE repo_id = %s"
         args: list[Any] = []
-        if layers is not None:
+        if wanted is not None:
             sql += " AND layer = ANY(%s)"
-            args.append([str(getattr(x, "value", x)) for x in layers])
+            args.append([layer.value for layer in wanted])
         if paths is not None:
             sql += " AND path = ANY(%s)"
-            args.append(list(paths))
+            args.append(sorted(set(paths)))
         with self._read() as (conn, repo_id):
             if repo_id is None:
-                return []
+                return iter(())
             found = conn.execute(
                 sql + ' ORDER BY path COLLATE "C", seq', (repo_id, *args)
             ).fetchall()
-        return [row_from_payload(p) for (p,) in found]
+        return (row_from_payload(p) for (p,) in found)
+
+    def has_index(self) -> bool:
+        try:
+            with self._read() as (conn, repo_id):
+                if repo_id is None:
+                    return False
+                found = conn.execute(
+                    "SELECT manifest IS NOT NULL OR EXISTS (SELECT 1 FROM rs_files "
+                    "WHERE repo_id = %(r)s) FROM rs_repos WHERE repo_id = %(r)s",
+                    {"r": repo_id},
+                ).fetchone()
+        except IndexMissingError:  # create=False and never indexed
+            return False
+        return bool(found and found[0])
 
     def stats(self, fingerprint: str | None = None) -> StoreStats:
         with self._read() as (conn, repo_id):
