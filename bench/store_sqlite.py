@@ -38,8 +38,9 @@ from ragstrata.ingest.rows import (
     content_hash,
     row_id,
 )
+from ragstrata.ingest.texts import lexical_text
 from ragstrata.store.analyzer import analyze
-from ragstrata.store.base import CatalogEntry, SearchFilters, lexical_text
+from ragstrata.store.base import CatalogEntry, SearchFilters
 from ragstrata.store.sqlite import SQLiteStore
 
 QUERIES = [

@@ -165,7 +165,7 @@ def test_readers_keep_working_while_a_writer_writes(tmp_path: Path) -> None:
 
     thread = threading.Thread(target=read_loop)
     thread.start()
-    conn = writer._conn()
+    conn = sqlite3.connect(path, isolation_level=None)  # another writer, as another process
     conn.execute("BEGIN IMMEDIATE")  # hold the write lock: reads must not block on it
     conn.execute("INSERT INTO meta VALUES ('probe', '1')")
     try:
@@ -173,6 +173,7 @@ def test_readers_keep_working_while_a_writer_writes(tmp_path: Path) -> None:
         assert count > 0
     finally:
         conn.execute("ROLLBACK")
+        conn.close()
     for i in range(20):
         writer.replace_files([(entry(f"gen/f{i}.py"), _chunks(f"gen/f{i}.py", 25, "parse_query"))])
     stop.set()

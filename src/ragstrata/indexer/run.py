@@ -36,14 +36,9 @@ from ragstrata.indexer.relations import resolve_changes
 from ragstrata.indexer.scan import scan_rows
 from ragstrata.ingest.pipeline import extract_file
 from ragstrata.ingest.rows import FileRows, Layer, Row
+from ragstrata.ingest.texts import DEFAULT_EMBED_LAYERS, embedding_text
 from ragstrata.settings import Settings
-from ragstrata.store.base import (
-    DEFAULT_EMBED_LAYERS,
-    CatalogEntry,
-    Store,
-    embedding_hash,
-    embedding_text,
-)
+from ragstrata.store.base import CatalogEntry, Store, embedding_hash
 
 __all__ = ["Indexer"]
 

@@ -17,13 +17,14 @@ from datetime import UTC, datetime
 import numpy as np
 
 from ragstrata.ingest.rows import DefinitionRow, Layer, RelationRow, Row
+from ragstrata.ingest.texts import DEFAULT_EMBED_LAYERS, TextRules
 from ragstrata.store.analyzer import analyze
 from ragstrata.store.base import (
-    DEFAULT_EMBED_LAYERS,
     CatalogEntry,
     Direction,
     Manifest,
     PendingVector,
+    RowTexts,
     ScoredRow,
     SearchFilters,
     StoreStats,
@@ -32,8 +33,6 @@ from ragstrata.store.base import (
     check_summary_items,
     check_top_k,
     embedding_hash,
-    embedding_text,
-    lexical_text,
     parse_direction,
     parse_layers,
     parse_mode,
@@ -59,8 +58,14 @@ class InMemoryStore:
 
     schema_version = 1
 
-    def __init__(self, embed_layers: Sequence[Layer | str] = DEFAULT_EMBED_LAYERS) -> None:
-        self.embed_layers = tuple(Layer(str(x)) for x in embed_layers)
+    def __init__(
+        self,
+        embed_layers: Sequence[Layer | str] = DEFAULT_EMBED_LAYERS,
+        *,
+        texts: RowTexts | None = None,
+    ) -> None:
+        self.texts: RowTexts = texts or TextRules(tuple(Layer(str(x)) for x in embed_layers))
+        self.embed_layers = self.texts.embed_layers
         self._manifest: Manifest | None = None
         self._files: dict[str, CatalogEntry] = {}
         self._rows: dict[str, Row] = {}
@@ -103,7 +108,7 @@ class InMemoryStore:
             terms = {i: self._row_terms(r) for i, r in unique.items()}
             embeds = {}
             for i, r in unique.items():
-                text = embedding_text(r, self.embed_layers)
+                text = self.texts.embedding(r)
                 if text is not None:
                     embeds[i] = (embedding_hash(text), text)
             prepared.append((entry, unique, terms, embeds))
@@ -149,7 +154,7 @@ class InMemoryStore:
 
     def _row_terms(self, row: Row) -> Counter[str]:
         """Analyzed terms of the row's lexical text plus its stored summary, if any."""
-        text = lexical_text(row)
+        text = self.texts.lexical(row)
         key = summary_key(row)
         found = self._summaries.get((key[0].value, key[1])) if key else None
         return Counter(analyze(f"{text}\n{found[1]}" if found and found[1] else text))

@@ -34,12 +34,12 @@ from ragstrata.ingest.rows import (
     content_hash,
     row_id,
 )
+from ragstrata.ingest.texts import embedding_text
 from ragstrata.store.base import (
     CatalogEntry,
     Manifest,
     SearchFilters,
     Store,
-    embedding_text,
     manifest_mismatches,
 )
 from ragstrata.testing.fakes import HashEmbedder

@@ -30,6 +30,8 @@ from typing import Any
 import numpy as np
 
 from ragstrata.store.analyzer import analyze
+from ragstrata.store.base import ScoredRow, SearchFilters, row_from_payload, scored_row
+from ragstrata.store.postgres.dense import filter_sql
 
 __all__ = [
     "EXACT_POSTINGS",
@@ -40,6 +42,7 @@ __all__ = [
     "encode_terms",
     "idf",
     "int_array_literal",
+    "search",
     "split_terms",
     "term_hash",
 ]
@@ -212,3 +215,28 @@ class Postings:
 def int_array_literal(values: Any) -> str:
     """``{1,2,3}``: the text form of a bigint[] (faster than adapting a list per row)."""
     return "{" + ",".join(map(str, values)) + "}"
+
+
+def search(
+    conn: Any,
+    repo_id: int,
+    hashes: Sequence[int],
+    filters: SearchFilters | None,
+    top_k: int,
+    budget: int = EXACT_POSTINGS,
+) -> list[ScoredRow]:
+    """BM25 top ``top_k`` rows for the query term hashes (see module docstring)."""
+    n_docs, sum_len = conn.execute(
+        "SELECT n_docs, sum_len FROM rs_repos WHERE repo_id = %s", (repo_id,)
+    ).fetchone()
+    dfs = conn.execute(
+        "SELECT t, (SELECT count(*) FROM rs_postings p WHERE p.repo_id = %s "
+        "AND p.term = t) FROM unnest(%s::bigint[]) AS t",
+        (repo_id, hashes),
+    ).fetchall()
+    params, all_cheap = bm25_params(repo_id, dfs, int(n_docs), int(sum_len), top_k, budget)
+    if not params["terms"]:
+        return []
+    cond, fparams = filter_sql(filters, "m")
+    found = conn.execute(bm25_sql(cond, all_cheap), params | fparams).fetchall()
+    return [scored_row(row_from_payload(p), float(s)) for _, s, p in found]
