@@ -295,3 +295,12 @@ def test_disk_cache_of_derived_arrays(tmp_path: Path) -> None:
 )
 def test_path_prefixes_are_folder_aware(prefix: str, path: str, expected: bool) -> None:
     assert SearchFilters(path_prefixes=(prefix,)).matches_path(path) is expected
+
+
+def test_one_bm25_encoding_caps_term_frequency() -> None:
+    from ragstrata.store.bm25 import TF_MAX, encode_terms, term_hash
+
+    assert TF_MAX == 2**15 - 1  # what PostgreSQL's smallint and SQLite's 16-bit blob both hold
+    n_terms, tfs = encode_terms("zebracorn " * (TF_MAX + 10) + "okapi okapi")
+    assert n_terms == TF_MAX + 12  # the length counts every term; only frequencies are capped
+    assert tfs == {term_hash("zebracorn"): TF_MAX, term_hash("okapi"): 2}

@@ -1,14 +1,13 @@
 """``InMemoryStore``: the reference :class:`~ragstrata.store.base.Store`, plain dicts and loops.
 
 It passes the same conformance suite as the SQLite backend and is the fake other stages'
-tests use. Its BM25 uses the same analyzer and formula (k1=1.2, b=0.75, Lucene idf) as
-``SQLiteStore``, so scores agree between the two. Writes validate and analyze everything before
+tests use. Its BM25 is :mod:`ragstrata.store.bm25` (the same terms, constants and idf as every
+backend), computed with plain loops, so scores agree with the SQLite store's. Writes validate and analyze everything before
 mutating anything, so a failing batch leaves the store unchanged.
 """
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
@@ -18,7 +17,6 @@ import numpy as np
 
 from ragstrata.ingest.rows import DefinitionRow, Layer, RelationRow, Row
 from ragstrata.ingest.texts import DEFAULT_EMBED_LAYERS, TextRules
-from ragstrata.store.analyzer import analyze
 from ragstrata.store.base import (
     CatalogEntry,
     Direction,
@@ -43,10 +41,9 @@ from ragstrata.store.base import (
     summary_key,
     symbol_score,
 )
+from ragstrata.store.bm25 import encode_terms, idf, query_hashes, searchable, weight
 
 __all__ = ["InMemoryStore"]
-
-_K1, _B = 1.2, 0.75
 
 
 def _now() -> str:
@@ -70,7 +67,7 @@ class InMemoryStore:
         self._files: dict[str, CatalogEntry] = {}
         self._rows: dict[str, Row] = {}
         self._by_path: dict[str, list[str]] = {}
-        self._terms: dict[str, Counter[str]] = {}
+        self._terms: dict[str, tuple[int, dict[int, int]]] = {}  # row id -> (length, tfs)
         self._embed: dict[str, tuple[str, str]] = {}  # row id -> (text hash, text)
         self._vectors: dict[tuple[str, str], np.ndarray] = {}
         self._summaries: dict[tuple[str, str], tuple[str, str]] = {}  # (kind, key) -> (hash, text)
@@ -152,12 +149,14 @@ class InMemoryStore:
         for key in [k for k in self._vectors if k[1] in hashes and k[1] not in live]:
             del self._vectors[key]
 
-    def _row_terms(self, row: Row) -> Counter[str]:
-        """Analyzed terms of the row's lexical text plus its stored summary, if any."""
-        text = self.texts.lexical(row)
-        key = summary_key(row)
-        found = self._summaries.get((key[0].value, key[1])) if key else None
-        return Counter(analyze(f"{text}\n{found[1]}" if found and found[1] else text))
+    def _row_terms(self, row: Row) -> tuple[int, dict[int, int]]:
+        """Term count and frequencies of the row's searchable text (lexical + summary)."""
+
+        def summary_of(kind: SummaryKind, key: str) -> str | None:
+            found = self._summaries.get((kind.value, key))
+            return found[1] if found else None
+
+        return encode_terms(searchable(row, self.texts, summary_of))
 
     # ---------------------------------------------------------------- summaries
 
@@ -261,25 +260,22 @@ class InMemoryStore:
         self, query: str | Sequence[str], filters: SearchFilters | None = None, top_k: int = 10
     ) -> list[ScoredRow]:
         check_top_k(top_k)
-        terms = analyze(query) if isinstance(query, str) else [t for q in query for t in analyze(q)]
-        wanted = set(terms)
+        wanted = query_hashes(query)
         if not wanted or not self._rows:
             return []
         n = len(self._rows)
-        avg = sum(sum(c.values()) for c in self._terms.values()) / n or 1.0
-        df = {t: sum(1 for c in self._terms.values() if t in c) for t in wanted}
+        avg = sum(length for length, _ in self._terms.values()) / n or 1.0
+        df = {t: sum(1 for _, tfs in self._terms.values() if t in tfs) for t in wanted}
         hits = []
-        for row_id, counts in self._terms.items():
+        for row_id, (length, tfs) in self._terms.items():
             row = self._rows[row_id]
             if not self._passes(row, filters):
                 continue
-            length = sum(counts.values())
             score = 0.0
             for term in wanted:
-                tf = counts.get(term, 0)
+                tf = tfs.get(term, 0)
                 if tf:
-                    idf = math.log(1.0 + (n - df[term] + 0.5) / (df[term] + 0.5))
-                    score += idf * tf * (_K1 + 1) / (tf + _K1 * (1 - _B + _B * length / avg))
+                    score += idf(n, df[term]) * weight(tf, length, avg)
             if score > 0:
                 hits.append(scored_row(row, score))
         return rank_hits(hits)[:top_k]

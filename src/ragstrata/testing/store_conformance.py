@@ -42,6 +42,7 @@ from ragstrata.store.base import (
     Store,
     manifest_mismatches,
 )
+from ragstrata.store.bm25 import TF_MAX
 from ragstrata.testing.fakes import HashEmbedder
 
 __all__ = ["StoreConformance", "embed_all", "entry", "sample_batch"]
@@ -421,6 +422,13 @@ class StoreConformance:
             assert all(ok(h) for h in hits), filters
         assert loaded.search_lexical(q, SearchFilters(path_prefixes=("src/ap",))) == []
         assert loaded.search_lexical(q, SearchFilters(languages=("cobol",))) == []
+
+    def test_term_frequency_past_the_cap(self, store: Store) -> None:
+        # every backend stores at most TF_MAX per term (PostgreSQL: a smallint); more is kept
+        text = "zebracorn " * (TF_MAX + 500)
+        store.replace_files([(entry("big.txt"), [_chunk("big.txt", "text", text, 1)])])
+        store.replace_files([(entry("small.txt"), [_chunk("small.txt", "text", "zebracorn x", 1)])])
+        assert [h.path for h in store.search_lexical("zebracorn")] == ["big.txt", "small.txt"]
 
     def test_ties_rank_by_path_not_write_order(self, store: Store) -> None:
         text = "def duplicate_helper():\n    return 42\n"

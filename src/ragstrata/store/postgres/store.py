@@ -21,7 +21,6 @@ import numpy as np
 from ragstrata.errors import IndexMissingError
 from ragstrata.ingest.rows import Layer, Row
 from ragstrata.ingest.texts import DEFAULT_EMBED_LAYERS, TextRules
-from ragstrata.store.analyzer import analyze
 from ragstrata.store.base import (
     CatalogEntry,
     Direction,
@@ -43,6 +42,7 @@ from ragstrata.store.base import (
     row_from_payload,
     unique_rows,
 )
+from ragstrata.store.bm25 import query_hashes
 from ragstrata.store.postgres import dense, lexical, reads, schema, symbols, writes
 from ragstrata.store.postgres.connection import RepoDatabase, now
 
@@ -403,8 +403,7 @@ class PostgresStore:
         self, query: str | Sequence[str], filters: SearchFilters | None = None, top_k: int = 10
     ) -> list[ScoredRow]:
         check_top_k(top_k)
-        terms = analyze(query) if isinstance(query, str) else [t for q in query for t in analyze(q)]
-        hashes = sorted({lexical.term_hash(t) for t in terms})
+        hashes = sorted(query_hashes(query))
         if not hashes:
             return []
         with self._db.read() as (conn, repo_id):

@@ -23,6 +23,7 @@ from ragstrata.store.base import (
     row_to_payload,
     summary_key,
 )
+from ragstrata.store.bm25 import encode_terms, searchable
 from ragstrata.store.postgres import lexical
 
 __all__ = [
@@ -32,7 +33,6 @@ __all__ = [
     "replace_files",
     "reterm",
     "row_record",
-    "searchable",
     "summaries_for",
 ]
 
@@ -48,12 +48,11 @@ _ROW_TYPES = (
 _REL_COLS = "repo_id, seq, relation, from_symbol, from_last, to_name, to_symbol, to_last, line"
 
 
-def searchable(row: Row, texts: RowTexts, summaries: dict[tuple[str, str], str]) -> str:
-    """The row's lexical text plus its cached summary, if one is stored."""
-    text = texts.lexical(row)
-    key = summary_key(row)
-    summary = summaries.get((key[0].value, key[1])) if key is not None else None
-    return f"{text}\n{summary}" if summary else text
+def _terms(
+    row: Row, texts: RowTexts, summaries: dict[tuple[str, str], str]
+) -> tuple[int, dict[int, int]]:
+    """Term count and frequencies of the row's searchable text (lexical text + summary)."""
+    return encode_terms(searchable(row, texts, lambda kind, key: summaries.get((kind.value, key))))
 
 
 def row_record(
@@ -64,7 +63,7 @@ def row_record(
     texts: RowTexts,
 ) -> tuple[tuple[Any, ...], dict[int, int], int]:
     """The ``rs_rows`` record of ``row``, its term frequencies and its term count."""
-    n_terms, tfs = lexical.encode_terms(searchable(row, texts, summaries))
+    n_terms, tfs = _terms(row, texts, summaries)
     embed = texts.embedding(row)
     name = name_lower = symbol_norm = symbol_last = None
     if isinstance(row, DefinitionRow):
@@ -162,7 +161,7 @@ def reanalyze(conn: Any, repo_id: int, texts: RowTexts) -> None:
         updates = []
         postings = lexical.Postings()
         for (seq, _), row in zip(found, rows, strict=True):
-            n_terms, tfs = lexical.encode_terms(searchable(row, texts, summaries))
+            n_terms, tfs = _terms(row, texts, summaries)
             sum_len += n_terms
             updates.append((n_terms, list(tfs), repo_id, seq))
             postings.add(seq, tfs, n_terms)
@@ -211,7 +210,7 @@ def reterm(conn: Any, repo_id: int, rows: Sequence[tuple[int, Row]], texts: RowT
     with conn.cursor() as cur:
         postings = lexical.Postings()
         for seq, row in rows:
-            n_terms, tfs = lexical.encode_terms(searchable(row, texts, summaries))
+            n_terms, tfs = _terms(row, texts, summaries)
             new_len += n_terms
             updates.append((n_terms, list(tfs), repo_id, seq))
             postings.add(seq, tfs, n_terms)

@@ -21,6 +21,7 @@ import numpy as np
 
 from ragstrata.ingest.rows import Layer, Row
 from ragstrata.ingest.texts import DEFAULT_EMBED_LAYERS, TextRules
+from ragstrata.store.bm25 import query_hashes
 from ragstrata.store.checks import (
     check_summary_items,
     check_top_k,
@@ -35,7 +36,6 @@ from ragstrata.store.sqlite import symbols, vectors, writes
 from ragstrata.store.sqlite.connection import Connections
 from ragstrata.store.sqlite.derived import Derived
 from ragstrata.store.sqlite.hits import hits, top
-from ragstrata.store.sqlite.lexical import query_hashes
 from ragstrata.store.sqlite.schema import (
     ROW_SCHEMA_VERSION,
     bump,

@@ -8,27 +8,26 @@ policy the store was given) plus its cached LLM summary, if one is stored.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from ragstrata.ingest.rows import DefinitionRow, RelationRow, Row
+from ragstrata.store.bm25 import SummaryOf, searchable
 from ragstrata.store.protocols import RowTexts
 from ragstrata.store.records import (
     embedding_hash,
     row_from_payload,
     row_symbol,
     row_to_payload,
-    summary_key,
     unique_rows,
 )
 from ragstrata.store.sqlite import vectors
-from ragstrata.store.sqlite.lexical import encode_terms
+from ragstrata.store.sqlite.lexical import encode_blobs
 from ragstrata.store.sqlite.schema import INSERT_ROW, bump, chunks, marks
 from ragstrata.store.symbols import last_segment, normalize_symbol
 from ragstrata.store.values import CatalogEntry, SummaryKind
 
 __all__ = [
-    "Summaries",
     "delete_paths",
     "reanalyze",
     "replace_files",
@@ -36,39 +35,26 @@ __all__ = [
     "summary_lookup",
 ]
 
-Summaries = Callable[[str, str], str | None] | None
-"""Looks up a summary's text by ``(kind, key)``; None when the index holds no summaries."""
 
 _RETERM = "UPDATE rows SET n_terms=?, term_ids=?, term_tfs=? WHERE seq=?"
 
 
-def _searchable(row: Row, texts: RowTexts, summaries: Summaries) -> str:
-    """The row's lexical text plus its summary, if one is stored."""
-    text = texts.lexical(row)
-    key = summary_key(row) if summaries is not None else None
-    if key is not None and summaries is not None:
-        summary = summaries(key[0].value, key[1])
-        if summary:
-            text = f"{text}\n{summary}"
-    return text
-
-
-def summary_lookup(conn: sqlite3.Connection) -> Summaries:
+def summary_lookup(conn: sqlite3.Connection) -> SummaryOf | None:
     """``(kind, key) -> text`` lookups for rows being (re)written; None when there are none."""
     if conn.execute("SELECT 1 FROM summaries LIMIT 1").fetchone() is None:
         return None
 
-    def lookup(kind: str, key: str) -> str | None:
+    def lookup(kind: SummaryKind, key: str) -> str | None:
         found = conn.execute(
-            "SELECT text FROM summaries WHERE kind = ? AND key = ?", (kind, key)
+            "SELECT text FROM summaries WHERE kind = ? AND key = ?", (kind.value, key)
         ).fetchone()
         return None if found is None else str(found[0])
 
     return lookup
 
 
-def _row_values(row: Row, texts: RowTexts, summaries: Summaries) -> tuple[Any, ...]:
-    n_terms, ids, tfs = encode_terms(_searchable(row, texts, summaries))
+def _row_values(row: Row, texts: RowTexts, summaries: SummaryOf | None) -> tuple[Any, ...]:
+    n_terms, ids, tfs = encode_blobs(searchable(row, texts, summaries))
     embed = texts.embedding(row)
     name = name_lower = symbol_norm = symbol_last = None
     if isinstance(row, DefinitionRow):
@@ -136,7 +122,7 @@ def reanalyze(conn: sqlite3.Connection, texts: RowTexts) -> None:
     updates = []
     for seq, payload in conn.execute("SELECT seq, payload FROM rows"):
         row = row_from_payload(payload)
-        n, ids, tfs = encode_terms(_searchable(row, texts, summaries))
+        n, ids, tfs = encode_blobs(searchable(row, texts, summaries))
         updates.append((n, ids, tfs, seq))
     conn.executemany(_RETERM, updates)
     if updates:
@@ -158,7 +144,7 @@ def resummarize(
             f"SELECT seq, payload FROM rows WHERE layer = ? AND {where}", (layer, *args)
         ).fetchall():
             row = row_from_payload(payload)
-            n, ids, tfs = encode_terms(_searchable(row, texts, summaries))
+            n, ids, tfs = encode_blobs(searchable(row, texts, summaries))
             updates.append((n, ids, tfs, seq))
     conn.executemany(_RETERM, updates)
     bump(conn, rows=bool(updates))
