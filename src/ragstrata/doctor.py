@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from ragstrata.errors import (
     ConfigError,
+    IndexCorruptError,
     IndexMismatchError,
     IndexMissingError,
     ProviderAuthError,
@@ -222,6 +223,11 @@ def _check_index(rs: Checked, embedder: Any, quick: bool, out: list[DoctorFindin
         return False
     except ConfigError as exc:  # e.g. a store.url this version cannot open
         out.append(_f(Severity.HIGH, "settings", one_line(exc), "fix [store] in ragstrata.toml"))
+        return False
+    except IndexCorruptError as exc:
+        out.append(
+            _f(Severity.HIGH, "index", _one_line(exc), f"run `ragstrata index --rebuild {rs.repo}`")
+        )
         return False
     except RagstrataError as exc:
         fix = f"delete {rs.index_dir} and run {where}"

@@ -45,6 +45,7 @@ __all__ = [
     "DenseSearch",
     "LexicalSearch",
     "ManifestStore",
+    "Rebuildable",
     "RowReader",
     "RowTexts",
     "RowWriter",
@@ -254,4 +255,18 @@ class Store(
 
     def close(self) -> None:
         """Release connections and caches; the store may be reopened by using it again."""
+        ...
+
+
+@runtime_checkable
+class Rebuildable(Protocol):
+    """A store that rebuilds beside itself: readers keep answering from the old index until
+    the new one is swapped in whole (the SQLite file; the in-memory fake)."""
+
+    def beside(self) -> Store:
+        """A new, empty store of the same kind where the rebuild is written."""
+        ...
+
+    def replace_with(self, built: Store) -> None:
+        """Make ``built`` (from :meth:`beside`) this store's index, atomically."""
         ...

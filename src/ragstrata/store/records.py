@@ -7,6 +7,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from ragstrata.errors import IndexCorruptError
 from ragstrata.ingest.rows import (
     ChunkRow,
     DefinitionRow,
@@ -119,13 +120,17 @@ def row_to_payload(row: Row) -> str:
 
 
 def row_from_payload(payload: str) -> Row:
-    """Inverse of :func:`row_to_payload`."""
-    data: dict[str, Any] = json.loads(payload)
-    layer = Layer(data["layer"])
-    data["layer"] = layer
-    cls = _ROW_TYPES[layer]
-    for key, value in data.items():
-        if isinstance(value, list):
-            data[key] = tuple(value)
-    row: Row = cls(**data)
+    """Inverse of :func:`row_to_payload`; a payload that is not one raises
+    ``IndexCorruptError`` (the stored index is damaged)."""
+    try:
+        data: dict[str, Any] = json.loads(payload)
+        layer = Layer(data["layer"])
+        data["layer"] = layer
+        cls = _ROW_TYPES[layer]
+        for key, value in data.items():
+            if isinstance(value, list):
+                data[key] = tuple(value)
+        row: Row = cls(**data)
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise IndexCorruptError(f"a stored row is damaged ({type(exc).__name__})") from exc
     return row

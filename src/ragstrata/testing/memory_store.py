@@ -25,6 +25,7 @@ from ragstrata.store.base import (
     RowTexts,
     ScoredRow,
     SearchFilters,
+    Store,
     StoreStats,
     SummaryKind,
     SymbolMode,
@@ -75,6 +76,16 @@ class InMemoryStore:
 
     def close(self) -> None:
         """Nothing to release."""
+
+    def beside(self) -> InMemoryStore:
+        """A new, empty store with the same text policy (a rebuild is written there)."""
+        return InMemoryStore(texts=self.texts)
+
+    def replace_with(self, built: Store) -> None:
+        """Take over the index of ``built`` (from :meth:`beside`) in one step."""
+        if not isinstance(built, InMemoryStore):
+            raise ValueError(f"{built!r} was not built beside this store")
+        self.__dict__.update(dict(built.__dict__))
 
     # ---------------------------------------------------------------- manifest, catalog
 

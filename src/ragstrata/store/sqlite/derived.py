@@ -39,8 +39,9 @@ class Snapshot:
     """Per-row metadata arrays at one rows generation, aligned with ``seq`` order, and the
     search structures built on them (postings, dense matrices, fuzzy name keys)."""
 
-    def __init__(self, arrays: dict[str, np.ndarray], generation: int) -> None:
+    def __init__(self, arrays: dict[str, np.ndarray], generation: int, index_id: str) -> None:
         self.generation = generation
+        self.index_id = index_id  # a rebuilt file swapped in has another: nothing carries over
         self.seq = arrays["seq"]
         self.layer = arrays["layer"]
         self.language = arrays["language"]
@@ -157,16 +158,17 @@ class Derived:
     def snapshot(self, conn: sqlite3.Connection) -> Snapshot:
         """The metadata arrays for the generation visible in this read transaction."""
         gen = int(meta_value(conn, "rows_gen") or 0)
+        index_id = meta_value(conn, "index_id") or "0"
         snap = self._snap
-        if snap is None or snap.generation != gen:
+        if snap is None or snap.generation != gen or snap.index_id != index_id:
             n_rows = int(conn.execute("SELECT COUNT(*) FROM rows").fetchone()[0])
 
             def build() -> dict[str, np.ndarray]:
                 sql = "SELECT seq, layer, language, is_test, path FROM rows ORDER BY seq"
                 return Snapshot.build(conn.execute(sql).fetchall())
 
-            name = f"meta-{meta_value(conn, 'index_id') or '0'}-{gen}"
-            snap = self._snap = Snapshot(self._load(name, build, n_rows), gen)
+            name = f"meta-{index_id}-{gen}"
+            snap = self._snap = Snapshot(self._load(name, build, n_rows), gen, index_id)
         return snap
 
     def postings(self, conn: sqlite3.Connection, snap: Snapshot) -> Postings:
@@ -177,7 +179,7 @@ class Derived:
                 sql = "SELECT n_terms, term_ids, term_tfs FROM rows ORDER BY seq"
                 return Postings.build(conn.execute(sql).fetchall())
 
-            name = f"lex-{meta_value(conn, 'index_id') or '0'}-{snap.generation}"
+            name = f"lex-{snap.index_id}-{snap.generation}"
             snap.lexical = Postings(self._load(name, build, len(snap.seq)))
         return snap.lexical
 
@@ -190,8 +192,7 @@ class Derived:
         if cached is not None and cached[0] == gen:
             return cached[1], cached[2]
         digest = hashlib.blake2b(fingerprint.encode(), digest_size=6).hexdigest()
-        index_id = meta_value(conn, "index_id") or "0"
-        name = f"dense-{digest}-{index_id}-{snap.generation}-{gen}"
+        name = f"dense-{digest}-{snap.index_id}-{snap.generation}-{gen}"
         arrays = self._load(name, lambda: build_matrix(conn, snap.seq, fingerprint), len(snap.seq))
         snap.dense[fingerprint] = (gen, arrays["matrix"], arrays["index"])
         return arrays["matrix"], arrays["index"]

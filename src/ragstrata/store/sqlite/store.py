@@ -30,10 +30,10 @@ from ragstrata.store.checks import (
     parse_mode,
     parse_summary_kind,
 )
-from ragstrata.store.protocols import RowTexts
+from ragstrata.store.protocols import RowTexts, Store
 from ragstrata.store.records import row_from_payload
 from ragstrata.store.sqlite import symbols, vectors, writes
-from ragstrata.store.sqlite.connection import Connections
+from ragstrata.store.sqlite.connection import Connections, swap_in
 from ragstrata.store.sqlite.derived import Derived
 from ragstrata.store.sqlite.hits import hits, top
 from ragstrata.store.sqlite.schema import (
@@ -79,6 +79,7 @@ class SQLiteStore:
         texts: RowTexts | None = None,
         busy_timeout_s: float = 30.0,
         cache_min_rows: int | None = 20_000,
+        repo: str | Path | None = None,
     ) -> None:
         self.path = Path(path)
         self.cache_dir = self.path.parent / (self.path.stem + ".cache")
@@ -86,6 +87,7 @@ class SQLiteStore:
         self.create = create
         self.texts: RowTexts = texts or TextRules(tuple(Layer(str(x)) for x in embed_layers))
         self.busy_timeout_s = busy_timeout_s
+        self.repo = None if repo is None else Path(repo)
         self._db = Connections(
             self.path,
             create=create,
@@ -93,6 +95,7 @@ class SQLiteStore:
             on_first_open=lambda c: migrate(
                 c, self.path, lambda t: writes.reanalyze(t, self.texts)
             ),
+            repo=self.repo,
         )
         self.derived = Derived(self.cache_dir, cache_min_rows)
 
@@ -101,7 +104,7 @@ class SQLiteStore:
         cls, repo: str | Path, index_dir_name: str = ".ragstrata", **kw: Any
     ) -> SQLiteStore:
         """The store of a repository: ``REPO/<index_dir_name>/index.sqlite``."""
-        return cls(Path(repo) / index_dir_name / "index.sqlite", **kw)
+        return cls(Path(repo) / index_dir_name / "index.sqlite", repo=repo, **kw)
 
     @property
     def embed_layers(self) -> tuple[Layer, ...]:
@@ -123,6 +126,27 @@ class SQLiteStore:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    # ------------------------------------------------------------------ rebuilds
+
+    def beside(self) -> SQLiteStore:
+        """A new, empty store at ``<file>.rebuild`` (leftovers of an earlier attempt are
+        deleted): a rebuild is written there while this file keeps answering."""
+        path = self.path.with_name(self.path.name + ".rebuild")
+        for suffix in ("", "-wal", "-shm", "-journal", ".lock"):
+            Path(str(path) + suffix).unlink(missing_ok=True)
+        return SQLiteStore(
+            path, texts=self.texts, busy_timeout_s=self.busy_timeout_s, cache_min_rows=None
+        )
+
+    def replace_with(self, built: Store) -> None:
+        """Swap the file of ``built`` (from :meth:`beside`) in for this one, atomically.
+        Connections of this store move to the new file at their next transaction."""
+        if not isinstance(built, SQLiteStore) or built.path.parent != self.path.parent:
+            raise ValueError(f"{built!r} was not built beside {self.path}")
+        built.close()
+        swap_in(built.path, self.path)
+        Path(str(built.path) + ".lock").unlink(missing_ok=True)
 
     # ------------------------------------------------------------------ manifest, catalog
 
@@ -249,7 +273,7 @@ class SQLiteStore:
             args.extend(layer.value for layer in wanted)
         sql = "SELECT payload FROM rows"
         payloads: list[str] = []
-        with self._db.read() as conn:  # one snapshot; rows are decoded lazily after it
+        with self._db.read() as conn:  # one snapshot; decoded inside it (damage is reported)
             if paths is None:
                 clause = f" WHERE {' AND '.join(where)}" if where else ""
                 payloads = [p for (p,) in conn.execute(sql + clause + " ORDER BY path, seq", args)]
@@ -258,10 +282,11 @@ class SQLiteStore:
                     clause = " WHERE " + " AND ".join([*where, f"path IN ({marks(part)})"])
                     found = conn.execute(sql + clause + " ORDER BY path, seq", [*args, *part])
                     payloads.extend(p for (p,) in found)
-        return map(row_from_payload, payloads)
+            rows = [row_from_payload(p) for p in payloads]
+        return iter(rows)
 
     def has_index(self) -> bool:
-        if not self.path.exists():
+        if not self.path.exists() and not self.path.is_symlink():
             return False
         with self._db.read() as conn:
             if meta_value(conn, "manifest") is not None:
