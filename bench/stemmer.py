@@ -41,7 +41,7 @@ def _snowball() -> Callable[[str], str]:
 VARIANTS: dict[str, Callable[[], Callable[[str], str]]] = {
     "light": lambda: analyzer.light_stem,
     "snowball": _snowball,
-    "none": lambda: (lambda word: word),
+    "none": lambda: lambda word: word,
 }
 
 

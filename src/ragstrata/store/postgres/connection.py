@@ -5,6 +5,7 @@ PostgreSQL picks it as a deadlock victim)."""
 
 from __future__ import annotations
 
+import logging
 import random
 import threading
 import time
@@ -12,16 +13,95 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
-from ragstrata.errors import IndexMissingError, StoreError
+from ragstrata.errors import ConfigError, IndexMissingError, StoreError
 from ragstrata.store.analyzer import ANALYZER_VERSION
 from ragstrata.store.postgres import schema
 
-__all__ = ["RepoDatabase", "now"]
+__all__ = [
+    "CONNECT_TIMEOUT_S",
+    "RepoDatabase",
+    "check_url",
+    "connect_failure",
+    "now",
+    "server_name",
+]
+
+CONNECT_TIMEOUT_S = 5
+"""How long one connection attempt may take before the store gives up (fail fast)."""
+
+# the pool logs every failed attempt; ragstrata reports one line of its own instead
+logging.getLogger("psycopg.pool").addHandler(logging.NullHandler())
+logging.getLogger("psycopg.pool").propagate = False
 
 _RETRYABLE = ("40P01", "40001")  # deadlock_detected, serialization_failure
 _migrated: set[str] = set()
 _migrate_lock = threading.Lock()
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0].strip() if text else type(exc).__name__
+
+
+def check_url(url: str) -> None:
+    """Refuse a URL psycopg cannot parse or that names no server (``ConfigError``)."""
+    import psycopg
+    from psycopg.conninfo import conninfo_to_dict
+
+    if url.split(":", 1)[0].lower() in ("postgresql", "postgres"):
+        parts = urlsplit(url)
+        try:
+            port = parts.port  # raises on a port that is not a number
+        except ValueError:
+            raise ConfigError(f"store url {_redacted(url)} has a bad port") from None
+        if port is not None and not 0 < port < 65536:
+            raise ConfigError(f"store url {_redacted(url)} has a bad port: {port}")
+        if not parts.hostname and "host=" not in parts.query:
+            raise ConfigError(
+                f"store url {_redacted(url)} names no server: write "
+                "postgresql://USER@HOST[:PORT]/DATABASE"
+            )
+    try:
+        params = conninfo_to_dict(url)
+    except psycopg.Error as exc:
+        raise ConfigError(f"store url is not a valid PostgreSQL URL: {_first_line(exc)}") from None
+    if not params.get("host") and not params.get("hostaddr"):
+        raise ConfigError(
+            f"store url {_redacted(url)} names no server: write "
+            "postgresql://USER@HOST[:PORT]/DATABASE"
+        )
+
+
+def _redacted(url: str) -> str:
+    parts = urlsplit(url)
+    if not parts.password:
+        return url
+    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
+def connect_failure(url: str, exc: BaseException) -> StoreError | ConfigError:
+    """One line for a failed connection: a bad option of the URL is the user's (exit 2), an
+    unreachable or refusing server a system failure (exit 3)."""
+    reason = _first_line(exc)
+    if "invalid" in reason and "connection to server" not in reason:
+        return ConfigError(f"store url {_redacted(url)} is invalid: {reason}")
+    return StoreError(f"cannot connect to the PostgreSQL store at {server_name(url)}: {reason}")
+
+
+def server_name(url: str) -> str:
+    """``host:port/dbname`` of ``url`` (never the user or password), for messages."""
+    from psycopg.conninfo import conninfo_to_dict
+
+    try:
+        params = conninfo_to_dict(url)
+    except Exception:
+        return "?"
+    host = params.get("host") or params.get("hostaddr") or "?"
+    port = params.get("port") or "5432"
+    return f"{host}:{port}/{params.get('dbname') or ''}"
 
 
 def now() -> str:
@@ -58,21 +138,37 @@ class RepoDatabase:
 
     @staticmethod
     def make_pool(url: str, max_size: int = 4) -> Any:
-        """An open connection pool (autocommit connections) for ``url``."""
+        """An open connection pool (autocommit connections) for ``url``.
+
+        A malformed URL raises ``ConfigError``; a server that does not answer within
+        :data:`CONNECT_TIMEOUT_S` raises ``StoreError`` (one line, no password)."""
+        import psycopg
         from psycopg_pool import ConnectionPool
+
+        check_url(url)
+        try:  # one probe first: the pool would retry in the background for its whole timeout
+            psycopg.connect(url, connect_timeout=CONNECT_TIMEOUT_S).close()
+        except psycopg.Error as exc:
+            raise connect_failure(url, exc) from None
 
         def configure(conn: Any) -> None:
             conn.autocommit = True
             conn.prepare_threshold = None  # see _conn
 
         pool = ConnectionPool(
-            url, min_size=1, max_size=max_size, configure=configure, open=False, timeout=60
+            url,
+            min_size=1,
+            max_size=max_size,
+            kwargs={"connect_timeout": CONNECT_TIMEOUT_S},
+            configure=configure,
+            open=False,
+            timeout=60,
         )
         try:
-            pool.open(wait=True, timeout=30)
+            pool.open(wait=True, timeout=4 * CONNECT_TIMEOUT_S)
         except Exception as exc:
             pool.close()
-            raise StoreError(f"cannot connect to the PostgreSQL store: {exc}") from exc
+            raise connect_failure(url, exc) from None
         return pool
 
     def get_pool(self) -> Any:
@@ -230,7 +326,8 @@ class RepoDatabase:
         """Repository keys stored in the database at ``url``."""
         import psycopg
 
-        with psycopg.connect(url) as conn:
+        check_url(url)
+        with psycopg.connect(url, connect_timeout=CONNECT_TIMEOUT_S) as conn:
             exists = conn.execute("SELECT to_regclass('rs_repos') IS NOT NULL").fetchone()
             if not exists or not exists[0]:
                 return []
