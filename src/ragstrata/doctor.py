@@ -86,6 +86,7 @@ class Checked(Protocol):
 
     def has_index(self) -> bool: ...
 
+
 __all__ = [
     "CATEGORIES",
     "DiskLimits",
@@ -147,7 +148,6 @@ DiskUsage = Callable[[Path], Any]  # shutil.disk_usage: (total, used, free)
 
 def _f(severity: Severity, category: str, observation: str, fix: str = "") -> DoctorFinding:
     return DoctorFinding(severity, category, " ".join(observation.split()), fix)
-
 
 
 def _size(folder: Path) -> int:
@@ -226,7 +226,7 @@ def _check_index(rs: Checked, embedder: Any, quick: bool, out: list[DoctorFindin
         return False
     except IndexCorruptError as exc:
         out.append(
-            _f(Severity.HIGH, "index", _one_line(exc), f"run `ragstrata index --rebuild {rs.repo}`")
+            _f(Severity.HIGH, "index", one_line(exc), f"run `ragstrata index --rebuild {rs.repo}`")
         )
         return False
     except RagstrataError as exc:

@@ -33,12 +33,12 @@ from ragstrata.indexer.events import Estimate, IndexEvent, IndexReport
 from ragstrata.indexer.manifest import check_manifest, expected_manifest
 from ragstrata.indexer.plan import Plan, make_plan
 from ragstrata.indexer.relations import resolve_changes
-from ragstrata.indexer.scan import scan_rows
 from ragstrata.ingest.pipeline import extract_file
 from ragstrata.ingest.rows import FileRows, Layer, Row
 from ragstrata.ingest.texts import DEFAULT_EMBED_LAYERS, embedding_text
 from ragstrata.settings import Settings
 from ragstrata.store.base import CatalogEntry, Store, embedding_hash
+from ragstrata.store.scan import rows_by_path
 
 __all__ = ["Indexer"]
 
@@ -149,7 +149,7 @@ class Indexer:
         catalog = self.store.catalog() if resolution.rewrites else {}
         first_by_path = {p: (catalog[p], rows) for p, rows in resolution.rewrites.items()}
         if plan.touched:
-            kept = scan_rows(self.store, None, plan.touched)
+            kept = rows_by_path(self.store, None, plan.touched)
             for path in plan.touched:
                 rows = resolution.rewrites.get(path) or tuple(kept.get(path, ()))
                 first_by_path[path] = (plan.entries[path], rows)
