@@ -37,8 +37,9 @@ from typing import Any
 
 from ragstrata.ingest.pipeline import ingest_repository
 from ragstrata.ingest.rows import Layer, Row
+from ragstrata.ingest.texts import embedding_text
 from ragstrata.settings import IndexSettings
-from ragstrata.store.base import CatalogEntry, SearchFilters, embedding_hash, embedding_text
+from ragstrata.store.base import CatalogEntry, SearchFilters, embedding_hash
 from ragstrata.store.postgres import PostgresStore
 from ragstrata.store.sqlite import SQLiteStore
 from ragstrata.testing.fakes import HashEmbedder

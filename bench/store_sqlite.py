@@ -38,8 +38,9 @@ from ragstrata.ingest.rows import (
     content_hash,
     row_id,
 )
+from ragstrata.ingest.texts import lexical_text
 from ragstrata.store.analyzer import analyze
-from ragstrata.store.base import CatalogEntry, SearchFilters, lexical_text
+from ragstrata.store.base import CatalogEntry, SearchFilters
 from ragstrata.store.sqlite import SQLiteStore
 
 QUERIES = [
@@ -300,7 +301,7 @@ def stem_eval(limit: int = 4000) -> dict[str, Any]:
     "off" run (and its caches cleared), so indexing and querying agree in both runs.
     """
     import ragstrata.store.analyzer as analyzer_module
-    from ragstrata.store import sqlite as sqlite_module
+    from ragstrata.store import bm25 as bm25_module
 
     defs: list[tuple[CatalogEntry, list[Row]]] = []
     queries: list[tuple[str, str]] = []
@@ -322,7 +323,7 @@ def stem_eval(limit: int = 4000) -> dict[str, Any]:
     for label, stem in (("stem_on", original), ("stem_off", lambda w: w)):
         analyzer_module.light_stem = stem  # type: ignore[assignment]
         analyzer_module._token_terms.cache_clear()
-        sqlite_module._term_hash.cache_clear()
+        bm25_module.term_hash.cache_clear()
         with tempfile.TemporaryDirectory() as tmp:
             store = SQLiteStore(Path(tmp) / "i.sqlite", cache_min_rows=None)
             store.replace_files(defs)

@@ -26,6 +26,8 @@ SLOW_MODULES = frozenset(
         "test_http_schemathesis.py",
         "test_embed_local.py",
         "test_cli_fresh.py",
+        "test_corruption.py",
+        "test_store_urls.py",
     }
 )
 SLOW_FIXTURES = frozenset({"pg_url", "minilm", "real_embedder", "chromium"})

@@ -1,4 +1,4 @@
-"""What an index embeds (store/base.embedding_text) and how the fill loop batches it."""
+"""What an index embeds (ingest/texts.embedding_text) and how the fill loop batches it."""
 
 from __future__ import annotations
 
@@ -7,13 +7,13 @@ from collections.abc import Sequence
 from ragstrata.embed.base import ProgressCallback
 from ragstrata.indexer.embed_fill import ROUND_BATCHES, fill_vectors
 from ragstrata.ingest.rows import ChunkRow, DefinitionRow, Layer, SectionRow, content_hash
-from ragstrata.store.base import (
+from ragstrata.ingest.texts import (
     DEFINITION_HEAD_LINES,
     DEFINITION_MAX_CHARS,
     EMBED_MAX_CHARS,
-    CatalogEntry,
     embedding_text,
 )
+from ragstrata.store.base import CatalogEntry
 from ragstrata.testing.fakes import HashEmbedder
 from ragstrata.testing.memory_store import InMemoryStore
 

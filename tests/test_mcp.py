@@ -462,7 +462,8 @@ def test_failures_map_to_one_line_tool_errors(tmp_path: Path) -> None:
         result = guarded(lambda: tools.search_code(repos, "charge", 5, None, None))
     finally:
         repos.close()
-    assert _error(result, "store_error").startswith("error (store_error): cannot open index")
+    message = _error(result, "index_corrupt")  # a StoreError: the file is damaged
+    assert message.startswith("error (index_corrupt): the index ") and "--rebuild" in message
     crash = error_result(RuntimeError("boom\n  at line 2"))
     assert _error(crash, "internal_error") == "error (internal_error): internal error: " + (
         "RuntimeError: boom at line 2"

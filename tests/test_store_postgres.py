@@ -246,12 +246,18 @@ def test_analyzer_change_reanalyzes_the_repository(pg_url: str) -> None:  # noqa
         s.replace_files(sample_batch())
         s.put_summaries("file", [("src/app/http.py", "h1", "Zeppelinous transport layer.")])
         before = [(h.row_id, round(h.score, 6)) for h in s.search_lexical("http client", top_k=5)]
-        with s._conn() as conn:  # as if an older ragstrata had analyzed the rows
-            conn.execute(
+        import psycopg
+
+        with psycopg.connect(pg_url, autocommit=True) as conn:  # as if an older ragstrata
+            conn.execute(  # had analyzed the rows
                 "UPDATE rs_repos SET analyzer = 'old', sum_len = 0 WHERE repo_key = %s",
                 (s.repo_key,),
             )
-            conn.execute("DELETE FROM rs_postings WHERE repo_id = %s", (s._repo_id,))
+            conn.execute(
+                "DELETE FROM rs_postings WHERE repo_id = "
+                "(SELECT repo_id FROM rs_repos WHERE repo_key = %s)",
+                (s.repo_key,),
+            )
         again = _store(pg_url, s.repo_key)
         again.replace_files([])  # any write (or a new store opening for writing) re-analyzes
         again.write_manifest(Manifest(schema_version=1, package_version="0", embedder_fingerprint=FP, dimensions=64))  # fmt: skip

@@ -165,7 +165,7 @@ def test_readers_keep_working_while_a_writer_writes(tmp_path: Path) -> None:
 
     thread = threading.Thread(target=read_loop)
     thread.start()
-    conn = writer._conn()
+    conn = sqlite3.connect(path, isolation_level=None)  # another writer, as another process
     conn.execute("BEGIN IMMEDIATE")  # hold the write lock: reads must not block on it
     conn.execute("INSERT INTO meta VALUES ('probe', '1')")
     try:
@@ -173,6 +173,7 @@ def test_readers_keep_working_while_a_writer_writes(tmp_path: Path) -> None:
         assert count > 0
     finally:
         conn.execute("ROLLBACK")
+        conn.close()
     for i in range(20):
         writer.replace_files([(entry(f"gen/f{i}.py"), _chunks(f"gen/f{i}.py", 25, "parse_query"))])
     stop.set()
@@ -294,3 +295,12 @@ def test_disk_cache_of_derived_arrays(tmp_path: Path) -> None:
 )
 def test_path_prefixes_are_folder_aware(prefix: str, path: str, expected: bool) -> None:
     assert SearchFilters(path_prefixes=(prefix,)).matches_path(path) is expected
+
+
+def test_one_bm25_encoding_caps_term_frequency() -> None:
+    from ragstrata.store.bm25 import TF_MAX, encode_terms, term_hash
+
+    assert TF_MAX == 2**15 - 1  # what PostgreSQL's smallint and SQLite's 16-bit blob both hold
+    n_terms, tfs = encode_terms("zebracorn " * (TF_MAX + 10) + "okapi okapi")
+    assert n_terms == TF_MAX + 12  # the length counts every term; only frequencies are capped
+    assert tfs == {term_hash("zebracorn"): TF_MAX, term_hash("okapi"): 2}

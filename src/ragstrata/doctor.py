@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from ragstrata.errors import (
     ConfigError,
+    IndexCorruptError,
     IndexMismatchError,
     IndexMissingError,
     ProviderAuthError,
@@ -82,6 +83,9 @@ class Checked(Protocol):
     def runner(self) -> Runner | None: ...
 
     def status(self) -> IndexStatus: ...
+
+    def has_index(self) -> bool: ...
+
 
 __all__ = [
     "CATEGORIES",
@@ -146,7 +150,6 @@ def _f(severity: Severity, category: str, observation: str, fix: str = "") -> Do
     return DoctorFinding(severity, category, " ".join(observation.split()), fix)
 
 
-
 def _size(folder: Path) -> int:
     total = 0
     if folder.is_dir():
@@ -196,12 +199,11 @@ def _check_settings(rs: Checked, out: list[DoctorFinding]) -> Any:
 def _check_index(rs: Checked, embedder: Any, quick: bool, out: list[DoctorFinding]) -> bool:
     """Index present, of this schema, fresh; returns True when the index can be read."""
     from ragstrata.indexer import check_manifest, expected_manifest
-    from ragstrata.indexer.run import index_exists
 
     where = f"`ragstrata index {rs.repo}`"
     try:
         store = rs.store
-        if not index_exists(store):
+        if not store.has_index():
             out.append(_f(Severity.HIGH, "index", f"no index at {rs.index_dir}", f"run {where}"))
             return False
         manifest = store.read_manifest()
@@ -221,6 +223,11 @@ def _check_index(rs: Checked, embedder: Any, quick: bool, out: list[DoctorFindin
         return False
     except ConfigError as exc:  # e.g. a store.url this version cannot open
         out.append(_f(Severity.HIGH, "settings", one_line(exc), "fix [store] in ragstrata.toml"))
+        return False
+    except IndexCorruptError as exc:
+        out.append(
+            _f(Severity.HIGH, "index", one_line(exc), f"run `ragstrata index --rebuild {rs.repo}`")
+        )
         return False
     except RagstrataError as exc:
         fix = f"delete {rs.index_dir} and run {where}"
@@ -314,7 +321,7 @@ def _check_embedder(rs: Checked, embedder: Any, out: list[DoctorFinding]) -> Non
         return
     manifest = None
     try:
-        manifest = rs.store.read_manifest() if _index_file_exists(rs) else None
+        manifest = rs.store.read_manifest() if rs.has_index() else None
     except RagstrataError:
         manifest = None
     want = embedder.dimensions
@@ -330,12 +337,6 @@ def _check_embedder(rs: Checked, embedder: Any, out: list[DoctorFinding]) -> Non
                 f"`ragstrata index --rebuild {rs.repo}`",
             )
         )
-
-
-def _index_file_exists(rs: Checked) -> bool:
-    from ragstrata.indexer.run import index_exists
-
-    return index_exists(rs.store)
 
 
 def _check_llm(rs: Checked, out: list[DoctorFinding]) -> None:

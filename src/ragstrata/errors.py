@@ -13,7 +13,8 @@
     └── SystemFailure                  something outside the caller's control failed (exit 3, HTTP 5xx)
         ├── ProviderError              an LLM / embedding provider failed (after retries)
         │   └── ProviderAuthError      401/403/404: bad key or unknown model
-        ├── StoreError                 the index store failed (I/O, corruption)
+        ├── StoreError                 the index store failed (I/O, unreachable server)
+        │   └── IndexCorruptError      the index file is damaged (fix: `ragstrata index --rebuild`)
         └── DecomposerError            an LLM decomposer's transport failed
 
 Every message is one line that names the bad value and, where there is one, the valid set.
@@ -24,6 +25,7 @@ from __future__ import annotations
 __all__ = [
     "ConfigError",
     "DecomposerError",
+    "IndexCorruptError",
     "IndexMismatchError",
     "IndexMissingError",
     "InvalidQueryError",
@@ -118,6 +120,13 @@ class StoreError(SystemFailure):
     """The index store failed."""
 
     code = "store_error"
+
+
+class IndexCorruptError(StoreError):
+    """The index is damaged (not a database, truncated, tables missing, unreadable rows);
+    ``ragstrata index --rebuild`` builds a new one beside it and swaps it in."""
+
+    code = "index_corrupt"
 
 
 class DecomposerError(SystemFailure):

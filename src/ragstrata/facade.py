@@ -111,6 +111,11 @@ class Ragstrata:
             self._router = Router(rs, classifier=classifier, decomposer=decomposer)
         return self._router
 
+    def has_index(self) -> bool:
+        """True when this repository has an index to read: the one place that decides it
+        (asks the configured store; creates no file, no database entry)."""
+        return self.store.has_index()
+
     def close(self) -> None:
         """Release the store (safe to call twice)."""
         if self._store is not None:
@@ -132,10 +137,22 @@ class Ragstrata:
         embed: bool = True,
         progress: Callable[[IndexEvent], None] | None = None,
     ) -> IndexReport:
-        """Build or refresh the index incrementally (only new/changed files are processed)."""
-        from ragstrata.indexer import Indexer
+        """Build or refresh the index incrementally (only new/changed files are processed).
 
-        indexer = Indexer(self.repo, self.store, self.embedder, self.settings)
+        ``rebuild`` builds a new index from scratch. A store that can (the SQLite file) builds
+        it beside the old one, which keeps answering searches, and swaps it in at the end, so a
+        damaged index is always recovered; others rebuild in place."""
+        from ragstrata.indexer import Indexer
+        from ragstrata.store.base import Rebuildable
+
+        store = self.store
+        if rebuild and not dry_run and isinstance(store, Rebuildable):
+            built = store.beside()
+            indexer = Indexer(self.repo, built, self.embedder, self.settings)
+            report = indexer.run(rebuild=True, embed=embed, progress=progress)
+            store.replace_with(built)
+            return report
+        indexer = Indexer(self.repo, store, self.embedder, self.settings)
         return indexer.run(rebuild=rebuild, dry_run=dry_run, embed=embed, progress=progress)
 
     def status(self) -> IndexStatus:

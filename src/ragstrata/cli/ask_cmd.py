@@ -39,7 +39,7 @@ def _open(repo: Path | None) -> Ragstrata:
 
     root = repo or Path.cwd()
     rs = Ragstrata(root, edge_settings(root if root.is_dir() else None))
-    if not rs.index_dir.is_dir():
+    if not rs.has_index():
         raise IndexMissingError(f"no index at {rs.index_dir}; run `ragstrata index {rs.repo}`")
     return rs
 

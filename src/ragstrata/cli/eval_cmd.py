@@ -42,7 +42,7 @@ def _progress() -> Progress:
 
 def ensure_index(rs: Ragstrata, *, quiet: bool = False) -> bool:
     """Index ``rs.repo`` when it has no index yet (progress on stderr); True when it did."""
-    if (rs.index_dir / "index.sqlite").is_file():
+    if rs.has_index():
         return False
     with _progress() as bar:
         task = bar.add_task("indexing", total=None)

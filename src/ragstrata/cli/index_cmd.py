@@ -123,7 +123,11 @@ def index_command(
         Path | None, typer.Argument(help="Repository folder (default: the current folder).")
     ] = None,
     rebuild: Annotated[
-        bool, typer.Option("--rebuild", help="Delete the index and build it again.")
+        bool,
+        typer.Option(
+            "--rebuild",
+            help="Build a new index beside the old one and swap it in (recovers a damaged index).",
+        ),
     ] = False,
     dry_run: Annotated[
         bool, typer.Option("--dry-run", help="Show what would be indexed; write nothing.")

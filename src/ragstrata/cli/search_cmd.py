@@ -31,7 +31,7 @@ __all__ = ["open_indexed", "read_batch", "search_command"]
 def open_indexed(repo: Path) -> Ragstrata:
     """The facade for ``repo``; raises ``IndexMissingError`` when it has no index yet."""
     rs = Ragstrata(repo, edge_settings(repo))
-    if not (rs.index_dir / "index.sqlite").is_file() and rs.settings.store.url is None:
+    if not rs.has_index():
         raise IndexMissingError(f"no index at {rs.index_dir}; run `ragstrata index {repo}` first")
     return rs
 

@@ -23,7 +23,6 @@ from ragstrata.cli.app import app
 from ragstrata.cli.common import edge_settings, print_json
 from ragstrata.errors import ConfigError, IndexMissingError
 from ragstrata.facade import Ragstrata
-from ragstrata.indexer.run import index_exists
 from ragstrata.llm.summaries import PriceFunction, SummaryPlan, SummaryPlanner, SummaryRunReport
 from ragstrata.settings import Settings
 from ragstrata.store.base import SummaryKind
@@ -140,7 +139,7 @@ def summarize_command(
     price, priced = _price(settings)
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     with Ragstrata(root, settings) as rs:
-        if not index_exists(rs.store):
+        if not rs.has_index():
             raise IndexMissingError(f"no index at {rs.index_dir}; run `ragstrata index {rs.repo}`")
         planner = SummaryPlanner(
             rs.store,

@@ -95,12 +95,8 @@ class Repos:
         return ", ".join(sorted(self.by_name))
 
 
-def _has_index(rs: Ragstrata) -> bool:
-    return rs.settings.store.url is not None or (rs.index_dir / "index.sqlite").is_file()
-
-
 def _indexed(rs: Ragstrata, name: str) -> Ragstrata:
-    if not _has_index(rs):
+    if not rs.has_index():
         raise IndexMissingError(
             f"repository {name!r} has no index yet; start one with POST /v1/index"
         )

@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from ragstrata import __version__
 from ragstrata.embed.base import Embedder
 from ragstrata.errors import IndexMismatchError
+from ragstrata.ingest.texts import DEFAULT_EMBED_LAYERS
 from ragstrata.settings import Settings
-from ragstrata.store.base import DEFAULT_EMBED_LAYERS, Manifest, Store, manifest_mismatches
+from ragstrata.store.base import Manifest, Store, manifest_mismatches
 
 __all__ = ["ManifestCheck", "check_manifest", "expected_manifest"]
 

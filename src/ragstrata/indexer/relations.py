@@ -27,9 +27,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from ragstrata.indexer.scan import scan_rows
 from ragstrata.ingest.rows import DefinitionRow, FileRows, Layer, RelationRow, Row
 from ragstrata.store.base import Store
+from ragstrata.store.scan import rows_by_path
 
 __all__ = ["Resolution", "resolve_changes"]
 
@@ -54,7 +54,7 @@ def resolve_changes(store: Store, extracted: Sequence[FileRows], gone: Sequence[
 
     fresh = {fr.file.path: fr for fr in extracted}
     replaced = set(fresh) | set(gone)
-    before = scan_rows(store, (Layer.C1, Layer.C2), replaced)
+    before = rows_by_path(store, (Layer.C1, Layer.C2), replaced)
     moved_state = frozenset(
         path
         for path in replaced
@@ -68,7 +68,7 @@ def resolve_changes(store: Store, extracted: Sequence[FileRows], gone: Sequence[
         reused = _reuse_targets(extracted, before)
         if reused is not None:
             return Resolution(files=reused, rewrites={}, resolved=True)
-    stored = scan_rows(store, (Layer.C1, Layer.C2))
+    stored = rows_by_path(store, (Layer.C1, Layer.C2))
     definitions: list[DefinitionRow] = []
     relations: list[RelationRow] = []
     for path in sorted(set(stored) - replaced | set(fresh)):
@@ -106,7 +106,7 @@ def resolve_changes(store: Store, extracted: Sequence[FileRows], gone: Sequence[
             moved.append(path)
     rewrites: dict[str, tuple[Row, ...]] = {}
     if moved:
-        full = scan_rows(store, None, moved)
+        full = rows_by_path(store, None, moved)
         for path in moved:
             new = {r.id: r for r in by_path[path]}
             rewrites[path] = tuple(

@@ -33,32 +33,20 @@ from ragstrata.indexer.events import Estimate, IndexEvent, IndexReport
 from ragstrata.indexer.manifest import check_manifest, expected_manifest
 from ragstrata.indexer.plan import Plan, make_plan
 from ragstrata.indexer.relations import resolve_changes
-from ragstrata.indexer.scan import scan_rows
 from ragstrata.ingest.pipeline import extract_file
 from ragstrata.ingest.rows import FileRows, Layer, Row
+from ragstrata.ingest.texts import DEFAULT_EMBED_LAYERS, embedding_text
 from ragstrata.settings import Settings
-from ragstrata.store.base import (
-    DEFAULT_EMBED_LAYERS,
-    CatalogEntry,
-    Store,
-    embedding_hash,
-    embedding_text,
-)
+from ragstrata.store.base import CatalogEntry, Store, embedding_hash
+from ragstrata.store.scan import rows_by_path
 
-__all__ = ["Indexer", "index_exists"]
+__all__ = ["Indexer"]
 
 Progress = Callable[[IndexEvent], None]
 _Batch = list[tuple[CatalogEntry, Sequence[Row]]]
 
 DRY_RUN_SAMPLE_FILES = 200
 """A dry run extracts at most this many files (evenly spread) and extrapolates by bytes."""
-
-
-def index_exists(store: Store) -> bool:
-    """False when the store is a file-backed index that has not been created yet (checked
-    without creating it)."""
-    path = getattr(store, "path", None)
-    return not isinstance(path, Path) or path.exists()
 
 
 class Indexer:
@@ -101,7 +89,7 @@ class Indexer:
         """
         started = time.perf_counter()
         emit = progress or (lambda event: None)
-        exists = index_exists(self.store)
+        exists = self.store.has_index()
         expected = expected_manifest(self.store, self.embedder, self.settings)
         stored = self.store.read_manifest() if exists else None
         check = check_manifest(None if rebuild else stored, expected)
@@ -161,7 +149,7 @@ class Indexer:
         catalog = self.store.catalog() if resolution.rewrites else {}
         first_by_path = {p: (catalog[p], rows) for p, rows in resolution.rewrites.items()}
         if plan.touched:
-            kept = scan_rows(self.store, None, plan.touched)
+            kept = rows_by_path(self.store, None, plan.touched)
             for path in plan.touched:
                 rows = resolution.rewrites.get(path) or tuple(kept.get(path, ()))
                 first_by_path[path] = (plan.entries[path], rows)

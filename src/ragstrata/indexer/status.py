@@ -8,7 +8,6 @@ from ragstrata.embed.base import Embedder
 from ragstrata.errors import IndexMissingError
 from ragstrata.indexer.events import IndexStatus
 from ragstrata.indexer.plan import make_plan
-from ragstrata.indexer.run import index_exists
 from ragstrata.settings import Settings
 from ragstrata.store.base import Store
 
@@ -21,10 +20,10 @@ def index_status(repo: Path, store: Store, embedder: Embedder, settings: Setting
     Pending embeddings are counted for the index's own fingerprint (the manifest's), falling
     back to the configured embedder's. Raises ``IndexMissingError`` when there is no index.
     """
-    if not index_exists(store):
+    if not store.has_index():
         raise IndexMissingError(f"no index for {repo}; run `ragstrata index {repo}` first")
     manifest = store.read_manifest()
-    if manifest is None and not store.catalog():
+    if manifest is None and not store.catalog():  # emptied between the two reads
         raise IndexMissingError(f"no index for {repo}; run `ragstrata index {repo}` first")
     fingerprint = manifest.embedder_fingerprint if manifest else embedder.fingerprint
     stats = store.stats(fingerprint)

@@ -174,9 +174,9 @@ class SummaryPlanner:
 
     def _scan(self) -> dict[str, list[Row]]:
         if self._rows is None:
-            from ragstrata.indexer.scan import scan_rows
+            from ragstrata.store.scan import rows_by_path
 
-            self._rows = scan_rows(self.store, (Layer.C0, Layer.C1))
+            self._rows = rows_by_path(self.store, (Layer.C0, Layer.C1))
         return self._rows
 
     def _wanted(self, row: Row) -> bool:

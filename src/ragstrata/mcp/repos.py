@@ -61,7 +61,7 @@ class RepoSet:
         name = self.resolve(repo)
         rs = self.facades[name]
         with self._locks[name]:
-            if indexed and not has_index(rs):
+            if indexed and not rs.has_index():
                 raise IndexMissingError(
                     f"repository {name!r} has no index yet at {rs.index_dir}; "
                     "call the reindex tool (or run `ragstrata index`) first"
@@ -72,8 +72,3 @@ class RepoSet:
         """Close every facade's store."""
         for rs in self.facades.values():
             rs.close()
-
-
-def has_index(rs: Ragstrata) -> bool:
-    """True when ``rs`` has an index to read (the embedded file exists, or a store URL is set)."""
-    return rs.settings.store.url is not None or (rs.index_dir / "index.sqlite").is_file()

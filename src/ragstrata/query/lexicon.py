@@ -13,17 +13,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ragstrata.text.morph import fold
 from ragstrata.text.tokens import has_cyrillic, tokenize
 
 __all__ = ["Lexicon", "QTok", "WordSet", "cue_forms", "fold", "query_tokens"]
 
 
 # ---------------------------------------------------------------- morphology adapter
-
-
-def fold(word: str) -> str:
-    """Lower-case and write ``ё`` as ``е`` (the folded form every look-up uses)."""
-    return word.lower().replace("ё", "е")
 
 
 @lru_cache(maxsize=16384)

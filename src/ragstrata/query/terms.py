@@ -36,6 +36,7 @@ from pathlib import Path
 
 from ragstrata.errors import ConfigError
 from ragstrata.text.morph import fold, index_forms, lemma_candidates, lemmatize
+from ragstrata.text.plurals import singular_forms
 from ragstrata.text.stopwords import is_stopword
 from ragstrata.text.tokens import Token, has_cyrillic, tokenize
 from ragstrata.text.translit import looks_like_loanword, transliterate_candidates
@@ -364,17 +365,9 @@ class TermExpander:
                 return
 
 
-@lru_cache(maxsize=16384)
 def _english_bases(word: str) -> tuple[str, ...]:
     """``word`` and plausible singular forms (classes -> class, dependencies -> dependency)."""
-    out = [word]
-    if word.endswith("ies") and len(word) > 4:
-        out.append(word[:-3] + "y")
-    if word.endswith("es") and len(word) > 3:
-        out.append(word[:-2])
-    if word.endswith("s") and not word.endswith("ss") and len(word) > 2:
-        out.append(word[:-1])
-    return tuple(out)
+    return (word, *singular_forms(word))
 
 
 _BUILD_LOCK = threading.Lock()

@@ -1,9 +1,8 @@
 """One row reader: every stored row of a file, or of some layers for some paths, in file order.
 
 The answer graphs, gendocs and the facade's ``outline`` read rows through here, never through a
-top-k search (a search silently drops what ranks past its ``top_k``). It is a thin wrapper over
-:func:`ragstrata.indexer.scan.scan_rows`; when the :class:`~ragstrata.store.base.Store`
-protocol carries ``scan_rows(layers, paths)`` itself, only :func:`rows_by_path` changes.
+top-k search (a search silently drops what ranks past its ``top_k``). :func:`rows_by_path` is
+:func:`ragstrata.store.scan.rows_by_path`, over the store protocol's ``scan_rows``.
 """
 
 from __future__ import annotations
@@ -12,19 +11,9 @@ from collections.abc import Iterable, Sequence
 
 from ragstrata.ingest.rows import ChunkRow, DefinitionRow, FileRow, Layer, Row, SectionRow
 from ragstrata.store.base import Store
+from ragstrata.store.scan import rows_by_path
 
 __all__ = ["file_row", "file_rows", "file_text", "outline", "rows_by_path", "sections"]
-
-
-def rows_by_path(
-    store: Store, layers: Iterable[Layer | str] | None = None, paths: Iterable[str] | None = None
-) -> dict[str, list[Row]]:
-    """Rows of ``layers`` (all when None) in ``paths`` (all when None): path -> rows in the
-    file's order, paths sorted."""
-    from ragstrata.indexer.scan import scan_rows
-
-    wanted = None if layers is None else [Layer(str(x)) for x in layers]
-    return scan_rows(store, wanted, None if paths is None else list(paths))
 
 
 def file_rows(store: Store, path: str, layers: Iterable[Layer | str] | None = None) -> list[Row]:

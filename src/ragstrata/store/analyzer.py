@@ -7,7 +7,8 @@ write time and on questions at search time, so both sides always agree.
   http, client; ``self.parse_query`` -> self.parse_query, self, parse_query, parse, query.
   A query for ``HttpClient`` therefore meets ``http_client`` through the shared parts.
 - Russian words are lemmatised (pymorphy3), so ``файлы`` and ``файлов`` both give ``файл``.
-- English words are lower-cased and lightly stemmed (plural ``-s``/``-es``/``-ies`` only);
+- English words are lower-cased and lightly stemmed (plural ``-s``/``-es``/``-ies`` only, by
+  :func:`ragstrata.text.plurals.light_stem`, the rules the glossary look-up uses too);
   identifier parts get the same stemming, whole identifiers never do.
 - Numbers of two or more digits are kept (ports, status codes, versions); single digits are
   dropped, they are everywhere in code and mean nothing alone. One-letter words are dropped.
@@ -23,6 +24,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ragstrata.text.morph import lemmatize as _lemma_impl
+from ragstrata.text.plurals import light_stem
 from ragstrata.text.stopwords import is_stopword as _is_stopword
 from ragstrata.text.tokens import has_cyrillic, identifier_parts, is_identifier, word_tokens
 
@@ -39,24 +41,6 @@ def lemmatize(word: str) -> str:
     if not has_cyrillic(low):
         return low
     return _lemma_impl(low).lower().replace("ё", "е")
-
-
-@lru_cache(maxsize=200_000)
-def light_stem(word: str) -> str:
-    """Strip an English plural ending: files->file, classes->class, queries->query.
-
-    Deliberately minimal: it never touches ``-ss``, ``-us``, ``-is`` words (class, status,
-    analysis) nor words of four letters or fewer, so code vocabulary stays recognisable.
-    """
-    if len(word) <= 4 or not word.isascii() or not word.isalpha():
-        return word
-    if word.endswith("ies") and len(word) > 5:
-        return word[:-3] + "y"
-    if word.endswith(("sses", "xes", "ches", "shes")):
-        return word[:-2]
-    if word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        return word[:-1]
-    return word
 
 
 def _word_term(word: str) -> str | None:

@@ -40,7 +40,10 @@ def split_store_url(url: str) -> tuple[str, str | None]:
     rest = [(k, v) for k, v in query if k != "repo"]
     if keys and not keys[-1]:
         raise ConfigError(f"store url {url!r}: the repo parameter is empty")
-    return urlunsplit(parts._replace(query=urlencode(rest))), (keys[-1] if keys else None)
+    rebuilt = urlunsplit(parts._replace(query=urlencode(rest)))
+    if url.split(":", 1)[1].startswith("//") and not rebuilt.split(":", 1)[1].startswith("//"):
+        rebuilt = rebuilt.replace(":", "://", 1)  # postgresql:///db (a local socket) keeps "//"
+    return rebuilt, (keys[-1] if keys else None)
 
 
 def open_store(repo: Path, settings: Settings, *, create: bool = True) -> Store:

@@ -1,40 +1,39 @@
 """``InMemoryStore``: the reference :class:`~ragstrata.store.base.Store`, plain dicts and loops.
 
 It passes the same conformance suite as the SQLite backend and is the fake other stages'
-tests use. Its BM25 uses the same analyzer and formula (k1=1.2, b=0.75, Lucene idf) as
-``SQLiteStore``, so scores agree between the two. Writes validate and analyze everything before
+tests use. Its BM25 is :mod:`ragstrata.store.bm25` (the same terms, constants and idf as every
+backend), computed with plain loops, so scores agree with the SQLite store's. Writes validate and analyze everything before
 mutating anything, so a failing batch leaves the store unchanged.
 """
 
 from __future__ import annotations
 
-import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 
 import numpy as np
 
 from ragstrata.ingest.rows import DefinitionRow, Layer, RelationRow, Row
-from ragstrata.store.analyzer import analyze
+from ragstrata.ingest.texts import DEFAULT_EMBED_LAYERS, TextRules
 from ragstrata.store.base import (
-    DEFAULT_EMBED_LAYERS,
     CatalogEntry,
     Direction,
     Manifest,
     PendingVector,
+    RowTexts,
     ScoredRow,
     SearchFilters,
+    Store,
     StoreStats,
     SummaryKind,
     SymbolMode,
     check_summary_items,
     check_top_k,
     embedding_hash,
-    embedding_text,
-    lexical_text,
     parse_direction,
+    parse_layers,
     parse_mode,
     parse_summary_kind,
     rank_hits,
@@ -43,10 +42,9 @@ from ragstrata.store.base import (
     summary_key,
     symbol_score,
 )
+from ragstrata.store.bm25 import encode_terms, idf, query_hashes, searchable, weight
 
 __all__ = ["InMemoryStore"]
-
-_K1, _B = 1.2, 0.75
 
 
 def _now() -> str:
@@ -58,13 +56,19 @@ class InMemoryStore:
 
     schema_version = 1
 
-    def __init__(self, embed_layers: Sequence[Layer | str] = DEFAULT_EMBED_LAYERS) -> None:
-        self.embed_layers = tuple(Layer(str(x)) for x in embed_layers)
+    def __init__(
+        self,
+        embed_layers: Sequence[Layer | str] = DEFAULT_EMBED_LAYERS,
+        *,
+        texts: RowTexts | None = None,
+    ) -> None:
+        self.texts: RowTexts = texts or TextRules(tuple(Layer(str(x)) for x in embed_layers))
+        self.embed_layers = self.texts.embed_layers
         self._manifest: Manifest | None = None
         self._files: dict[str, CatalogEntry] = {}
         self._rows: dict[str, Row] = {}
         self._by_path: dict[str, list[str]] = {}
-        self._terms: dict[str, Counter[str]] = {}
+        self._terms: dict[str, tuple[int, dict[int, int]]] = {}  # row id -> (length, tfs)
         self._embed: dict[str, tuple[str, str]] = {}  # row id -> (text hash, text)
         self._vectors: dict[tuple[str, str], np.ndarray] = {}
         self._summaries: dict[tuple[str, str], tuple[str, str]] = {}  # (kind, key) -> (hash, text)
@@ -72,6 +76,16 @@ class InMemoryStore:
 
     def close(self) -> None:
         """Nothing to release."""
+
+    def beside(self) -> InMemoryStore:
+        """A new, empty store with the same text policy (a rebuild is written there)."""
+        return InMemoryStore(texts=self.texts)
+
+    def replace_with(self, built: Store) -> None:
+        """Take over the index of ``built`` (from :meth:`beside`) in one step."""
+        if not isinstance(built, InMemoryStore):
+            raise ValueError(f"{built!r} was not built beside this store")
+        self.__dict__.update(dict(built.__dict__))
 
     # ---------------------------------------------------------------- manifest, catalog
 
@@ -102,7 +116,7 @@ class InMemoryStore:
             terms = {i: self._row_terms(r) for i, r in unique.items()}
             embeds = {}
             for i, r in unique.items():
-                text = embedding_text(r, self.embed_layers)
+                text = self.texts.embedding(r)
                 if text is not None:
                     embeds[i] = (embedding_hash(text), text)
             prepared.append((entry, unique, terms, embeds))
@@ -146,12 +160,14 @@ class InMemoryStore:
         for key in [k for k in self._vectors if k[1] in hashes and k[1] not in live]:
             del self._vectors[key]
 
-    def _row_terms(self, row: Row) -> Counter[str]:
-        """Analyzed terms of the row's lexical text plus its stored summary, if any."""
-        text = lexical_text(row)
-        key = summary_key(row)
-        found = self._summaries.get((key[0].value, key[1])) if key else None
-        return Counter(analyze(f"{text}\n{found[1]}" if found and found[1] else text))
+    def _row_terms(self, row: Row) -> tuple[int, dict[int, int]]:
+        """Term count and frequencies of the row's searchable text (lexical + summary)."""
+
+        def summary_of(kind: SummaryKind, key: str) -> str | None:
+            found = self._summaries.get((kind.value, key))
+            return found[1] if found else None
+
+        return encode_terms(searchable(row, self.texts, summary_of))
 
     # ---------------------------------------------------------------- summaries
 
@@ -221,6 +237,17 @@ class InMemoryStore:
     def get_rows(self, ids: Sequence[str]) -> list[Row]:
         return [self._rows[i] for i in ids if i in self._rows]
 
+    def scan_rows(
+        self, layers: Sequence[Layer | str] | None = None, paths: Sequence[str] | None = None
+    ) -> Iterator[Row]:
+        wanted = parse_layers(layers)
+        chosen = sorted(self._by_path if paths is None else set(paths) & set(self._by_path))
+        rows = [self._rows[i] for path in chosen for i in self._by_path[path]]
+        return iter([r for r in rows if wanted is None or r.layer in wanted])
+
+    def has_index(self) -> bool:
+        return self._manifest is not None or bool(self._files)
+
     def stats(self, fingerprint: str | None = None) -> StoreStats:
         fp = fingerprint or (self._manifest.embedder_fingerprint if self._manifest else None)
         counts = Counter(r.layer.value for r in self._rows.values())
@@ -244,25 +271,22 @@ class InMemoryStore:
         self, query: str | Sequence[str], filters: SearchFilters | None = None, top_k: int = 10
     ) -> list[ScoredRow]:
         check_top_k(top_k)
-        terms = analyze(query) if isinstance(query, str) else [t for q in query for t in analyze(q)]
-        wanted = set(terms)
+        wanted = query_hashes(query)
         if not wanted or not self._rows:
             return []
         n = len(self._rows)
-        avg = sum(sum(c.values()) for c in self._terms.values()) / n or 1.0
-        df = {t: sum(1 for c in self._terms.values() if t in c) for t in wanted}
+        avg = sum(length for length, _ in self._terms.values()) / n or 1.0
+        df = {t: sum(1 for _, tfs in self._terms.values() if t in tfs) for t in wanted}
         hits = []
-        for row_id, counts in self._terms.items():
+        for row_id, (length, tfs) in self._terms.items():
             row = self._rows[row_id]
             if not self._passes(row, filters):
                 continue
-            length = sum(counts.values())
             score = 0.0
             for term in wanted:
-                tf = counts.get(term, 0)
+                tf = tfs.get(term, 0)
                 if tf:
-                    idf = math.log(1.0 + (n - df[term] + 0.5) / (df[term] + 0.5))
-                    score += idf * tf * (_K1 + 1) / (tf + _K1 * (1 - _B + _B * length / avg))
+                    score += idf(n, df[term]) * weight(tf, length, avg)
             if score > 0:
                 hits.append(scored_row(row, score))
         return rank_hits(hits)[:top_k]

@@ -34,14 +34,15 @@ from ragstrata.ingest.rows import (
     content_hash,
     row_id,
 )
+from ragstrata.ingest.texts import embedding_text
 from ragstrata.store.base import (
     CatalogEntry,
     Manifest,
     SearchFilters,
     Store,
-    embedding_text,
     manifest_mismatches,
 )
+from ragstrata.store.bm25 import TF_MAX
 from ragstrata.testing.fakes import HashEmbedder
 
 __all__ = ["StoreConformance", "embed_all", "entry", "sample_batch"]
@@ -324,6 +325,50 @@ class StoreConformance:
         store.replace_files([(entry("src/app/http.py"), [*rows, rows[1]])])
         assert store.stats().rows["C1"] == 3
 
+    # ------------------------------------------------------------- scans, has_index
+
+    def test_scan_rows_in_path_then_write_order(self, loaded: Store) -> None:
+        batch = sorted(sample_batch(), key=lambda item: item[0].path)
+        every = [r for _, rows in batch for r in rows]
+        assert list(loaded.scan_rows()) == every
+        code = [r for r in every if r.layer in (Layer.C1, Layer.C2)]
+        assert list(loaded.scan_rows(("C2", Layer.C1))) == code
+        some = ["web/app.js", "missing.py", "src/app/http.py", "web/app.js"]
+        assert list(loaded.scan_rows(paths=some)) == [
+            r for r in every if r.path in ("src/app/http.py", "web/app.js")
+        ]
+        assert list(loaded.scan_rows((Layer.D1,), ["docs/guide.md"])) == [
+            r for r in every if r.layer == Layer.D1
+        ]
+        assert list(loaded.scan_rows(paths=[])) == []
+        assert list(loaded.scan_rows(layers=())) == []
+        with pytest.raises(ValueError, match="C9"):
+            loaded.scan_rows(("C9",))
+        rewritten = _http_rows(with_parse=False)[::-1]  # a new file version, another order
+        loaded.replace_files([(entry("src/app/http.py", "2"), [*rewritten, rewritten[0]])])
+        assert list(loaded.scan_rows(paths=["src/app/http.py"])) == rewritten
+        loaded.remove_files(["web/app.js"])
+        assert [r for r in loaded.scan_rows() if r.path == "web/app.js"] == []
+
+    def test_scan_rows_path_order_is_code_point_order(self, store: Store) -> None:
+        text = "x = 1\n"
+        paths = ["zulu.py", "Zeta.py", "ärger.py", "alpha/b.py", "alpha.py", "alpha-b.py"]
+        for path in paths:
+            store.replace_files([(entry(path), [_chunk(path, "python", text, 1)])])
+        assert [r.path for r in store.scan_rows()] == sorted(paths)
+        assert [r.path for r in store.scan_rows(paths=paths[::-1])] == sorted(paths)
+
+    def test_has_index(self, store: Store) -> None:
+        assert store.has_index() is False
+        store.catalog(), store.stats(), list(store.scan_rows())  # reads do not create one
+        assert store.has_index() is False
+        store.replace_files(sample_batch()[:1])
+        assert store.has_index() is True
+        store.remove_files(["src/app/http.py"])
+        assert store.has_index() is False
+        store.write_manifest(Manifest(schema_version=store.schema_version, package_version="0", embedder_fingerprint=FP, dimensions=64))  # fmt: skip
+        assert store.has_index() is True
+
     # ------------------------------------------------------------- lexical
 
     def test_lexical_identifier_beats_unrelated(self, loaded: Store) -> None:
@@ -377,6 +422,13 @@ class StoreConformance:
             assert all(ok(h) for h in hits), filters
         assert loaded.search_lexical(q, SearchFilters(path_prefixes=("src/ap",))) == []
         assert loaded.search_lexical(q, SearchFilters(languages=("cobol",))) == []
+
+    def test_term_frequency_past_the_cap(self, store: Store) -> None:
+        # every backend stores at most TF_MAX per term (PostgreSQL: a smallint); more is kept
+        text = "zebracorn " * (TF_MAX + 500)
+        store.replace_files([(entry("big.txt"), [_chunk("big.txt", "text", text, 1)])])
+        store.replace_files([(entry("small.txt"), [_chunk("small.txt", "text", "zebracorn x", 1)])])
+        assert [h.path for h in store.search_lexical("zebracorn")] == ["big.txt", "small.txt"]
 
     def test_ties_rank_by_path_not_write_order(self, store: Store) -> None:
         text = "def duplicate_helper():\n    return 42\n"

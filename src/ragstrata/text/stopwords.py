@@ -9,17 +9,15 @@ from __future__ import annotations
 
 from importlib import resources
 
+from ragstrata.text.morph import fold
+
 __all__ = ["STOPWORDS_EN", "STOPWORDS_RU", "is_stopword", "load_stopword_file"]
-
-
-def _fold(word: str) -> str:
-    return word.lower().replace("ё", "е")
 
 
 def load_stopword_file(text: str) -> frozenset[str]:
     """Parse a stopword file's text: one word per line, blank lines and ``#`` comments skipped."""
     words = (line.split("#", 1)[0].strip() for line in text.splitlines())
-    return frozenset(_fold(w) for w in words if w)
+    return frozenset(fold(w) for w in words if w)
 
 
 def _load(name: str) -> frozenset[str]:
@@ -38,4 +36,4 @@ _ALL: frozenset[str] = STOPWORDS_RU | STOPWORDS_EN
 
 def is_stopword(word: str) -> bool:
     """True when ``word`` (any case, ``ё`` or ``е``) is a Russian or English stopword."""
-    return _fold(word) in _ALL
+    return fold(word) in _ALL

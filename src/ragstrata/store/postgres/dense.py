@@ -16,16 +16,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from ragstrata.store.base import SearchFilters
-from ragstrata.store.postgres.schema import partition_name
+import numpy as np
+
+from ragstrata.store.base import ScoredRow, SearchFilters, row_from_payload, scored_row
+from ragstrata.store.postgres.schema import PARTITIONED, partition_name
 
 __all__ = [
     "EXACT_BELOW",
     "ann_sql",
+    "build_indexes",
     "ensure_hnsw",
     "exact_sql",
     "filter_sql",
     "hnsw_index_name",
+    "search",
     "vector_literal",
 ]
 
@@ -136,3 +140,83 @@ def exact_sql(filter_cond: str) -> str:
         "ON r.repo_id = %(r)s AND r.seq = c.seq "
         'ORDER BY c.dist, r.is_test, r.path COLLATE "C", r.start_line, r.id COLLATE "C" LIMIT %(k)s'
     )
+
+
+def search(
+    conn: Any,
+    repo_id: int,
+    query: np.ndarray,
+    fingerprint: str,
+    filters: SearchFilters | None,
+    top_k: int,
+    exact: bool,
+) -> list[ScoredRow]:
+    """Nearest rows to ``query`` among the vectors of ``fingerprint`` (see module docstring)."""
+    found = conn.execute(
+        "SELECT dims FROM rs_vectors WHERE repo_id = %s AND fingerprint = %s LIMIT 1",
+        (repo_id, fingerprint),
+    ).fetchone()
+    if found is None:
+        return []
+    dims = int(found[0])
+    if query.shape != (dims,):
+        raise ValueError(
+            f"query vector has shape {query.shape}, vectors of {fingerprint!r} "
+            f"have {dims} dimensions"
+        )
+    cond, fparams = filter_sql(filters, "v")
+    params = {"r": repo_id, "fp": fingerprint, "q": vector_literal(query.tolist()),
+              "k": top_k, "limit": top_k + 32} | fparams  # fmt: skip
+    rows = None if exact else _ann(conn, repo_id, dims, cond, params)
+    if rows is None or len(rows) < top_k:
+        rows = conn.execute(exact_sql(cond), params).fetchall()
+    return [scored_row(row_from_payload(p), float(s)) for _, s, p in rows]
+
+
+def _ann(conn: Any, repo_id: int, dims: int, cond: str, params: dict[str, Any]) -> list[Any] | None:
+    """HNSW search, or None when the repository is small enough to search exactly."""
+    count = conn.execute(
+        "SELECT count(*) FROM (SELECT 1 FROM rs_vectors WHERE repo_id = %s "
+        "AND fingerprint = %s LIMIT %s) x",
+        (repo_id, params["fp"], EXACT_BELOW),
+    ).fetchone()[0]
+    if int(count) < EXACT_BELOW:
+        return None
+    if (
+        conn.execute("SELECT to_regclass(%s)", (hnsw_index_name(repo_id, dims),)).fetchone()[0]
+        is None
+    ):
+        return None
+    ef = max(EF_SEARCH, int(params["limit"]))
+    conn.execute(f"SET LOCAL hnsw.ef_search = {ef}")
+    if _iterative(conn):
+        conn.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
+    return list(conn.execute(ann_sql(dims, cond), params).fetchall())
+
+
+def _iterative(conn: Any) -> bool:
+    version = conn.execute(
+        "SELECT extversion FROM pg_extension WHERE extname = 'vector'"
+    ).fetchone()
+    parts = tuple(int(x) for x in str(version[0]).split(".")[:2]) if version else (0, 0)
+    return parts >= (0, 8)
+
+
+def build_indexes(conn: Any, repo_id: int, maintenance_work_mem: str) -> list[str]:
+    """Build the repository's missing HNSW indexes (one per dimension) and vacuum/analyze its
+    partitions; returns the indexes built."""
+    built = []
+    dims = [
+        int(d)
+        for (d,) in conn.execute(
+            "SELECT DISTINCT dims FROM rs_vectors WHERE repo_id = %s", (repo_id,)
+        ).fetchall()
+    ]
+    with conn.transaction():
+        conn.execute(f"SET LOCAL maintenance_work_mem = '{maintenance_work_mem}'")
+        for dim in dims:
+            if ensure_hnsw(conn, repo_id, dim):
+                built.append(hnsw_index_name(repo_id, dim))
+    for table in PARTITIONED:  # VACUUM: index-only scans of the postings
+        conn.execute(f"VACUUM (ANALYZE) {partition_name(table, repo_id)}")
+    return built

@@ -15,64 +15,35 @@ tf, dl)`` with the primary key as the lookup path, and scoring is one statement:
    filters applied, until ``top_k`` (plus rows tied with the last) pass; ties are ordered by
    non-test first, path, line, id; only those rows' payloads are read.
 
-Terms are hashed exactly as the SQLite store hashes them (8 bytes of BLAKE2b).
+Terms, their hashes, the constants and the idf are those of :mod:`ragstrata.store.bm25`.
 """
 
 from __future__ import annotations
 
-import hashlib
-import math
-from collections import Counter
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
-from ragstrata.store.analyzer import analyze
+from ragstrata.store.base import ScoredRow, SearchFilters, row_from_payload, scored_row
+from ragstrata.store.bm25 import K1, B, idf
+from ragstrata.store.postgres.dense import filter_sql
 
 __all__ = [
     "EXACT_POSTINGS",
-    "K1",
     "RESCORE",
-    "B",
     "bm25_sql",
-    "encode_terms",
-    "idf",
     "int_array_literal",
+    "search",
     "split_terms",
-    "term_hash",
 ]
 
-K1, B = 1.2, 0.75
 EXACT_POSTINGS = 20_000
 """Postings scored in full per query; past it, frequent terms only re-score candidates."""
 RESCORE = 1000
 """Candidates (best by the rare terms) that the frequent terms re-score."""
 _TIES = 256  # rows tied with the k-th best that are ranked by metadata (as SQLite)
 _FILTERED_TIES = 32  # fewer with filters: each extra row may cost a deeper walk
-
-
-@lru_cache(maxsize=1 << 18)
-def term_hash(term: str) -> int:
-    """Signed 64-bit hash of an analyzed term (same as the SQLite store's)."""
-    digest = hashlib.blake2b(term.encode("utf-8", "surrogatepass"), digest_size=8).digest()
-    return int.from_bytes(digest, "little", signed=True)
-
-
-def encode_terms(text: str) -> tuple[int, dict[int, int]]:
-    """(number of terms, term hash -> term frequency) of ``text``."""
-    counts = Counter(analyze(text))
-    tfs: dict[int, int] = {}
-    for term, count in counts.items():
-        h = term_hash(term)
-        tfs[h] = min(tfs.get(h, 0) + count, 32767)
-    return sum(counts.values()), tfs
-
-
-def idf(n_docs: int, df: int) -> float:
-    """BM25 inverse document frequency (always positive)."""
-    return math.log(1.0 + (n_docs - df + 0.5) / (df + 0.5))
 
 
 def split_terms(dfs: Sequence[tuple[int, int]], budget: int = EXACT_POSTINGS) -> list[bool]:
@@ -212,3 +183,28 @@ class Postings:
 def int_array_literal(values: Any) -> str:
     """``{1,2,3}``: the text form of a bigint[] (faster than adapting a list per row)."""
     return "{" + ",".join(map(str, values)) + "}"
+
+
+def search(
+    conn: Any,
+    repo_id: int,
+    hashes: Sequence[int],
+    filters: SearchFilters | None,
+    top_k: int,
+    budget: int = EXACT_POSTINGS,
+) -> list[ScoredRow]:
+    """BM25 top ``top_k`` rows for the query term hashes (see module docstring)."""
+    n_docs, sum_len = conn.execute(
+        "SELECT n_docs, sum_len FROM rs_repos WHERE repo_id = %s", (repo_id,)
+    ).fetchone()
+    dfs = conn.execute(
+        "SELECT t, (SELECT count(*) FROM rs_postings p WHERE p.repo_id = %s "
+        "AND p.term = t) FROM unnest(%s::bigint[]) AS t",
+        (repo_id, hashes),
+    ).fetchall()
+    params, all_cheap = bm25_params(repo_id, dfs, int(n_docs), int(sum_len), top_k, budget)
+    if not params["terms"]:
+        return []
+    cond, fparams = filter_sql(filters, "m")
+    found = conn.execute(bm25_sql(cond, all_cheap), params | fparams).fetchall()
+    return [scored_row(row_from_payload(p), float(s)) for _, s, p in found]

@@ -10,28 +10,29 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ragstrata.ingest.rows import DefinitionRow, Layer, RelationRow, Row
+from ragstrata.ingest.rows import DefinitionRow, RelationRow, Row
 from ragstrata.store.analyzer import ANALYZER_VERSION
 from ragstrata.store.base import (
+    CatalogEntry,
+    RowTexts,
     embedding_hash,
-    embedding_text,
     last_segment,
-    lexical_text,
     normalize_symbol,
     row_from_payload,
     row_symbol,
     row_to_payload,
     summary_key,
 )
+from ragstrata.store.bm25 import encode_terms, searchable
 from ragstrata.store.postgres import lexical
 
 __all__ = [
     "delete_rows",
     "insert_rows",
     "reanalyze",
+    "replace_files",
     "reterm",
     "row_record",
-    "searchable",
     "summaries_for",
 ]
 
@@ -47,12 +48,11 @@ _ROW_TYPES = (
 _REL_COLS = "repo_id, seq, relation, from_symbol, from_last, to_name, to_symbol, to_last, line"
 
 
-def searchable(row: Row, summaries: dict[tuple[str, str], str]) -> str:
-    """The row's lexical text plus its cached summary, if one is stored."""
-    text = lexical_text(row)
-    key = summary_key(row)
-    summary = summaries.get((key[0].value, key[1])) if key is not None else None
-    return f"{text}\n{summary}" if summary else text
+def _terms(
+    row: Row, texts: RowTexts, summaries: dict[tuple[str, str], str]
+) -> tuple[int, dict[int, int]]:
+    """Term count and frequencies of the row's searchable text (lexical text + summary)."""
+    return encode_terms(searchable(row, texts, lambda kind, key: summaries.get((kind.value, key))))
 
 
 def row_record(
@@ -60,11 +60,11 @@ def row_record(
     seq: int,
     row: Row,
     summaries: dict[tuple[str, str], str],
-    embed_layers: Sequence[Layer],
+    texts: RowTexts,
 ) -> tuple[tuple[Any, ...], dict[int, int], int]:
     """The ``rs_rows`` record of ``row``, its term frequencies and its term count."""
-    n_terms, tfs = lexical.encode_terms(searchable(row, summaries))
-    embed = embedding_text(row, embed_layers)
+    n_terms, tfs = _terms(row, texts, summaries)
+    embed = texts.embedding(row)
     name = name_lower = symbol_norm = symbol_last = None
     if isinstance(row, DefinitionRow):
         name, name_lower = row.name, row.name.lower()
@@ -78,9 +78,7 @@ def row_record(
     return record, tfs, n_terms
 
 
-def insert_rows(
-    conn: Any, repo_id: int, rows: Sequence[Row], embed_layers: Sequence[Layer]
-) -> list[int]:
+def insert_rows(conn: Any, repo_id: int, rows: Sequence[Row], texts: RowTexts) -> list[int]:
     """Insert rows (seqs from the shared sequence), their postings and relations, and
     update the BM25 statistics; returns the new seqs in order."""
     if not rows:
@@ -98,7 +96,7 @@ def insert_rows(
         with cur.copy(f"COPY rs_rows ({', '.join(_ROW_COLS)}) FROM STDIN") as copy:
             copy.set_types(list(_ROW_TYPES))
             for seq, row in zip(seqs, rows, strict=True):
-                record, tfs, n_terms = row_record(repo_id, seq, row, summaries, embed_layers)
+                record, tfs, n_terms = row_record(repo_id, seq, row, summaries, texts)
                 copy.write_row(record)
                 postings.add(seq, tfs, n_terms)
                 n_docs += 1
@@ -150,7 +148,7 @@ def delete_rows(conn: Any, repo_id: int, paths: Sequence[str]) -> list[int]:
     return seqs
 
 
-def reanalyze(conn: Any, repo_id: int) -> None:
+def reanalyze(conn: Any, repo_id: int, texts: RowTexts) -> None:
     """Recompute terms and postings of every row (the analyzer changed)."""
     conn.execute("DELETE FROM rs_postings WHERE repo_id = %s", (repo_id,))
     found = conn.execute(
@@ -163,7 +161,7 @@ def reanalyze(conn: Any, repo_id: int) -> None:
         updates = []
         postings = lexical.Postings()
         for (seq, _), row in zip(found, rows, strict=True):
-            n_terms, tfs = lexical.encode_terms(searchable(row, summaries))
+            n_terms, tfs = _terms(row, texts, summaries)
             sum_len += n_terms
             updates.append((n_terms, list(tfs), repo_id, seq))
             postings.add(seq, tfs, n_terms)
@@ -191,7 +189,7 @@ def summaries_for(conn: Any, repo_id: int, rows: Sequence[Row]) -> dict[tuple[st
     return {(kind, key): text for kind, key, text in found}
 
 
-def reterm(conn: Any, repo_id: int, rows: Sequence[tuple[int, Row]]) -> None:
+def reterm(conn: Any, repo_id: int, rows: Sequence[tuple[int, Row]], texts: RowTexts) -> None:
     """Replace the postings of existing rows (their searchable text changed)."""
     if not rows:
         return
@@ -212,7 +210,7 @@ def reterm(conn: Any, repo_id: int, rows: Sequence[tuple[int, Row]]) -> None:
     with conn.cursor() as cur:
         postings = lexical.Postings()
         for seq, row in rows:
-            n_terms, tfs = lexical.encode_terms(searchable(row, summaries))
+            n_terms, tfs = _terms(row, texts, summaries)
             new_len += n_terms
             updates.append((n_terms, list(tfs), repo_id, seq))
             postings.add(seq, tfs, n_terms)
@@ -225,3 +223,33 @@ def reterm(conn: Any, repo_id: int, rows: Sequence[tuple[int, Row]]) -> None:
         "UPDATE rs_repos SET sum_len = sum_len + %s WHERE repo_id = %s",
         (new_len - int(old_len), repo_id),
     )
+
+
+def replace_files(
+    conn: Any, repo_id: int, entries: Sequence[CatalogEntry], rows: Sequence[Row], texts: RowTexts
+) -> None:
+    """Replace the files of ``entries`` by ``rows`` (deduplicated, paths checked); vectors of
+    texts that did not change are carried over to the new rows."""
+    old_seqs = delete_rows(conn, repo_id, [e.path for e in entries])
+    conn.cursor().executemany(
+        "INSERT INTO rs_files VALUES (%s, %s, %s, %s, %s)",
+        [(repo_id, e.path, e.mtime_ns, e.size, e.sha256) for e in entries],
+    )
+    new_seqs = insert_rows(conn, repo_id, rows, texts)
+    if new_seqs:
+        # carry vectors over by text hash (from any row of the repository, old rows
+        # of these files included: their vectors are deleted only after this)
+        conn.execute(
+            "INSERT INTO rs_vectors SELECT r.repo_id, r.seq, v.fingerprint, "
+            "r.embed_hash, v.dims, r.layer, r.language, r.is_test, r.path, v.embedding "
+            "FROM rs_rows r CROSS JOIN LATERAL (SELECT DISTINCT ON (x.fingerprint) "
+            "x.fingerprint, x.dims, x.embedding FROM rs_vectors x WHERE x.repo_id = %(r)s "
+            "AND x.text_hash = r.embed_hash ORDER BY x.fingerprint) v "
+            "WHERE r.repo_id = %(r)s AND r.seq = ANY(%(s)s) AND r.embed_hash IS NOT NULL",
+            {"r": repo_id, "s": new_seqs},
+        )
+    if old_seqs:
+        conn.execute(
+            "DELETE FROM rs_vectors WHERE repo_id = %s AND seq = ANY(%s)",
+            (repo_id, old_seqs),
+        )

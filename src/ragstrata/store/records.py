@@ -1,0 +1,136 @@
+"""Rows as the backends store and return them: JSON payloads, hits, summary keys, vector keys."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from ragstrata.errors import IndexCorruptError
+from ragstrata.ingest.rows import (
+    ChunkRow,
+    DefinitionRow,
+    DocFileRow,
+    FileRow,
+    Layer,
+    RelationRow,
+    Row,
+    SectionRow,
+    content_hash,
+)
+from ragstrata.ingest.texts import lexical_text
+from ragstrata.store.values import ScoredRow, SummaryKind
+
+__all__ = [
+    "display_text",
+    "embedding_hash",
+    "rank_hits",
+    "row_from_payload",
+    "row_symbol",
+    "row_to_payload",
+    "scored_row",
+    "summary_key",
+    "unique_rows",
+]
+
+
+def embedding_hash(text: str) -> str:
+    """Key of a vector under one fingerprint (first 32 hex of SHA-256)."""
+    return content_hash(text)[:32]
+
+
+def summary_key(row: Row) -> tuple[SummaryKind, str] | None:
+    """The summary a row carries as extra lexical terms: C0 by path, C1 by qualified symbol.
+
+    Summaries are kept out of the row payloads and of :func:`embedding_text` on purpose: rows
+    stay exactly what ingestion produced (content-addressed ids and vectors do not move when a
+    summary is regenerated), and the default embedded layers already cover definitions.
+    """
+    if isinstance(row, FileRow):
+        return SummaryKind.FILE, row.path
+    if isinstance(row, DefinitionRow):
+        return SummaryKind.DEFINITION, row.symbol
+    return None
+
+
+def display_text(row: Row) -> str:
+    """The text shown for a hit."""
+    if isinstance(row, (DefinitionRow, ChunkRow, SectionRow)) and row.text:
+        return row.text
+    if isinstance(row, DefinitionRow):
+        return row.signature
+    return lexical_text(row)
+
+
+def scored_row(row: Row, score: float) -> ScoredRow:
+    """A hit for ``row`` with ``score``."""
+    return ScoredRow(
+        row_id=row.id,
+        layer=row.layer,
+        path=row.path,
+        start_line=row.start_line,
+        end_line=row.end_line,
+        symbol=row_symbol(row),
+        score=score,
+        text=display_text(row),
+        row=row,
+    )
+
+
+def unique_rows(rows: Sequence[Row]) -> list[Row]:
+    """``rows`` with repeated ids dropped: the first row of an id, at its first position
+    (what every backend writes and :meth:`RowReader.scan_rows` returns, in this order)."""
+    unique: dict[str, Row] = {}
+    for row in rows:
+        unique.setdefault(row.id, row)
+    return list(unique.values())
+
+
+def rank_hits(hits: Sequence[ScoredRow]) -> list[ScoredRow]:
+    """Best score first; then non-test code, then path and line for a stable order."""
+    return sorted(hits, key=lambda h: (-h.score, h.row.is_test, h.path, h.start_line, h.row_id))
+
+
+def row_symbol(row: Row) -> str | None:
+    """Qualified name a hit is about: definition symbol, chunk's enclosing symbol, relation's
+    source; None for file and doc rows."""
+    if isinstance(row, (DefinitionRow, ChunkRow)):
+        return row.symbol
+    if isinstance(row, RelationRow):
+        return row.from_symbol
+    return None
+
+
+_ROW_TYPES: dict[str, type] = {
+    Layer.C0: FileRow,
+    Layer.C1: DefinitionRow,
+    Layer.C2: RelationRow,
+    Layer.C3: ChunkRow,
+    Layer.D0: DocFileRow,
+    Layer.D1: SectionRow,
+    Layer.D2: ChunkRow,
+}
+
+
+def row_to_payload(row: Row) -> str:
+    """Compact JSON of every field of the row (tuples as lists)."""
+    data = {f.name: getattr(row, f.name) for f in dataclasses.fields(row)}
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
+def row_from_payload(payload: str) -> Row:
+    """Inverse of :func:`row_to_payload`; a payload that is not one raises
+    ``IndexCorruptError`` (the stored index is damaged)."""
+    try:
+        data: dict[str, Any] = json.loads(payload)
+        layer = Layer(data["layer"])
+        data["layer"] = layer
+        cls = _ROW_TYPES[layer]
+        for key, value in data.items():
+            if isinstance(value, list):
+                data[key] = tuple(value)
+        row: Row = cls(**data)
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise IndexCorruptError(f"a stored row is damaged ({type(exc).__name__})") from exc
+    return row
