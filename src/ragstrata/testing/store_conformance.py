@@ -10,33 +10,24 @@ a fresh, empty store::
             yield s
             s.close()
 
-The corpus (:func:`sample_batch`) is small but covers every layer, Python and JavaScript code,
+The corpus (:func:`~ragstrata.testing.store_samples.sample_batch`) is small but covers every layer, Python and JavaScript code,
 a test file, and English and Russian docs. Vectors come from ``HashEmbedder``.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
 from typing import Any
 
 import pytest
 
 from ragstrata.ingest.rows import (
-    ChunkRow,
-    DefinitionRow,
-    DocFileRow,
-    FileRow,
     Layer,
     RelationRow,
-    Row,
     SectionRow,
-    content_hash,
-    row_id,
 )
 from ragstrata.ingest.texts import embedding_text
 from ragstrata.store.base import (
-    CatalogEntry,
     Manifest,
     SearchFilters,
     Store,
@@ -44,178 +35,19 @@ from ragstrata.store.base import (
 )
 from ragstrata.store.bm25 import TF_MAX
 from ragstrata.testing.fakes import HashEmbedder
+from ragstrata.testing.store_samples import (
+    FP,
+    PARSE_SOURCE,
+    chunk_row,
+    embed_all,
+    entry,
+    hit_paths,
+    hit_symbols,
+    http_rows,
+    sample_batch,
+)
 
 __all__ = ["StoreConformance", "embed_all", "entry", "sample_batch"]
-
-FP = HashEmbedder(dimensions=64).fingerprint
-
-_HTTP_CLASS = '''class HttpClient:
-    """Sends HTTP requests with retries and a connection pool."""
-
-    def get(self, url):
-        return self._send("GET", parse_query(url))
-'''
-_PARSE = '''def parse_query(text):
-    """Split a query string into key/value pairs."""
-    return dict(p.split("=") for p in text.split("&"))
-'''
-_MAIN = """def main(url):
-    http_client = HttpClient()
-    return http_client.get(url)
-"""
-_TEST = """def test_parse_query():
-    assert parse_query("a=1&b=2") == {"a": "1", "b": "2"}
-"""
-_JS = """function fetchData(url) {
-  return fetch(url).then((r) => r.json());
-}
-"""
-_RU = "Чтобы настроить клиента, отредактируйте файлы конфигурации и перезапустите сервис."
-_EN = "Use the HTTP client to send requests; retries are automatic. Ünïcödé ✓ 🚀"
-
-
-def entry(path: str, version: str = "1") -> CatalogEntry:
-    """A catalog entry whose hash changes with ``version``."""
-    return CatalogEntry(
-        path, mtime_ns=1_700_000_000_000_000_000, size=100, sha256=content_hash(path + version)
-    )
-
-
-def _base(
-    layer: Layer, path: str, start: int, end: int, key: str, lang: str, test: bool
-) -> dict[str, Any]:
-    return {
-        "id": row_id(layer, path, start, end, key),
-        "path": path,
-        "language": lang,
-        "is_test": test,
-        "start_line": start,
-        "end_line": end,
-        "content_hash": content_hash(key),
-    }
-
-
-def _definition(
-    path: str,
-    lang: str,
-    symbol: str,
-    text: str,
-    start: int,
-    test: bool = False,
-    doc: str | None = None,
-    kind: str = "function",
-    parent: str | None = None,
-) -> DefinitionRow:
-    lines = text.splitlines()
-    end = start + len(lines) - 1
-    name = symbol.rsplit(".", 1)[-1]
-    return DefinitionRow(
-        **_base(Layer.C1, path, start, end, symbol + text, lang, test),
-        kind=kind, name=name, symbol=symbol, signature=lines[0], docstring=doc, parent=parent, text=text,
-    )  # fmt: skip
-
-
-def _call(
-    path: str,
-    lang: str,
-    src: str,
-    to_name: str,
-    to_symbol: str | None,
-    line: int,
-    test: bool = False,
-    relation: str = "calls",
-) -> RelationRow:
-    key = f"{src}>{relation}>{to_name}"
-    return RelationRow(
-        **_base(Layer.C2, path, line, line, key, lang, test),
-        relation=relation, from_symbol=src, to_name=to_name, to_symbol=to_symbol, line=line,
-    )  # fmt: skip
-
-
-def _chunk(
-    path: str,
-    lang: str,
-    text: str,
-    start: int,
-    layer: Layer = Layer.C3,
-    test: bool = False,
-    symbol: str | None = None,
-    heading: str | None = None,
-) -> ChunkRow:
-    end = start + text.count("\n")
-    return ChunkRow(
-        **_base(layer, path, start, end, text, lang, test),
-        layer=layer, end_offset=len(text), text=text, symbol=symbol, heading_path=heading,
-    )  # fmt: skip
-
-
-def _http_rows(
-    with_parse: bool = True, doc: str = "Sends HTTP requests with retries and a connection pool."
-) -> list[Row]:
-    p, lang = "src/app/http.py", "python"
-    cls_text = _HTTP_CLASS.replace("Sends HTTP requests with retries and a connection pool.", doc)
-    rows: list[Row] = [
-        FileRow(**_base(Layer.C0, p, 1, 12, p, lang, False), size=300, symbols=("HttpClient", "parse_query")),
-        _definition(p, lang, "app.http.HttpClient", cls_text, 1, doc=doc, kind="class"),
-        _definition(p, lang, "app.http.HttpClient.get", cls_text.split("\n\n", 1)[1].strip("\n"), 4, kind="method", parent="app.http.HttpClient"),
-        _call(p, lang, "app.http.HttpClient.get", "parse_query", "app.http.parse_query" if with_parse else None, 5),
-        _chunk(p, lang, cls_text, 1, symbol="app.http.HttpClient"),
-    ]  # fmt: skip
-    if with_parse:
-        rows += [_definition(p, lang, "app.http.parse_query", _PARSE, 8, doc="Split a query string into key/value pairs."),
-                 _chunk(p, lang, _PARSE, 8, symbol="app.http.parse_query")]  # fmt: skip
-    return rows
-
-
-def sample_batch() -> list[tuple[CatalogEntry, list[Row]]]:
-    """Five files: Python code, a Python test, JavaScript, and a Russian + English doc."""
-    cli, test, js, doc = "src/app/cli.py", "tests/test_http.py", "web/app.js", "docs/guide.md"
-    return [
-        (entry("src/app/http.py"), _http_rows()),
-        (entry(cli), [
-            FileRow(**_base(Layer.C0, cli, 1, 3, cli, "python", False), size=80, symbols=("main",), imports=("app.http",)),
-            _definition(cli, "python", "app.cli.main", _MAIN, 1),
-            _call(cli, "python", "app.cli.main", "HttpClient", "app.http.HttpClient", 2),
-            _call(cli, "python", "app.cli.main", "http_client.get", None, 3),
-            _call(cli, "python", "app.cli", "app.http", "app.http", 1, relation="imports"),
-            _chunk(cli, "python", _MAIN, 1, symbol="app.cli.main"),
-        ]),
-        (entry(test), [
-            _definition(test, "python", "tests.test_http.test_parse_query", _TEST, 1, test=True),
-            _call(test, "python", "tests.test_http.test_parse_query", "parse_query", "app.http.parse_query", 2, test=True),
-            _chunk(test, "python", _TEST, 1, test=True, symbol="tests.test_http.test_parse_query"),
-        ]),
-        (entry(js), [
-            _definition(js, "javascript", "web.app.fetchData", _JS, 1),
-            _chunk(js, "javascript", _JS, 1, symbol="web.app.fetchData"),
-        ]),
-        (entry(doc), [
-            DocFileRow(**_base(Layer.D0, doc, 1, 9, doc, "markdown", False), title="Руководство", outline=("Руководство > Установка", "Руководство > Usage")),
-            SectionRow(**_base(Layer.D1, doc, 3, 5, _RU, "markdown", False), heading_path="Руководство > Установка", title="Установка", slug="установка", level=2, text=_RU),
-            SectionRow(**_base(Layer.D1, doc, 7, 9, _EN, "markdown", False), heading_path="Руководство > Usage", title="Usage", slug="usage", level=2, text=_EN),
-            _chunk(doc, "markdown", _EN, 7, layer=Layer.D2, heading="Руководство > Usage"),
-        ]),
-    ]  # fmt: skip
-
-
-def embed_all(store: Store, embedder: HashEmbedder | None = None, batch: int = 3) -> int:
-    """Fill every pending vector of ``embedder`` (default 64-dim HashEmbedder); returns count."""
-    embedder = embedder or HashEmbedder(dimensions=64)
-    done = 0
-    while pending := store.pending_vectors(embedder.fingerprint, limit=batch):
-        vectors = embedder.embed_documents([p.text for p in pending])
-        done += store.put_vectors(
-            embedder.fingerprint, [(p.text_hash, v) for p, v in zip(pending, vectors, strict=True)]
-        )
-    return done
-
-
-def _paths(hits: Sequence[Any]) -> list[str]:
-    return [h.path for h in hits]
-
-
-def _symbols(hits: Sequence[Any]) -> list[str | None]:
-    return [h.symbol for h in hits]
 
 
 class StoreConformance:
@@ -279,8 +111,8 @@ class StoreConformance:
 
     def test_rereplace_leaves_no_leftovers(self, loaded: Store) -> None:
         embed_all(loaded)
-        old = {r.id: r for r in _http_rows()}
-        new_rows = _http_rows(with_parse=False)
+        old = {r.id: r for r in http_rows()}
+        new_rows = http_rows(with_parse=False)
         loaded.replace_files([(entry("src/app/http.py", "2"), new_rows)])
         assert loaded.catalog()["src/app/http.py"].sha256 == entry("src/app/http.py", "2").sha256
         gone = [i for i in old if i not in {r.id for r in new_rows}]
@@ -298,7 +130,7 @@ class StoreConformance:
             ("src/app/http.py", 0.5),
             ("tests/test_http.py", 1.0),
         ]
-        vec = HashEmbedder(dimensions=64).embed_queries([_PARSE])[0]
+        vec = HashEmbedder(dimensions=64).embed_queries([PARSE_SOURCE])[0]
         assert all(h.row_id not in gone for h in loaded.search_dense(vec, FP, top_k=50))
         assert loaded.stats(FP).rows["C1"] == 5
 
@@ -314,14 +146,14 @@ class StoreConformance:
 
     def test_failed_batch_changes_nothing(self, loaded: Store) -> None:
         before = (loaded.catalog(), loaded.stats().rows)
-        bad = _http_rows(with_parse=False)
+        bad = http_rows(with_parse=False)
         with pytest.raises(ValueError, match="path"):
             loaded.replace_files([(entry("src/app/http.py", "3"), bad), (entry("other.py"), bad)])
         assert (loaded.catalog(), loaded.stats().rows) == before
         assert loaded.lookup_symbol("parse_query", filters=SearchFilters(path_prefixes=("src",)))
 
     def test_duplicate_row_ids_in_a_file_are_kept_once(self, store: Store) -> None:
-        rows = _http_rows()
+        rows = http_rows()
         store.replace_files([(entry("src/app/http.py"), [*rows, rows[1]])])
         assert store.stats().rows["C1"] == 3
 
@@ -344,7 +176,7 @@ class StoreConformance:
         assert list(loaded.scan_rows(layers=())) == []
         with pytest.raises(ValueError, match="C9"):
             loaded.scan_rows(("C9",))
-        rewritten = _http_rows(with_parse=False)[::-1]  # a new file version, another order
+        rewritten = http_rows(with_parse=False)[::-1]  # a new file version, another order
         loaded.replace_files([(entry("src/app/http.py", "2"), [*rewritten, rewritten[0]])])
         assert list(loaded.scan_rows(paths=["src/app/http.py"])) == rewritten
         loaded.remove_files(["web/app.js"])
@@ -354,7 +186,7 @@ class StoreConformance:
         text = "x = 1\n"
         paths = ["zulu.py", "Zeta.py", "ärger.py", "alpha/b.py", "alpha.py", "alpha-b.py"]
         for path in paths:
-            store.replace_files([(entry(path), [_chunk(path, "python", text, 1)])])
+            store.replace_files([(entry(path), [chunk_row(path, "python", text, 1)])])
         assert [r.path for r in store.scan_rows()] == sorted(paths)
         assert [r.path for r in store.scan_rows(paths=paths[::-1])] == sorted(paths)
 
@@ -377,7 +209,7 @@ class StoreConformance:
             "app.http.parse_query",
             "tests.test_http.test_parse_query",
         }
-        assert "web/app.js" not in _paths(hits)
+        assert "web/app.js" not in hit_paths(hits)
         assert all(a.score >= b.score for a, b in itertools.pairwise(hits))
         defs = loaded.search_lexical(
             "parse_query", SearchFilters(layers=(Layer.C1,), is_test=False)
@@ -387,9 +219,9 @@ class StoreConformance:
 
     def test_lexical_identifier_parts(self, loaded: Store) -> None:
         chunks = loaded.search_lexical("HttpClient", SearchFilters(layers=("C3",)), top_k=10)
-        assert "src/app/cli.py" in _paths(chunks)  # http_client in main() meets HttpClient
+        assert "src/app/cli.py" in hit_paths(chunks)  # http_client in main() meets HttpClient
         hits = loaded.search_lexical("http client")
-        assert {"src/app/http.py", "src/app/cli.py"} <= set(_paths(hits))
+        assert {"src/app/http.py", "src/app/cli.py"} <= set(hit_paths(hits))
 
     def test_lexical_russian_lemmas(self, loaded: Store) -> None:
         hits = loaded.search_lexical("как настроить файл конфигурации клиентов")
@@ -426,17 +258,21 @@ class StoreConformance:
     def test_term_frequency_past_the_cap(self, store: Store) -> None:
         # every backend stores at most TF_MAX per term (PostgreSQL: a smallint); more is kept
         text = "zebracorn " * (TF_MAX + 500)
-        store.replace_files([(entry("big.txt"), [_chunk("big.txt", "text", text, 1)])])
-        store.replace_files([(entry("small.txt"), [_chunk("small.txt", "text", "zebracorn x", 1)])])
+        store.replace_files([(entry("big.txt"), [chunk_row("big.txt", "text", text, 1)])])
+        store.replace_files(
+            [(entry("small.txt"), [chunk_row("small.txt", "text", "zebracorn x", 1)])]
+        )
         assert [h.path for h in store.search_lexical("zebracorn")] == ["big.txt", "small.txt"]
 
     def test_ties_rank_by_path_not_write_order(self, store: Store) -> None:
         text = "def duplicate_helper():\n    return 42\n"
         for path in ("z/late.py", "a/early.py", "m/middle.py"):
-            store.replace_files([(entry(path), [_chunk(path, "python", text, 1)])])
-        store.replace_files([(entry("z/late.py", "2"), [_chunk("z/late.py", "python", text, 1)])])
+            store.replace_files([(entry(path), [chunk_row(path, "python", text, 1)])])
+        store.replace_files(
+            [(entry("z/late.py", "2"), [chunk_row("z/late.py", "python", text, 1)])]
+        )
         hits = store.search_lexical("duplicate_helper", top_k=2)
-        assert _paths(hits) == ["a/early.py", "m/middle.py"]
+        assert hit_paths(hits) == ["a/early.py", "m/middle.py"]
         assert hits[0].score == hits[1].score
 
     # ------------------------------------------------------------- dense
@@ -450,13 +286,13 @@ class StoreConformance:
         assert -1.0 <= hits[-1].score <= hits[0].score <= 1.0 + 1e-6
         assert all(h.layer in (Layer.C1, Layer.D1, Layer.D2) for h in hits)  # default layers
         only_js = loaded.search_dense(query, FP, SearchFilters(languages=("javascript",)))
-        assert _symbols(only_js) == ["web.app.fetchData"]
+        assert hit_symbols(only_js) == ["web.app.fetchData"]
         docs = loaded.search_dense(
             query, FP, SearchFilters(path_prefixes=("docs",), layers=("D1",))
         )
         assert len(docs) == 2 and {h.layer for h in docs} == {Layer.D1}
         tests = loaded.search_dense(query, FP, SearchFilters(is_test=True))
-        assert _paths(tests) == ["tests/test_http.py"]
+        assert hit_paths(tests) == ["tests/test_http.py"]
         assert loaded.search_dense(query, "other/fingerprint") == []
         with pytest.raises(ValueError, match="dimension"):
             loaded.search_dense([1.0, 0.0], FP)
@@ -465,29 +301,29 @@ class StoreConformance:
 
     def test_symbol_lookup_modes(self, loaded: Store) -> None:
         exact = loaded.lookup_symbol("HttpClient")
-        assert _symbols(exact) == ["app.http.HttpClient"] and exact[0].score == 1.0
+        assert hit_symbols(exact) == ["app.http.HttpClient"] and exact[0].score == 1.0
         assert loaded.lookup_symbol("httpclient")[0].score < 1.0
-        assert _symbols(loaded.lookup_symbol("get")) == ["app.http.HttpClient.get"]
-        assert _symbols(loaded.lookup_symbol("app.http.HttpClient.get", "qualified")) == [
+        assert hit_symbols(loaded.lookup_symbol("get")) == ["app.http.HttpClient.get"]
+        assert hit_symbols(loaded.lookup_symbol("app.http.HttpClient.get", "qualified")) == [
             "app.http.HttpClient.get"
         ]
-        assert _symbols(loaded.lookup_symbol("app::http::HttpClient", "qualified")) == [
+        assert hit_symbols(loaded.lookup_symbol("app::http::HttpClient", "qualified")) == [
             "app.http.HttpClient"
         ]
         assert loaded.lookup_symbol("HttpClient.get", "qualified") == []
-        assert _symbols(loaded.lookup_symbol("HttpClient.get", "suffix")) == [
+        assert hit_symbols(loaded.lookup_symbol("HttpClient.get", "suffix")) == [
             "app.http.HttpClient.get"
         ]
         assert loaded.lookup_symbol("Client.get", "suffix") == []  # dotted boundary
-        fuzzy = _symbols(loaded.lookup_symbol("http_client", "fuzzy"))
+        fuzzy = hit_symbols(loaded.lookup_symbol("http_client", "fuzzy"))
         assert fuzzy[0] == "app.http.HttpClient"
-        assert _symbols(loaded.lookup_symbol("parse_qeury", "fuzzy"))[:1] == [
+        assert hit_symbols(loaded.lookup_symbol("parse_qeury", "fuzzy"))[:1] == [
             "app.http.parse_query"
         ]
         both = loaded.lookup_symbol("parse_query", "fuzzy")
-        assert _symbols(both)[0] == "app.http.parse_query"  # exact-name beats test_parse_query
-        assert "tests.test_http.test_parse_query" in _symbols(both)
-        assert _symbols(
+        assert hit_symbols(both)[0] == "app.http.parse_query"  # exact-name beats test_parse_query
+        assert "tests.test_http.test_parse_query" in hit_symbols(both)
+        assert hit_symbols(
             loaded.lookup_symbol("parse_query", "fuzzy", SearchFilters(is_test=True))
         ) == ["tests.test_http.test_parse_query"]
         assert loaded.lookup_symbol("fetchData", filters=SearchFilters(languages=("python",))) == []
@@ -501,7 +337,7 @@ class StoreConformance:
             "tests.test_http.test_parse_query",
         ]
         assert all(h.layer == Layer.C2 and h.score == 1.0 for h in callers)
-        assert _symbols(
+        assert hit_symbols(
             loaded.relations("parse_query", "callers", filters=SearchFilters(is_test=False))
         ) == ["app.http.HttpClient.get"]
         get_callers = loaded.relations("app.http.HttpClient.get")
@@ -561,7 +397,7 @@ class StoreConformance:
         embed_all(loaded)
         loaded.replace_files(sample_batch()[:1])  # same content again
         assert loaded.stats(FP).pending_vectors == 0
-        changed = _http_rows(doc="Sends HTTP requests; no retries.")
+        changed = http_rows(doc="Sends HTTP requests; no retries.")
         loaded.replace_files([(entry("src/app/http.py", "2"), changed)])
         pending = loaded.pending_vectors(FP)
         assert len(pending) == 1 and "no retries" in pending[0].text
@@ -617,7 +453,7 @@ class StoreConformance:
         assert [h.symbol for h in defs] == ["app.http.parse_query"]
         assert defs[0].layer == Layer.C1
         # a later index run rewrites the file's rows: the summary terms come back with them
-        loaded.replace_files([(entry("src/app/http.py", "2"), _http_rows())])
+        loaded.replace_files([(entry("src/app/http.py", "2"), http_rows())])
         assert [h.layer for h in loaded.search_lexical("zeppelinous")] == [Layer.C0]
         assert [h.symbol for h in loaded.search_lexical("quokkaform")] == ["app.http.parse_query"]
         # a regenerated summary replaces the old terms
