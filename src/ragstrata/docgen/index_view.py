@@ -1,0 +1,164 @@
+"""What generated docs read from the index: the definitions of a file, the members of a type
+wherever they are defined, and relations split into precise and possible.
+
+One :class:`IndexView` per generation run memoises store lookups, so a whole-repository run
+asks for each file and type once.
+
+- *Definitions of a file*: every C1 row stored for it (:func:`ragstrata.retrieve.rows.outline`),
+  including those whose owner is declared in another file (Go methods of a receiver type
+  declared elsewhere, Ruby classes reopened, Rust ``impl`` blocks in another module).
+- *Members of a type*: the ``contains`` relations out of it, in any file.
+- *Precise* relation: the indexer resolved the site to this very symbol (``to_symbol``).
+  *Possible*: only the written name matches (``obj.send`` for ``Gateway.send``), so the
+  receiver may be another type; pages list these apart and never count them as uses.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from dataclasses import dataclass
+
+from ragstrata.ingest.rows import DefinitionRow, FileRow, Layer, RelationRow
+from ragstrata.retrieve.resolve import SymbolResolver
+from ragstrata.retrieve.rows import file_row, file_rows, outline
+from ragstrata.store.base import Direction, Store, SymbolMode, normalize_symbol
+
+__all__ = ["CONTAINER_KINDS", "IndexView", "Site", "is_public"]
+
+CONTAINER_KINDS = frozenset(
+    {"class", "interface", "struct", "trait", "enum", "impl", "object", "module_def", "record"}
+)
+_BIG = 5000
+
+
+def is_public(row: DefinitionRow) -> bool:
+    """Exported, and not ``_private`` by name (``__init__`` is public)."""
+    return row.is_exported and (not row.name.startswith("_") or row.name == "__init__")
+
+
+@dataclass(frozen=True, slots=True)
+class Site:
+    """One relation site: the other end's name, where it is, and whether it is precise."""
+
+    name: str
+    path: str
+    line: int
+    precise: bool
+    is_test: bool = False
+
+
+class IndexView:
+    """Memoised reads of C0/C1/C2 rows for documentation."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.resolver = SymbolResolver(store)
+        self._catalog: list[str] | None = None
+        self._file: dict[str, FileRow | None] = {}
+        self._defs: dict[str, list[DefinitionRow]] = {}
+        self._members: dict[str, list[DefinitionRow]] = {}
+        self._by_symbol: dict[str, DefinitionRow | None] = {}
+
+    # ---------------------------------------------------------------- files
+    def paths(self) -> list[str]:
+        """Every indexed path, sorted."""
+        if self._catalog is None:
+            self._catalog = sorted(self.store.catalog())
+        return self._catalog
+
+    def sha256(self, path: str) -> str | None:
+        """The content hash of ``path`` as indexed."""
+        entry = self.store.catalog().get(path)
+        return entry.sha256 if entry else None
+
+    def file_row(self, path: str) -> FileRow | None:
+        """The C0 row of a code file (``None`` for docs and unknown paths)."""
+        if path not in self._file:
+            self._file[path] = file_row(self.store, path)
+        return self._file[path]
+
+    def definitions(self, path: str) -> list[DefinitionRow]:
+        """Every C1 row of ``path`` (top level and nested), in line order."""
+        if path not in self._defs:
+            self._defs[path] = outline(self.store, path)
+        return self._defs[path]
+
+    def module_row(self, path: str) -> DefinitionRow | None:
+        """The ``module`` definition of a file, if the indexer made one."""
+        modules = [r for r in self.definitions(path) if r.kind == "module"]
+        return modules[0] if modules else None
+
+    def contains_in(self, path: str) -> list[RelationRow]:
+        """The ``contains`` relations recorded in ``path`` (owner -> member)."""
+        return [
+            r
+            for r in file_rows(self.store, path, (Layer.C2,))
+            if isinstance(r, RelationRow) and r.relation == "contains"
+        ]
+
+    # ---------------------------------------------------------------- symbols
+    def definition(self, symbol: str) -> DefinitionRow | None:
+        """The definition with exactly this qualified name (non-test first)."""
+        if symbol not in self._by_symbol:
+            match = self.resolver.resolve(symbol, limit=20, modes=(SymbolMode.QUALIFIED,))
+            rows = [
+                h.row
+                for h in match.hits
+                if isinstance(h.row, DefinitionRow)
+                and normalize_symbol(h.row.symbol) == normalize_symbol(symbol)
+            ]
+            rows.sort(key=lambda r: (r.is_test, r.kind == "module", r.path, r.start_line))
+            self._by_symbol[symbol] = rows[0] if rows else None
+        return self._by_symbol[symbol]
+
+    def members(self, owner: DefinitionRow) -> list[DefinitionRow]:
+        """The definitions ``owner`` contains, in whatever file they are."""
+        if owner.symbol in self._members:
+            return self._members[owner.symbol]
+        out: dict[str, DefinitionRow] = {}
+        found = self.resolver.relations(owner.symbol, Direction.CALLEES, ("contains",),
+                                        limit=_BIG)
+        for rel in found:
+            row = rel.row
+            if not isinstance(row, RelationRow) or row.from_symbol != owner.symbol:
+                continue
+            wanted = row.to_symbol or row.to_name
+            for member in self.definitions(row.path):
+                if member.symbol == wanted and member.parent == owner.symbol:
+                    out.setdefault(member.id, member)
+        rows = sorted(out.values(), key=lambda r: (r.path != owner.path, r.path, r.start_line))
+        self._members[owner.symbol] = rows
+        return rows
+
+    def folder_of(self, path: str) -> str:
+        """The folder of ``path`` (``""`` at the root)."""
+        return posixpath.dirname(path)
+
+    # ---------------------------------------------------------------- relations
+    def outgoing(self, symbol: str, kinds: tuple[str, ...]) -> list[RelationRow]:
+        """Relations out of ``symbol`` itself (not out of a same-suffix namesake)."""
+        found = self.resolver.relations(symbol, Direction.CALLEES, kinds, limit=500)
+        rows = [
+            s.row for s in found if isinstance(s.row, RelationRow) and s.row.from_symbol == symbol
+        ]
+        return sorted(rows, key=lambda r: (r.path, r.line, r.to_name))
+
+    def incoming(self, symbol: str, kinds: tuple[str, ...] = ("calls",)) -> list[Site]:
+        """Sites that call / inherit ``symbol``: precise ones resolved to it, possible ones
+        that only match by name."""
+        found = self.resolver.relations(symbol, Direction.CALLERS, kinds, limit=500)
+        out: dict[tuple[str, str, int], Site] = {}
+        want = normalize_symbol(symbol)
+        for s in found:
+            row = s.row
+            if not isinstance(row, RelationRow) or row.from_symbol == symbol:
+                continue
+            if row.to_symbol is not None:
+                if normalize_symbol(row.to_symbol) != want:
+                    continue  # resolved to another definition with the same suffix
+                precise = True
+            else:
+                precise = False
+            key = (row.from_symbol, row.path, row.line)
+            out.setdefault(key, Site(row.from_symbol, row.path, row.line, precise, row.is_test))
+        return sorted(out.values(), key=lambda x: (not x.precise, x.path, x.line, x.name))
