@@ -54,6 +54,7 @@ class IndexView:
         self.store = store
         self.resolver = SymbolResolver(store)
         self._catalog: list[str] | None = None
+        self._entries: dict[str, str] | None = None
         self._file: dict[str, FileRow | None] = {}
         self._defs: dict[str, list[DefinitionRow]] = {}
         self._members: dict[str, list[DefinitionRow]] = {}
@@ -68,8 +69,9 @@ class IndexView:
 
     def sha256(self, path: str) -> str | None:
         """The content hash of ``path`` as indexed."""
-        entry = self.store.catalog().get(path)
-        return entry.sha256 if entry else None
+        if self._entries is None:
+            self._entries = {p: e.sha256 for p, e in self.store.catalog().items()}
+        return self._entries.get(path)
 
     def file_row(self, path: str) -> FileRow | None:
         """The C0 row of a code file (``None`` for docs and unknown paths)."""
