@@ -106,6 +106,9 @@ class Collector:
         return None
 
     def package_overview(self, folder: str, paths: list[str]) -> Overview | None:
+        # every code file counts here: a Go doc.go holds only the package comment
+        paths = [p for p in self.view.paths() if posixpath.dirname(p) == folder
+                 and (row := self.view.file_row(p)) is not None and not row.is_test]
         by_name = {posixpath.basename(p): p for p in paths}
         ordered = [by_name[n] for n in PACKAGE_DOC_FILES if n in by_name]
         ordered += [p for p in paths if p not in ordered]
@@ -124,17 +127,18 @@ class Collector:
         ]
         sections = [r for r in doc_sections(self.view.store, readmes[0]) if r.text.strip()] \
             if readmes else []
-        if sections:
-            first = sections[0]
-            return Overview(first.text.strip(), first.path, first.start_line, first.end_line,
-                            first.heading_path)
+        for first in sections:
+            text = readme_prose(first.text)
+            if text:
+                return Overview(text, first.path, first.start_line, first.end_line,
+                                first.heading_path)
         if not name:
             return None
         pattern = re.compile(rf"(?i)(?:^|[\s`/>]){re.escape(name)}(?:$|[\s`/.])")
         for sec in self._sections(name):
             last = sec.heading_path.split(" > ")[-1] if sec.heading_path else ""
-            if pattern.search(last):
-                return Overview(sec.text.strip(), sec.path, sec.start_line, sec.end_line,
+            if pattern.search(last) and readme_prose(sec.text):
+                return Overview(readme_prose(sec.text), sec.path, sec.start_line, sec.end_line,
                                 sec.heading_path)
         return None
 
@@ -183,7 +187,8 @@ class Collector:
                 if site.name in owner_of:
                     continue  # the page's own code
                 if site.is_test:
-                    tests.append(site)
+                    if site.kind == "calls":
+                        tests.append(site)
                 elif site.path in own:
                     continue
                 elif site.precise:
@@ -219,6 +224,21 @@ class Collector:
         chosen = tuple(found.values())
         names = {r.symbol for r in chosen}
         return chosen, _unique(s for s in possible if s.name not in names)
+
+
+def readme_prose(text: str, paragraphs: int = 3) -> str:
+    """The first prose paragraphs of a doc section: no headings, badges, images or HTML."""
+    kept: list[str] = []
+    for block in re.split(r"\n\s*\n", text):
+        lines = [
+            s for s in block.strip().split("\n")
+            if s.strip() and not s.lstrip().startswith(("#", "<", "[![", "![", "---", "==="))
+        ]
+        if lines:
+            kept.append("\n".join(lines))
+        if len(kept) >= paragraphs:
+            break
+    return "\n\n".join(kept).strip()
 
 
 def _owners(page: Page) -> dict[str, str]:

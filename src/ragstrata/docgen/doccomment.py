@@ -173,8 +173,9 @@ def parse_doc(text: str | None) -> DocComment:
 
 
 def to_markdown(text: str | None) -> str:
-    """Only the description of a doc comment, as Markdown."""
-    return parse_doc(text).description
+    """A module's doc comment as Markdown: the description, then its examples."""
+    doc = parse_doc(text)
+    return "\n\n".join(p for p in (doc.description, *doc.examples) if p)
 
 
 def _dedent(text: str) -> str:
@@ -366,9 +367,13 @@ def _store_section(kind: str, block: list[str], acc: _Acc) -> None:
         acc.returns.append(" ".join(s.strip() for s in block if s.strip()))
     elif kind == "examples":
         text = "\n".join(block).strip("\n")
-        if text:
-            acc.examples.append(text if "```" in text or ">>>" not in text
-                                else "```python\n" + _dedent_block(text) + "\n```")
+        if "```" in text:
+            acc.examples.append(text)
+        elif ">>>" in text:
+            acc.examples.append("```python\n" + _dedent_block(text) + "\n```")
+        elif text.strip():
+            code = _godoc_code(["", *block])  # indented lines become a fence
+            acc.examples.append("\n".join(code).strip("\n"))
     elif kind == "deprecated":
         more = " ".join(s.strip() for s in block if s.strip())
         acc.deprecated = " ".join(x for x in (acc.deprecated or "", more) if x)

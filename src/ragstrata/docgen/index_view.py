@@ -45,6 +45,7 @@ class Site:
     line: int
     precise: bool
     is_test: bool = False
+    kind: str = "calls"  # the relation: calls | inherits | implements | imports
 
 
 class IndexView:
@@ -162,5 +163,7 @@ class IndexView:
             else:
                 precise = False
             key = (row.from_symbol, row.path, row.line)
-            out.setdefault(key, Site(row.from_symbol, row.path, row.line, precise, row.is_test))
+            out.setdefault(
+                key, Site(row.from_symbol, row.path, row.line, precise, row.is_test, row.relation)
+            )
         return sorted(out.values(), key=lambda x: (not x.precise, x.path, x.line, x.name))

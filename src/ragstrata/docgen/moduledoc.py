@@ -66,13 +66,17 @@ def _python(text: str) -> ModuleDoc | None:
 
 
 def _strip_block(lines: list[str]) -> list[str]:
+    """A ``/* ... */`` block without its markers; `` * `` gutters removed, other indentation
+    kept (a Go or Rust block comment indents code with a tab)."""
     out = []
+    starred = all(s.lstrip().startswith("*") for s in lines[1:] if s.strip())
     for i, line in enumerate(lines):
-        s = line.strip()
+        s = line.rstrip()
         if i == 0:
-            s = re.sub(r"^/\*[*!]?", "", s)
-        s = re.sub(r"\*+/$", "", s).rstrip()
-        s = re.sub(r"^\* ?", "", s.lstrip()) if i else s.strip()
+            s = re.sub(r"^\s*/\*[*!]?\s?", "", s)
+        s = re.sub(r"\s*\*+/$", "", s)
+        if i and starred:
+            s = re.sub(r"^\s*\* ?", "", s)
         out.append(s)
     while out and not out[0].strip():
         out.pop(0)
