@@ -62,13 +62,20 @@ class Collector:
         return out
 
     # ---------------------------------------------------------------- parts
-    def item(self, row: DefinitionRow) -> Item:
-        members: tuple[Item, ...] = ()
-        if row.kind in CONTAINER_KINDS:
-            members = tuple(
-                Item(m, parse_doc(m.docstring)) for m in self.view.members(row) if is_public(m)
-            )
-        return Item(row, parse_doc(row.docstring), members)
+    def item(self, row: DefinitionRow, depth: int = 0) -> Item:
+        """``row`` with its public members; nested types and namespaces become full items."""
+        if (row.kind not in CONTAINER_KINDS and row.kind != "module") or depth > 4:
+            return Item(row, parse_doc(row.docstring))
+        members: list[Item] = []
+        nested: list[Item] = []
+        for m in self.view.members(row):
+            if not is_public(m):
+                continue
+            if m.kind in CONTAINER_KINDS or m.kind == "module":
+                nested.append(self.item(m, depth + 1))
+            else:
+                members.append(Item(m, parse_doc(m.docstring)))
+        return Item(row, parse_doc(row.docstring), tuple(members), tuple(nested))
 
     def file_part(self, path: str) -> PageFile:
         defs = self.view.definitions(path)
@@ -77,7 +84,7 @@ class Collector:
         top: list[Item] = []
         orphans: dict[str, list[DefinitionRow]] = {}
         for row in defs:
-            if row.kind == "module":
+            if module is not None and row.id == module.id:
                 continue
             if row.parent is None or (module is not None and row.parent == module.symbol):
                 if is_public(row):
@@ -195,6 +202,8 @@ class Collector:
                     used.append(site)
                 else:
                     possible.append(site)
+        used = [self._named(u) for u in used]
+        possible = [self._named(u) for u in possible]
         examples, examples_possible = self._examples(tests)
         sources = {p: self.view.sha256(p) or "" for p in sorted(own)}
         return Page(
@@ -208,6 +217,12 @@ class Collector:
             edges=tuple(sorted(edges)),
             sources=sources,
         )
+
+    def _named(self, site: Site) -> Site:
+        """A use from module-level code (no definition of that name) is named by its file."""
+        if self.view.definition(site.name) is not None:
+            return site
+        return Site(site.path, site.path, site.line, site.precise, site.is_test, site.kind)
 
     def _examples(
         self, tests: list[Site]
@@ -223,7 +238,7 @@ class Collector:
                 found.setdefault(row.id, row)
         chosen = tuple(found.values())
         names = {r.symbol for r in chosen}
-        return chosen, _unique(s for s in possible if s.name not in names)
+        return chosen, _unique(self._named(s) for s in possible if s.name not in names)
 
 
 def readme_prose(text: str, paragraphs: int = 3) -> str:
@@ -246,8 +261,7 @@ def _owners(page: Page) -> dict[str, str]:
     out: dict[str, str] = {}
     tops = [page.symbol] if page.symbol else [i for f in page.files for i in f.items]
     for item in tops:
-        out[item.row.symbol] = item.row.symbol
-        for member in item.members:
+        for member in item.walk():
             out[member.row.symbol] = item.row.symbol
     for part in page.files:
         for owner, _, methods in part.elsewhere:

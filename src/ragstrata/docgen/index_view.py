@@ -60,6 +60,7 @@ class IndexView:
         self._defs: dict[str, list[DefinitionRow]] = {}
         self._members: dict[str, list[DefinitionRow]] = {}
         self._by_symbol: dict[str, DefinitionRow | None] = {}
+        self._declared: dict[str, set[str]] = {}
 
     # ---------------------------------------------------------------- files
     def paths(self) -> list[str]:
@@ -87,9 +88,15 @@ class IndexView:
         return self._defs[path]
 
     def module_row(self, path: str) -> DefinitionRow | None:
-        """The ``module`` definition of a file, if the indexer made one."""
-        modules = [r for r in self.definitions(path) if r.kind == "module"]
-        return modules[0] if modules else None
+        """The row standing for the file itself (Python's ``module pkg.mod``), if any.
+
+        Other ``module`` rows are namespaces written in the code (Ruby ``module``, Rust
+        ``mod``, TypeScript ``namespace``) and are documented like types."""
+        for r in self.definitions(path):
+            if r.kind == "module" and r.signature == f"module {r.symbol}" and r.parent is None \
+                    and r.language == "python":
+                return r
+        return None
 
     def contains_in(self, path: str) -> list[RelationRow]:
         """The ``contains`` relations recorded in ``path`` (owner -> member)."""
@@ -110,14 +117,30 @@ class IndexView:
                 if isinstance(h.row, DefinitionRow)
                 and normalize_symbol(h.row.symbol) == normalize_symbol(symbol)
             ]
-            rows.sort(key=lambda r: (r.is_test, r.kind == "module", r.path, r.start_line))
+            rows.sort(key=lambda r: (r.symbol != symbol, r.is_test, r.kind == "module", r.path,
+                                     r.start_line))
             self._by_symbol[symbol] = rows[0] if rows else None
         return self._by_symbol[symbol]
 
+    def declared_in(self, symbol: str) -> set[str]:
+        """The files that declare ``symbol`` (more than one: a reopened Ruby class or module,
+        a TypeScript namespace merged across files, build-tag variants in Go)."""
+        if symbol not in self._declared:
+            match = self.resolver.resolve(symbol, limit=50, modes=(SymbolMode.QUALIFIED,))
+            self._declared[symbol] = {
+                h.row.path for h in match.hits
+                if isinstance(h.row, DefinitionRow) and h.row.symbol == symbol
+            }
+        return self._declared[symbol]
+
     def members(self, owner: DefinitionRow) -> list[DefinitionRow]:
-        """The definitions ``owner`` contains, in whatever file they are."""
-        if owner.symbol in self._members:
-            return self._members[owner.symbol]
+        """The definitions ``owner`` contains: in any file when only its file declares it (Go
+        methods in another file than their receiver type), else in its own file (each
+        declaration of a reopened class or namespace lists what it declares)."""
+        key = f"{owner.path}\x00{owner.symbol}"
+        if key in self._members:
+            return self._members[key]
+        anywhere = len(self.declared_in(owner.symbol)) <= 1
         out: dict[str, DefinitionRow] = {}
         found = self.resolver.relations(owner.symbol, Direction.CALLEES, ("contains",),
                                         limit=_BIG)
@@ -126,11 +149,13 @@ class IndexView:
             if not isinstance(row, RelationRow) or row.from_symbol != owner.symbol:
                 continue
             wanted = row.to_symbol or row.to_name
+            if not anywhere and row.path != owner.path:
+                continue
             for member in self.definitions(row.path):
                 if member.symbol == wanted and member.parent == owner.symbol:
                     out.setdefault(member.id, member)
         rows = sorted(out.values(), key=lambda r: (r.path != owner.path, r.path, r.start_line))
-        self._members[owner.symbol] = rows
+        self._members[key] = rows
         return rows
 
     def folder_of(self, path: str) -> str:

@@ -31,11 +31,20 @@ class Overview:
 
 @dataclass(frozen=True, slots=True)
 class Item:
-    """A public definition with its parsed doc comment and its public members."""
+    """A public definition with its parsed doc comment, its public members (methods,
+    constants, fields) and its nested types / namespaces (documented in full)."""
 
     row: DefinitionRow
     doc: DocComment
     members: tuple[Item, ...] = ()
+    nested: tuple[Item, ...] = ()
+
+    def walk(self) -> list[Item]:
+        """This item, its members, and its nested items recursively."""
+        out = [self, *self.members]
+        for n in self.nested:
+            out += n.walk()
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +82,5 @@ class Page:
         tops = [self.symbol] if self.symbol else [i for f in self.files for i in f.items]
         tops += [m for f in self.files for _, _, ms in f.elsewhere for m in ms]
         for item in tops:
-            out.append(item)
-            out.extend(item.members)
+            out += item.walk()
         return out

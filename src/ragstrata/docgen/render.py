@@ -173,6 +173,8 @@ def _item(out: Rendered, item: Item, level: int, heading: bool = True) -> None:
             dep = " *(deprecated)*" if m.doc.deprecated is not None else ""
             out.add(f"- `{_one_line(m.row.signature)}`{dep}{summary} (`{mcite}`)")
         out.add("")
+    for nested in item.nested:
+        _item(out, nested, min(level + 1, 6))
 
 
 def _doc(out: Rendered, doc: DocComment) -> None:
