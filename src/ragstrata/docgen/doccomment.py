@@ -59,14 +59,15 @@ _TAG = re.compile(r"</?([a-zA-Z][a-zA-Z0-9]*)(\s[^<>]*)?/?>")
 
 
 def inline_links(text: str) -> str:
-    """``{@link a.B#c label}`` -> `` `label` `` (or `` `a.B.c` ``), rustdoc ``[`X`]`` -> `` `X` ``."""
+    """``{@link a.B#c label}`` -> `` `label` `` (else `` `a.B#c` ``; ``#c`` -> `` `c` ``),
+    ``{@code x}`` -> `` `x` ``, rustdoc ``[`X`]`` -> `` `X` ``."""
 
     def link(m: re.Match[str]) -> str:
         kind, body = m.group(1), m.group(2).strip()
         if kind in ("code", "literal"):
             return f"`{body}`"
         target, _, label = body.partition(" ")
-        shown = label.strip() or target.replace("#", ".").lstrip(".")
+        shown = label.strip() or target.lstrip("#")  # `Type#member` as Javadoc writes it
         return f"`{shown}`"
 
     return _RUST_LINK.sub(lambda m: f"`{m.group(1)}`", _LINK.sub(link, text))

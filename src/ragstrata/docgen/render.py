@@ -173,8 +173,18 @@ def _item(out: Rendered, item: Item, level: int, heading: bool = True) -> None:
             dep = " *(deprecated)*" if m.doc.deprecated is not None else ""
             out.add(f"- `{_one_line(m.row.signature)}`{dep}{summary} (`{mcite}`)")
         out.add("")
+        for m in item.members:
+            if _detailed(m.doc):
+                _item(out, m, min(level + 1, 6))
     for nested in item.nested:
         _item(out, nested, min(level + 1, 6))
+
+
+def _detailed(doc: DocComment) -> bool:
+    """A member whose doc says more than its one-line summary gets its own subsection."""
+    more = doc.description.strip() != doc.summary.strip()
+    return bool(more or doc.params or doc.returns or doc.raises or doc.examples or doc.extra
+                or doc.deprecated is not None or doc.see)
 
 
 def _doc(out: Rendered, doc: DocComment) -> None:
@@ -246,6 +256,6 @@ def _examples(out: Rendered, page: Page) -> None:
         out.add(f"`{cited}` — `{d.symbol}`", "",
                 _quote(d.path, d.text, d.start_line, MAX_EXAMPLE_LINES), "")
     if page.examples_possible:
-        out.add(s.t("used_by_possible"), "", *_sites(out, page.examples_possible), "")
+        out.add(s.t("examples_possible"), "", *_sites(out, page.examples_possible), "")
     if not page.examples and not page.examples_possible:
         out.add(s.t("no_examples"), "")
