@@ -53,24 +53,48 @@ class DocComment:
 
 # --------------------------------------------------------------------------- inline markup
 
-_LINK = re.compile(r"\{@(link|linkplain|code|literal|value)\s+([^{}]*?)\}")
 _RUST_LINK = re.compile(r"\[`([^`\]]+)`\](?:\([^)]*\)|\[[^\]]*\])?")
 _TAG = re.compile(r"</?([a-zA-Z][a-zA-Z0-9]*)(\s[^<>]*)?/?>")
 
 
 def inline_links(text: str) -> str:
     """``{@link a.B#c label}`` -> `` `label` `` (else `` `a.B#c` ``; ``#c`` -> `` `c` ``),
-    ``{@code x}`` -> `` `x` ``, rustdoc ``[`X`]`` -> `` `X` ``."""
+    ``{@code x}`` -> `` `x` `` (braces inside balanced, ``{@code new int[] {2}}``),
+    ``{@value}`` -> ``the value``, rustdoc ``[`X`]`` -> `` `X` ``."""
+    out: list[str] = []
+    i = 0
+    while True:
+        m = _INLINE_START.search(text, i)
+        if m is None:
+            out.append(text[i:])
+            break
+        depth, j = 1, m.end()
+        while j < len(text) and depth:
+            depth += {"{": 1, "}": -1}.get(text[j], 0)
+            j += 1
+        if depth:  # unbalanced: leave the rest as written
+            out.append(text[i:])
+            break
+        out.append(text[i : m.start()])
+        out.append(_inline(m.group(1), text[m.end() : j - 1].strip()))
+        i = j
+    return _RUST_LINK.sub(lambda r: f"`{r.group(1)}`", "".join(out))
 
-    def link(m: re.Match[str]) -> str:
-        kind, body = m.group(1), m.group(2).strip()
-        if kind in ("code", "literal"):
-            return f"`{body}`"
-        target, _, label = body.partition(" ")
-        shown = label.strip() or target.lstrip("#")  # `Type#member` as Javadoc writes it
-        return f"`{shown}`"
 
-    return _RUST_LINK.sub(lambda m: f"`{m.group(1)}`", _LINK.sub(link, text))
+_INLINE_START = re.compile(r"\{@(link|linkplain|code|literal|value|docRoot|inheritDoc)\b\s*")
+
+
+def _inline(kind: str, body: str) -> str:
+    if kind in ("code", "literal"):
+        body = inline_links(body).replace("`", "")  # a {@link} inside {@code}
+        return f"`{body}`" if body else ""
+    if kind == "value":
+        return f"`{body}`" if body else "the value"
+    if kind in ("docRoot", "inheritDoc"):
+        return ""
+    target, _, label = body.partition(" ")
+    shown = label.strip() or target.lstrip("#")  # `Type#member` as Javadoc writes it
+    return f"`{shown}`"
 
 
 def html_to_markdown(text: str) -> str:
