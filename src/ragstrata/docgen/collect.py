@@ -18,6 +18,7 @@ from ragstrata.docgen.index_view import CONTAINER_KINDS, IndexView, Site, is_pub
 from ragstrata.docgen.model import Item, Overview, Page, PageFile
 from ragstrata.docgen.moduledoc import PACKAGE_DOC_FILES, module_doc
 from ragstrata.ingest.rows import DefinitionRow, SectionRow
+from ragstrata.retrieve.rows import file_text
 from ragstrata.retrieve.rows import sections as doc_sections
 from ragstrata.store.base import SearchFilters
 
@@ -32,7 +33,8 @@ class Collector:
 
     def __init__(self, view: IndexView, read: Reader | None = None) -> None:
         self.view = view
-        self.read = read or (lambda _path: None)
+        # default: the file's text as indexed (rebuilt from its chunks)
+        self.read = read or (lambda path: file_text(view.store, path))
 
     # ---------------------------------------------------------------- pages
     def file_page(self, path: str) -> Page:
