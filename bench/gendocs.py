@@ -140,7 +140,7 @@ class Truth:
 
     def page(self, markdown: str, spans: dict[tuple[str, int, int], str]) -> None:
         context = ""
-        fenced = False
+        fenced = overview = False
         for line in markdown.split("\n"):
             if line.startswith("```"):
                 fenced = not fenced
@@ -149,12 +149,15 @@ class Truth:
                 continue  # the page's header, and its note of names removed from LLM text
             if line.startswith("#"):
                 context = line
+                overview = (line.startswith("## ") and "Overview" in line) or "Обзор" in line
             m = _CITE.match(line.strip().strip("`*"))
             if m:
                 key = (m.group(1), int(m.group(2)), int(m.group(3) or m.group(2)))
                 context = spans.get(key, context)
                 continue
-            if line.strip() and not line.startswith(("-", "#")) and context.startswith("#"):
+            if line.strip() and not line.startswith("#") and (
+                overview or (not line.startswith("-") and context.startswith("#"))
+            ):
                 context += "\n" + line  # overview / doc text quoted from the source
             entry = _ENTRY.match(line)
             local = context
@@ -224,8 +227,8 @@ def run_repo(tree: Path, indexes: Path, llm_packages: int) -> dict[str, Any]:
         raw += len(_RAW.findall(body))
         with_overview += page.overview is not None
         for site in page.used_by:
-            used_by.append({"repo": name, "page": folder or ".", "target_page": page.target,
-                            "from": site.name, "path": site.path, "line": site.line,
+            used_by.append({"repo": name, "page": folder or ".", "target": site.about,
+                            "relation": site.kind, "from": site.name, "path": site.path, "line": site.line,
                             "source": truth.source_line(site.path, site.line).strip()[:200]})
     public = public_definitions(gen)
     documented = sum((r.path, r.start_line, r.end_line) in cited for r in public)

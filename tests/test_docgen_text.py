@@ -162,12 +162,14 @@ def test_module_doc_conversion_keeps_example_code() -> None:
 
 
 def test_flowchart_round_trip_and_svg_escapes_labels() -> None:
-    text = 'flowchart LR\n  n0["Gate<way>"]\n  n1("run")\n  n0 --> n1\n  n1 --> n0'
+    text = ('flowchart LR\n  n0["Gate<way>"]\n  n1("run")\n  n2["Sub"]\n  n0 --> n1\n'
+            "  n1 --> n0\n  n2 -.->|extends| n0")
     parsed = parse_flowchart(text)
-    assert parsed == ([("n0", "Gate<way>", True), ("n1", "run", False)],
-                      [("n0", "n1"), ("n1", "n0")])
+    assert parsed == ([("n0", "Gate<way>", True), ("n1", "run", False), ("n2", "Sub", True)],
+                      [("n0", "n1", False), ("n1", "n0", False), ("n2", "n0", True)])
     svg = flowchart_svg(text)
     assert svg is not None and svg.startswith("<svg") and "Gate&lt;way&gt;" in svg
-    assert svg.count('class="edge') == 2 and "<script" not in svg
+    assert svg.count('class="edge') == 3 and svg.count("stroke-dasharray") == 1
+    assert "<script" not in svg
     assert flowchart_svg("sequenceDiagram\n  A->>B: hi") is None
     assert flowchart_svg('flowchart LR\n  n0("a")\n  n0 --> n9') is None  # unknown node

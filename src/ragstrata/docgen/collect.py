@@ -180,6 +180,7 @@ class Collector:
                     ]
         calls: list[Site] = []
         edges: set[tuple[str, str]] = set()
+        bases: set[tuple[str, str]] = set()
         used: list[Site] = []
         possible: list[Site] = []
         tests: list[Site] = []
@@ -192,6 +193,9 @@ class Collector:
                     a, b = owner_of[row.symbol], owner_of[rel.to_symbol]
                     if a != b:
                         edges.add((a, b))
+            for rel in self.view.outgoing(row.symbol, ("inherits", "implements")):
+                if rel.to_symbol in owner_of and owner_of[rel.to_symbol] != row.symbol:
+                    bases.add((owner_of[row.symbol], owner_of[rel.to_symbol]))
             for site in self.view.incoming(row.symbol, ("calls", "inherits", "implements")):
                 if site.name in owner_of:
                     continue  # the page's own code
@@ -202,8 +206,8 @@ class Collector:
                     continue
                 elif site.precise:
                     used.append(site)
-                else:
-                    possible.append(site)
+                elif not (row.name.startswith("__") and row.name.endswith("__")):
+                    possible.append(site)  # `super().__init__()` names every __init__: noise
         used = [self._named(u) for u in used]
         possible = [self._named(u) for u in possible]
         examples, examples_possible = self._examples(tests)
@@ -217,6 +221,7 @@ class Collector:
             examples=examples,
             examples_possible=examples_possible,
             edges=tuple(sorted(edges)),
+            inherits=tuple(sorted(bases)),
             sources=sources,
         )
 
@@ -224,7 +229,8 @@ class Collector:
         """A use from module-level code (no definition of that name) is named by its file."""
         if self.view.definition(site.name) is not None:
             return site
-        return Site(site.path, site.path, site.line, site.precise, site.is_test, site.kind)
+        return Site(site.path, site.path, site.line, site.precise, site.is_test, site.kind,
+                    site.about)
 
     def _examples(
         self, tests: list[Site]

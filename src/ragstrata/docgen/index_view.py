@@ -46,6 +46,7 @@ class Site:
     precise: bool
     is_test: bool = False
     kind: str = "calls"  # the relation: calls | inherits | implements | imports
+    about: str = ""  # the page's definition this site refers to (for "Used by": the callee)
 
 
 class IndexView:
@@ -189,6 +190,8 @@ class IndexView:
                 precise = False
             key = (row.from_symbol, row.path, row.line)
             out.setdefault(
-                key, Site(row.from_symbol, row.path, row.line, precise, row.is_test, row.relation)
+                key,
+                Site(row.from_symbol, row.path, row.line, precise, row.is_test, row.relation,
+                     symbol),
             )
         return sorted(out.values(), key=lambda x: (not x.precise, x.path, x.line, x.name))

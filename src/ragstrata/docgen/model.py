@@ -74,6 +74,7 @@ class Page:
     examples: tuple[DefinitionRow, ...] = ()
     examples_possible: tuple[Site, ...] = ()
     edges: tuple[tuple[str, str], ...] = ()  # precise calls between the page's own definitions
+    inherits: tuple[tuple[str, str], ...] = ()  # precise inherits / implements among them
     sources: dict[str, str] = field(default_factory=dict)  # path -> sha256 as indexed
 
     def items(self) -> list[Item]:

@@ -56,7 +56,7 @@ def flowchart_svg(text: str) -> str | None:
         return None
     nodes, edges = parsed
     ids = [n for n, _, _ in nodes]
-    layer = _layers(ids, edges)
+    layer = _layers(ids, [(a, b) for a, b, _ in edges])
     rows: dict[int, int] = {}
     pos: dict[str, tuple[int, int]] = {}
     for n in ids:
@@ -72,18 +72,20 @@ def flowchart_svg(text: str) -> str | None:
         'markerHeight="7" orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z"/>'
         "</marker></defs>",
     ]
-    for a, b in edges:
+    for a, b, extends in edges:
         (x1, y1), (x2, y2) = pos[a], pos[b]
+        dash = ' stroke-dasharray="5 4"' if extends else ""
         if layer[b] > layer[a]:
             out.append(
-                f'<line class="edge" x1="{x1 + _W}" y1="{y1 + _H // 2}" x2="{x2}" '
-                f'y2="{y2 + _H // 2}" marker-end="url(#arrow)"/>'
+                f'<line class="edge{" extends" if extends else ""}" x1="{x1 + _W}" '
+                f'y1="{y1 + _H // 2}" x2="{x2}" y2="{y2 + _H // 2}"{dash} '
+                'marker-end="url(#arrow)"/>'
             )
         else:  # a call back to an earlier layer (a cycle): a curve below the boxes
             sx, ex, low = x1 + _W // 2, x2 + _W // 2, max(y1, y2) + _H + _GAP_Y * 2
             out.append(
                 f'<path class="edge back" d="M {sx} {y1 + _H} Q {(sx + ex) // 2} {low} '
-                f'{ex} {y2 + _H}" fill="none" marker-end="url(#arrow)"/>'
+                f'{ex} {y2 + _H}" fill="none"{dash} marker-end="url(#arrow)"/>'
             )
     for n, label, is_type in nodes:
         x, y = pos[n]
