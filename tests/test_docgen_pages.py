@@ -97,6 +97,8 @@ def test_deprecation_shown(poly: tuple[SQLiteStore, Path]) -> None:
     md = page(poly, "server.Server.Serve")
     assert md.startswith("# Method `server.Server.Serve`")
     assert "**Deprecated.** use Run." in md
+    listed = page(poly, "server/handlers.go").split("## Deprecated\n\n", 1)[1]
+    assert listed.startswith("- `server.Server.Serve` (`server/handlers.go:6-8`) — use Run.\n")
 
 
 def test_a_test_that_uses_it_is_never_denied(poly: tuple[SQLiteStore, Path]) -> None:

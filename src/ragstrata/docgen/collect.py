@@ -112,7 +112,10 @@ class Collector:
         if module is not None and module.docstring:
             return Overview(to_markdown(module.docstring), path, module.start_line,
                             module.end_line)
-        return None
+        stem = posixpath.splitext(posixpath.basename(path))[0]
+        if stem in ("__init__", "mod", "index", "lib", "main", "doc", "package-info"):
+            return None
+        return self.named_section(stem)
 
     def package_overview(self, folder: str, paths: list[str]) -> Overview | None:
         # every code file counts here: a Go doc.go holds only the package comment
@@ -141,7 +144,11 @@ class Collector:
             if text:
                 return Overview(text, first.path, first.start_line, first.end_line,
                                 first.heading_path)
-        if not name:
+        return self.named_section(name)
+
+    def named_section(self, name: str) -> Overview | None:
+        """A docs section whose own heading names ``name`` (``## The `tag` module``)."""
+        if not name or len(name) < 3:
             return None
         pattern = re.compile(rf"(?i)(?:^|[\s`/>]){re.escape(name)}(?:$|[\s`/.])")
         for sec in self._sections(name):

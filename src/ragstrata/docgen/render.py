@@ -120,6 +120,7 @@ def render_page(
         for part in page.files:
             out.add(f"## {s.t('file_title', target=part.path)}", "")
             _api(out, part, 3)
+    _deprecated(out, page)
     if removed:
         out.add(f"> {s.t('removed', names=', '.join(f'`{n}`' for n in removed))}", "")
     if page.kind != "symbol":
@@ -209,6 +210,19 @@ def _doc(out: Rendered, doc: DocComment) -> None:
         out.add(s.t("example"), "", example, "")
     if doc.see:
         out.add(f"{s.t('see_also')} " + ", ".join(doc.see), "")
+
+
+def _deprecated(out: Rendered, page: Page) -> None:
+    """A list of the page's deprecated items, each with its reason."""
+    items = [i for i in page.items() if i.doc.deprecated is not None]
+    if not items:
+        return
+    out.add(f"## {out.s.t('deprecated_items')}", "")
+    for i in items:
+        cited = out.cite(i.row.path, i.row.start_line, i.row.end_line)
+        reason = f" — {_one_line(i.doc.deprecated or '')}" if i.doc.deprecated else ""
+        out.add(f"- `{i.row.symbol}` (`{cited}`){reason}")
+    out.add("")
 
 
 def _diagram(out: Rendered, page: Page) -> None:
