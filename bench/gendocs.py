@@ -242,8 +242,10 @@ def run_repo(tree: Path, indexes: Path, llm_packages: int) -> dict[str, Any]:
         "unresolved": truth.failures, "raw_markup": raw, "used_by": used_by,
         "seconds": round(time.perf_counter() - t0, 1),
     }
-    if llm_packages:
-        result.update(run_llm(store, read, folders[:llm_packages]))
+    if llm_packages:  # the smallest packages with at least three items: a bounded LLM run
+        sizes = {f: len(gen.collect(Target("package", f)).items()) for f in folders}
+        chosen = sorted((f for f in folders if sizes[f] >= 3), key=lambda f: (sizes[f], f))
+        result.update(run_llm(store, read, chosen[:llm_packages]))
     store.close()
     return result
 

@@ -172,6 +172,46 @@ class IndexView:
         ]
         return sorted(rows, key=lambda r: (r.path, r.line, r.to_name))
 
+    def plausible(self, rel: RelationRow, symbol: str) -> bool:
+        """Whether a call the indexer resolved to ``symbol`` can be to it, judged from the
+        receiver as written; a doubtful one is listed as possible, never as a use.
+
+        - ``self.m()`` / ``this.m()`` / ``@m``: the caller's class must be the method's class
+          or inherit from it through resolved bases (``class FlaskTask(celery.Task)`` calling
+          ``self.run`` is not ``Flask.run``);
+        - ``var.m()`` on a lower-case variable for a ``static`` method: a static method is
+          called on its class (``cls.getName()`` is ``Class.getName``, not
+          ``ClassUtils.getName``)."""
+        if rel.relation != "calls":
+            return True
+        target = self.definition(symbol)
+        if target is None or target.parent is None:
+            return True
+        head, sep, _ = rel.to_name.rpartition(".")
+        if not sep:
+            return True
+        if head in ("self", "this") or rel.to_name.startswith("@"):
+            caller = self.definition(rel.from_symbol)
+            owner = caller.parent if caller is not None else None
+            return owner is None or self._inherits(owner, target.parent)
+        if head[:1].islower() and head.isidentifier() and " static " in f" {target.signature} ":
+            owner = target.parent.rsplit(".", 1)[-1]
+            return head == owner
+        return True
+
+    def _inherits(self, cls: str, base: str, depth: int = 0) -> bool:
+        if cls == base:
+            return True
+        if depth > 6:
+            return False
+        owner = self.definition(cls)
+        if owner is not None and owner.kind not in CONTAINER_KINDS:
+            return self._inherits(owner.parent, base, depth + 1) if owner.parent else False
+        for rel in self.outgoing(cls, ("inherits", "implements")):
+            if rel.to_symbol and self._inherits(rel.to_symbol, base, depth + 1):
+                return True
+        return False
+
     def incoming(self, symbol: str, kinds: tuple[str, ...] = ("calls",)) -> list[Site]:
         """Sites that call / inherit ``symbol``: precise ones resolved to it, possible ones
         that only match by name."""
@@ -185,7 +225,7 @@ class IndexView:
             if row.to_symbol is not None:
                 if normalize_symbol(row.to_symbol) != want:
                     continue  # resolved to another definition with the same suffix
-                precise = True
+                precise = self.plausible(row, symbol)
             else:
                 precise = False
             key = (row.from_symbol, row.path, row.line)
