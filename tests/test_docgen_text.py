@@ -75,6 +75,25 @@ def test_python_docstring_styles(text: str) -> None:
     assert doc.raises and doc.raises[0][0] == "ValueError" and "taken" in doc.raises[0][1]
 
 
+def test_sphinx_rst_docstring_roles_directives_and_code() -> None:
+    doc = parse_doc(
+        "Tagged JSON\n~~~~~~~~~~~\n\nUses :class:`~flask.sessions.SecureCookieSessionInterface`"
+        " and :func:`dumps <flask.json.dumps>`; pass ``key``.\n\n"
+        ".. autoclass:: TaggedJSONSerializer\n    :members:\n\n"
+        ".. versionchanged:: 2.0\n    Uses ``t.Any``.\n\n"
+        "Example::\n\n    app = Flask(__name__)  # the app\n    app.run()\n\n"
+        ".. code-block:: python\n\n    x = 1\n"
+    )
+    assert doc.description == (
+        "**Tagged JSON**\n\nUses `SecureCookieSessionInterface` and `dumps`; pass `key`.\n\n"
+        "*Changed in version 2.0.* Uses `t.Any`."
+    )
+    # "Example::" is a Google-style section; the comment in the code is kept
+    assert doc.examples == (
+        "```\napp = Flask(__name__)  # the app\napp.run()\n```\n\n```python\nx = 1\n```",
+    )
+
+
 def test_rustdoc_sections_links_and_example_comments() -> None:
     doc = parse_doc(
         "Builds a walker.\n\nSee [`WalkBuilder`] for more.\n\n# Errors\n\n"

@@ -24,7 +24,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ragstrata.docgen.markup import dedent_block, html_to_markdown, inline_links
+from ragstrata.docgen.markup import (
+    dedent_block,
+    html_to_markdown,
+    inline_links,
+    outside_fences,
+    rst_blocks,
+    rst_inline,
+)
 
 __all__ = ["DocComment", "parse_doc", "to_markdown"]
 
@@ -92,7 +99,8 @@ class _Acc:
             params=tuple((n, _finish(d)) for n, d in self.params),
             returns=_finish(" ".join(self.returns)),
             raises=tuple((n, _finish(d)) for n, d in self.raises),
-            examples=tuple(e.strip("\n") for e in self.examples if e.strip()),
+            examples=tuple(re.sub(r"\n{3,}(?=```)", "\n\n", e.strip("\n"))
+                           for e in self.examples if e.strip()),
             deprecated=None if self.deprecated is None else _finish(self.deprecated),
             see=tuple(inline_links(s).strip() for s in self.see if s.strip()),
             extra=tuple((t, _finish(b)) for t, b in self.extra if b.strip()),
@@ -100,7 +108,10 @@ class _Acc:
 
 
 def _finish(text: str) -> str:
-    return html_to_markdown(inline_links(text)).strip()
+    def convert(part: str) -> str:
+        return re.sub(r"\n\s*\n(\s*\n)+", "\n\n", html_to_markdown(inline_links(rst_inline(part))))
+
+    return outside_fences(text, convert).strip()
 
 
 def parse_doc(text: str | None) -> DocComment:
@@ -108,6 +119,8 @@ def parse_doc(text: str | None) -> DocComment:
     if not text or not text.strip():
         return DocComment()
     lines = _dedent(text.replace("\r\n", "\n")).split("\n")
+    if any(s.strip().startswith(".. ") or s.rstrip().endswith("::") for s in lines):
+        lines = rst_blocks(lines)
     acc = _Acc()
     if any(_JSTAG.match(s.strip()) for s in lines if not s.startswith((" " * 4, "\t"))):
         lines = _tags(lines, acc)

@@ -1,13 +1,23 @@
-"""Inline doc-comment markup as Markdown: Javadoc/JSDoc ``{@link}`` / ``{@code}`` tags, rustdoc
-intra-doc links, and the HTML Javadoc uses (``<p>``, ``<pre>``, ``<code>``, lists, emphasis,
-entities). Code spans and ``<pre>`` blocks are kept as written."""
+"""Doc-comment markup as Markdown: Javadoc/JSDoc ``{@link}`` / ``{@code}`` tags, rustdoc
+intra-doc links, the HTML Javadoc uses (``<p>``, ``<pre>``, ``<code>``, lists, emphasis,
+entities), and the reStructuredText of Python docstrings (Sphinx roles, ````literals````,
+``.. code-block::`` and ``::`` blocks, admonitions, ``auto*`` directives). Code is kept as
+written."""
 
 from __future__ import annotations
 
 import html
 import re
+from collections.abc import Callable
 
-__all__ = ["dedent_block", "html_to_markdown", "inline_links"]
+__all__ = [
+    "dedent_block",
+    "html_to_markdown",
+    "inline_links",
+    "outside_fences",
+    "rst_blocks",
+    "rst_inline",
+]
 
 
 def dedent_block(text: str) -> str:
@@ -100,3 +110,100 @@ def html_to_markdown(text: str) -> str:
     return re.sub(r"\n{3,}", "\n\n", out).strip()
 
 
+
+
+# --------------------------------------------------------------------------- reStructuredText
+
+_ROLE = re.compile(r":(?:py:)?(?:class|func|meth|attr|mod|data|exc|obj|const|ref|doc|term|"
+                   r"envvar|option|program|file|command|kbd|abbr|any):`([^`]+)`")
+_LITERAL = re.compile(r"``([^`\n]+?)``")
+_DROP = re.compile(r"^\.\. (?:auto\w+|toctree|currentmodule|module|py:\w+|index|"
+                   r"only|ifconfig|testsetup|testcleanup|highlight|_[\w-]+:)")
+_CODE_DIRECTIVE = re.compile(r"^\.\. (?:code-block|code|sourcecode|doctest)::\s*(\w*)\s*$")
+_ADMONITION = re.compile(r"^\.\. (note|warning|tip|important|hint|caution|attention|seealso|"
+                         r"versionadded|versionchanged)::\s*(.*)$")
+_UNDERLINE = re.compile(r"^([=~^\"'`#*+])\1{2,}\s*$")
+_ADMONITION_LABEL = {"versionadded": "Added in version", "versionchanged": "Changed in version",
+                     "seealso": "See also"}
+
+
+def rst_inline(text: str) -> str:
+    """Sphinx roles and RST literals as code spans: ``:class:`~a.B``` -> `` `B` ``,
+    ``:func:`text <a.b>``` -> `` `text` ``, ````x```` -> `` `x` ``."""
+
+    def role(m: re.Match[str]) -> str:
+        body = m.group(1).strip()
+        label = re.match(r"^(.*?)\s*<[^>]+>$", body)
+        if label:
+            return f"`{label.group(1)}`"
+        if body.startswith("~"):
+            body = body[1:].rsplit(".", 1)[-1]
+        return f"`{body.lstrip('!.')}`"
+
+    return _LITERAL.sub(lambda m: f"`{m.group(1)}`", _ROLE.sub(role, text))
+
+
+def _indented_block(lines: list[str], start: int) -> int:
+    """The index after the indented block (blank lines inside it included) from ``start``."""
+    j = start
+    while j < len(lines) and (not lines[j].strip() or lines[j].startswith((" ", "\t"))):
+        j += 1
+    while j > start and not lines[j - 1].strip():
+        j -= 1
+    return j
+
+
+def rst_blocks(lines: list[str]) -> list[str]:
+    """RST block markup as Markdown lines: code directives and ``::`` blocks fenced, Sphinx
+    ``auto*`` directives dropped, admonitions and version notes as labelled paragraphs,
+    underlined headings bold."""
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        stripped = line.strip()
+        code = _CODE_DIRECTIVE.match(stripped)
+        if code or (stripped.endswith("::") and not stripped.startswith("..")
+                    and i + 1 < len(lines) and not lines[i + 1].strip()):
+            end = _indented_block(lines, i + 1)
+            body = [s for s in lines[i + 1 : end]]
+            if any(s.strip() for s in body):
+                if not code:
+                    head = stripped[:-2].rstrip()
+                    if head:
+                        out.append(line.rstrip()[: len(line.rstrip()) - 2].rstrip() + ":")
+                lang = code.group(1) if code else ""
+                out += ["", "```" + lang, dedent_block("\n".join(body)), "```", ""]
+                i = end
+                continue
+        if _DROP.match(stripped):
+            i = _indented_block(lines, i + 1)
+            continue
+        adm = _ADMONITION.match(stripped)
+        if adm:
+            kind, rest = adm.group(1), adm.group(2).strip()
+            end = _indented_block(lines, i + 1)
+            body = " ".join(s.strip() for s in lines[i + 1 : end] if s.strip())
+            label = _ADMONITION_LABEL.get(kind, kind.capitalize())
+            if kind in ("versionadded", "versionchanged"):
+                version, _, note = rest.partition(" ")
+                text = f"*{label} {version}.*" + (f" {note}" if note else "")
+            else:
+                text = f"**{label}:** {rest}".rstrip()
+            out += [(text + " " + body).rstrip(), ""]
+            i = end
+            continue
+        if (i + 1 < len(lines) and stripped and _UNDERLINE.match(lines[i + 1].strip())
+                and len(lines[i + 1].strip()) >= len(stripped) - 1):
+            out += [f"**{stripped}**", ""]
+            i += 2
+            continue
+        out.append(line)
+        i += 1
+    return out
+
+
+def outside_fences(text: str, fn: Callable[[str], str]) -> str:
+    """``fn`` applied to the parts of ``text`` outside fenced code blocks."""
+    parts = re.split(r"(?ms)(^```.*?^```[ \t]*$)", text)
+    return "".join(p if p.startswith("```") else fn(p) for p in parts)
