@@ -225,7 +225,11 @@ class IndexView:
             if row.to_symbol is not None:
                 if normalize_symbol(row.to_symbol) != want:
                     continue  # resolved to another definition with the same suffix
-                precise = self.plausible(row, symbol)
+                # the resolver sets to_symbol only when the code shows the target; an index
+                # built before it recorded how (``resolution`` empty) gets the receiver check
+                precise = row.resolution == "exact" or (
+                    not row.resolution and self.plausible(row, symbol)
+                )
             else:
                 precise = False
             key = (row.from_symbol, row.path, row.line)
