@@ -195,7 +195,13 @@ class Collector:
             row = item.row
             for rel in self.view.outgoing(row.symbol, ("calls",)):
                 precise = rel.to_symbol is not None
-                calls.append(Site(rel.to_symbol or rel.to_name, rel.path, rel.line, precise))
+                if precise and rel.to_symbol:
+                    callee = self.view.definition(rel.to_symbol)
+                    hidden = callee is not None and callee.path in own and not is_public(callee)
+                else:
+                    hidden = False
+                if not hidden:  # a private helper of the page itself is not worth a line
+                    calls.append(Site(rel.to_symbol or rel.to_name, rel.path, rel.line, precise))
                 if precise and rel.to_symbol in owner_of:
                     a, b = owner_of[row.symbol], owner_of[rel.to_symbol]
                     if a != b:
