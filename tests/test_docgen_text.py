@@ -36,6 +36,17 @@ def test_javadoc_html_and_inline_tags_become_markdown() -> None:
     assert doc.deprecated == "use `isBlank` instead"
 
 
+def test_javadoc_pre_code_blocks_keep_code_and_comments() -> None:
+    doc = parse_doc(
+        "Like:\n\n<pre>{@code\nMap<String, List<Integer>> m = new HashMap<>(); // empty\n"
+        "if (m.isEmpty()) {\n    run();\n}\n}\n</pre>\n\n<p>\nThen {@link Foo\nBar&lt;T&gt;}.</p>"
+    )
+    assert doc.description == (
+        "Like:\n\n```\nMap<String, List<Integer>> m = new HashMap<>(); // empty\n"
+        "if (m.isEmpty()) {\n    run();\n}\n```\n\nThen `Bar<T>`."
+    )
+
+
 def test_jsdoc_types_optional_params_and_example_comments_kept() -> None:
     doc = parse_doc(
         "Parses a value.\n@param {string} input - the text\n@param {Object} [opts] options\n"

@@ -115,7 +115,7 @@ class Collector:
         stem = posixpath.splitext(posixpath.basename(path))[0]
         if stem in ("__init__", "mod", "index", "lib", "main", "doc", "package-info"):
             return None
-        return self.named_section(stem)
+        return self.named_section(stem, posixpath.basename(path))
 
     def package_overview(self, folder: str, paths: list[str]) -> Overview | None:
         # every code file counts here: a Go doc.go holds only the package comment
@@ -146,11 +146,17 @@ class Collector:
                                 first.heading_path)
         return self.named_section(name)
 
-    def named_section(self, name: str) -> Overview | None:
-        """A docs section whose own heading names ``name`` (``## The `tag` module``)."""
+    def named_section(self, name: str, file_name: str = "") -> Overview | None:
+        """A docs section whose own heading names ``name`` as code or a path (`` `tag` ``,
+        ``tag/``, ``tag.py``), or is just that name; a common word inside a heading
+        ("Colorized output") does not count."""
         if not name or len(name) < 3:
             return None
-        pattern = re.compile(rf"(?i)(?:^|[\s`/>]){re.escape(name)}(?:$|[\s`/.])")
+        word = re.escape(name)
+        names = rf"`{word}(?:\.\w+)?`|(?:^|[\s(/]){word}/|(?:^|[\s(`]){word}\.\w{{1,4}}\b"
+        if file_name:
+            names += rf"|{re.escape(file_name)}"
+        pattern = re.compile(rf"(?i)(?:{names})|^\s*{word}\s*$")
         for sec in self._sections(name):
             last = sec.heading_path.split(" > ")[-1] if sec.heading_path else ""
             if pattern.search(last) and readme_prose(sec.text):

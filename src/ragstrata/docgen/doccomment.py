@@ -29,6 +29,7 @@ from ragstrata.docgen.markup import (
     html_to_markdown,
     inline_links,
     outside_fences,
+    pre_blocks,
     rst_blocks,
     rst_inline,
 )
@@ -109,7 +110,12 @@ class _Acc:
 
 def _finish(text: str) -> str:
     def convert(part: str) -> str:
-        return re.sub(r"\n\s*\n(\s*\n)+", "\n\n", html_to_markdown(inline_links(rst_inline(part))))
+        body = html_to_markdown(inline_links(rst_inline(part)))
+        body = re.sub(r"\n\s*\n(\s*\n)+", "\n\n", body).strip()
+        # a part between fences keeps the line breaks that separate it from them
+        lead = "\n\n" if part[:1] == "\n" and body else ""
+        trail = "\n\n" if part.endswith("\n") and body else ""
+        return lead + body + trail if body else ("\n\n" if part.strip() == "" and part else "")
 
     return outside_fences(text, convert).strip()
 
@@ -118,7 +124,7 @@ def parse_doc(text: str | None) -> DocComment:
     """Parse a doc comment (markers stripped) of any supported style."""
     if not text or not text.strip():
         return DocComment()
-    lines = _dedent(text.replace("\r\n", "\n")).split("\n")
+    lines = _dedent(pre_blocks(text.replace("\r\n", "\n"))).split("\n")
     if any(s.strip().startswith(".. ") or s.rstrip().endswith("::") for s in lines):
         lines = rst_blocks(lines)
     acc = _Acc()

@@ -15,6 +15,7 @@ __all__ = [
     "html_to_markdown",
     "inline_links",
     "outside_fences",
+    "pre_blocks",
     "rst_blocks",
     "rst_inline",
 ]
@@ -61,16 +62,36 @@ _INLINE_START = re.compile(r"\{@(link|linkplain|code|literal|value|docRoot|inher
 
 
 def _inline(kind: str, body: str) -> str:
+    body = html.unescape(body)
     if kind in ("code", "literal"):
-        body = inline_links(body).replace("`", "")  # a {@link} inside {@code}
+        body = " ".join(inline_links(body).replace("`", "").split())  # {@link} inside {@code}
         return f"`{body}`" if body else ""
     if kind == "value":
         return f"`{body}`" if body else "the value"
     if kind in ("docRoot", "inheritDoc"):
         return ""
-    target, _, label = body.partition(" ")
-    shown = label.strip() or target.lstrip("#")  # `Type#member` as Javadoc writes it
+    target, *label = body.split(None, 1)
+    shown = " ".join(label[0].split()) if label else target.lstrip("#")  # `Type#member`
     return f"`{shown}`"
+
+
+_PRE = re.compile(r"(?is)<pre[^>]*>(.*?)</pre>")
+
+
+def pre_blocks(text: str) -> str:
+    """Javadoc ``<pre>`` blocks (``<pre>{@code ...}</pre>``, ``<pre><code>``) as fenced code
+    on their own lines, the code unescaped and otherwise as written."""
+
+    def fence(m: re.Match[str]) -> str:
+        body = m.group(1)
+        inner = re.match(r"(?s)^\s*\{@code\s?(.*)\}\s*$", body)
+        if inner:
+            body = inner.group(1)
+        body = re.sub(r"(?i)</?code>", "", body)
+        code = html.unescape(dedent_block(body.strip("\n").rstrip()))
+        return "\n\n```\n" + code + "\n```\n\n"
+
+    return _PRE.sub(fence, text) if "<pre" in text.lower() else text
 
 
 def html_to_markdown(text: str) -> str:
