@@ -187,7 +187,7 @@ def rst_blocks(lines: list[str]) -> list[str]:
         if code or (stripped.endswith("::") and not stripped.startswith("..")
                     and i + 1 < len(lines) and not lines[i + 1].strip()):
             end = _indented_block(lines, i + 1)
-            body = [s for s in lines[i + 1 : end]]
+            body = lines[i + 1 : end]
             if any(s.strip() for s in body):
                 if not code:
                     head = stripped[:-2].rstrip()
@@ -204,14 +204,14 @@ def rst_blocks(lines: list[str]) -> list[str]:
         if adm:
             kind, rest = adm.group(1), adm.group(2).strip()
             end = _indented_block(lines, i + 1)
-            body = " ".join(s.strip() for s in lines[i + 1 : end] if s.strip())
+            note_text = " ".join(s.strip() for s in lines[i + 1 : end] if s.strip())
             label = _ADMONITION_LABEL.get(kind, kind.capitalize())
             if kind in ("versionadded", "versionchanged"):
                 version, _, note = rest.partition(" ")
                 text = f"*{label} {version}.*" + (f" {note}" if note else "")
             else:
                 text = f"**{label}:** {rest}".rstrip()
-            out += [(text + " " + body).rstrip(), ""]
+            out += [(text + " " + note_text).rstrip(), ""]
             i = end
             continue
         if (i + 1 < len(lines) and stripped and _UNDERLINE.match(lines[i + 1].strip())
