@@ -47,6 +47,19 @@ def test_javadoc_pre_code_blocks_keep_code_and_comments() -> None:
     )
 
 
+def test_javadoc_code_block_lines_and_links_with_parameter_lists() -> None:
+    doc = parse_doc(
+        "<p>\nUse {@link FastDateFormat#getInstance(String, TimeZone, Locale)} or\n"
+        "{@link FastDateFormat}.\n</p>\n\n<p>\nA static member:\n</p>\n{@code\n"
+        "    private static final DateParser P = FastDateFormat.getInstance(\"yyyy\");\n}\n"
+    )
+    assert doc.description == (
+        "Use `FastDateFormat#getInstance(String, TimeZone, Locale)` or\n`FastDateFormat`.\n\n"
+        'A static member:\n\n```\nprivate static final DateParser P = '
+        'FastDateFormat.getInstance("yyyy");\n```'
+    )
+
+
 def test_jsdoc_types_optional_params_and_example_comments_kept() -> None:
     doc = parse_doc(
         "Parses a value.\n@param {string} input - the text\n@param {Object} [opts] options\n"

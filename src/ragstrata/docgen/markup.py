@@ -70,8 +70,9 @@ def _inline(kind: str, body: str) -> str:
         return f"`{body}`" if body else "the value"
     if kind in ("docRoot", "inheritDoc"):
         return ""
-    target, *label = body.split(None, 1)
-    shown = " ".join(label[0].split()) if label else target.lstrip("#")  # `Type#member`
+    m = re.match(r"(?s)^(\S*?\([^)]*\)|\S+)\s*(.*)$", body)  # a target may be `m(A, B)`
+    target, label = (m.group(1), m.group(2)) if m else (body, "")
+    shown = " ".join(label.split()) if label.strip() else target.lstrip("#")  # `Type#member`
     return f"`{shown}`"
 
 
@@ -91,7 +92,13 @@ def pre_blocks(text: str) -> str:
         code = html.unescape(dedent_block(body.strip("\n").rstrip()))
         return "\n\n```\n" + code + "\n```\n\n"
 
-    return _PRE.sub(fence, text) if "<pre" in text.lower() else text
+    if "<pre" in text.lower():
+        text = _PRE.sub(fence, text)
+    # a {@code ...} block on lines of its own (outside <pre>) is a code block too
+    return _CODE_LINES.sub(lambda m: "\n\n```\n" + dedent_block(m.group(1)) + "\n```\n\n", text)
+
+
+_CODE_LINES = re.compile(r"(?m)^[ \t]*\{@code[ \t]*\n(.*?)\n[ \t]*\}[ \t]*$", re.S)
 
 
 def html_to_markdown(text: str) -> str:
