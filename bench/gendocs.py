@@ -191,8 +191,8 @@ def _written(token: str, line: str) -> bool:
 def fake_reply(messages: list[dict[str, Any]]) -> str:
     """What the fake model writes: true sentences citing the evidence, and one invented name."""
     user = str(messages[-1]["content"]) if messages else ""
-    found = re.findall(r"(?m)^\[([\w./@+-]+):(\d+)(?:-\d+)?\] (class|function|method|struct|"
-                       r"enum|interface|trait|constant|module|type_alias|macro) ([\w.:#$/-]+)", user)
+    found = re.findall(r"(?m)^\[(.+?):(\d+)(?:-\d+)?\] (class|function|method|struct|"
+                       r"enum|interface|trait|constant|module|type_alias|macro) (\S+?):?(?=\s|$)", user)
     out = []
     for path, line, kind, symbol in found[:3]:
         out.append(f"The {kind} `{symbol}` is defined here `{path}:{line}`.")

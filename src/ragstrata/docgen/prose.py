@@ -34,7 +34,7 @@ from ragstrata.retrieve.resolve import CASCADE, SymbolResolver
 __all__ = ["ProseCache", "ProseJob", "ProseResult", "estimate", "plan_jobs", "write_prose"]
 
 EXPECTED_OUTPUT_TOKENS = {"overview": 250, "item": 120}
-_CITE = re.compile(r"`?([\w./-]+\.\w+):(\d+)(?:-(\d+))?`?")
+_CITE = re.compile(r"`?([^\s`]+?\.\w+):(\d+)(?:-(\d+))?`?")  # paths may hold ()[]@+
 _CODE = re.compile(r"`([^`\n]+)`")
 _IDENT = re.compile(r"^[A-Za-z_$][\w$]*(?:(?:\.|::|#)[A-Za-z_$][\w$]*)*(?:\(\))?$")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-ZА-ЯЁ`*])")
