@@ -86,7 +86,7 @@ def test_jsdoc_types_optional_params_and_example_comments_kept() -> None:
         # Sphinx
         "Register a blueprint.\n\n:param blueprint: The blueprint to register.\n"
         ":param options: Keyword arguments\n   that override defaults.\n:returns: Nothing.\n"
-        ":raises ValueError: if the name is taken.\n",
+        ":raises ValueError: if the name\n    is taken.\n",
     ],
     ids=["google", "numpy", "sphinx"],
 )
@@ -97,6 +97,7 @@ def test_python_docstring_styles(text: str) -> None:
     assert "The blueprint to register." in doc.params[0][1]
     assert "Nothing." in doc.returns
     assert doc.raises and doc.raises[0][0] == "ValueError" and "taken" in doc.raises[0][1]
+    assert "taken" not in doc.params[-1][1]  # a continuation line stays with its own field
 
 
 def test_sphinx_rst_docstring_roles_directives_and_code() -> None:

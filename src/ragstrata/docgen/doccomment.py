@@ -92,6 +92,7 @@ class _Acc:
         self.deprecated: str | None = None
         self.see: list[str] = []
         self.extra: list[tuple[str, str]] = []
+        self.last_field = ""  # the Sphinx field an indented line continues
 
     def build(self) -> DocComment:
         desc = _finish("\n".join(self.desc))
@@ -290,22 +291,30 @@ def _sections(lines: list[str], acc: _Acc) -> None:
 
 def _store_sphinx(m: re.Match[str], acc: _Acc) -> None:
     kind, arg, text = m.group(1), m.group(2).strip(), m.group(3).strip()
+    acc.last_field = ""
     if kind in ("param", "parameter", "arg", "argument", "key", "keyword"):
         name = arg.split()[-1] if arg else ""
         if name:
             acc.params.append((name, text))
+            acc.last_field = "params"
     elif kind in ("return", "returns"):
         acc.returns.append(text)
+        acc.last_field = "returns"
     elif kind in ("raise", "raises", "except", "exception"):
         acc.raises.append((arg, text))
+        acc.last_field = "raises"
     elif kind == "deprecated":
         acc.deprecated = text
 
 
 def _sphinx_continue(text: str, acc: _Acc) -> None:
-    if acc.params:
-        name, desc = acc.params[-1]
-        acc.params[-1] = (name, f"{desc} {text}".strip())
+    """An indented line continues the field above it."""
+    if acc.last_field == "returns" and acc.returns:
+        acc.returns[-1] = f"{acc.returns[-1]} {text}".strip()
+    elif acc.last_field in ("params", "raises"):
+        fields = acc.params if acc.last_field == "params" else acc.raises
+        name, desc = fields[-1]
+        fields[-1] = (name, f"{desc} {text}".strip())
 
 
 def _store_section(kind: str, block: list[str], acc: _Acc) -> None:
