@@ -81,6 +81,15 @@ def test_module_docs_per_language(
     assert body.startswith(overview + "\n\n*`" + cite + "`*")
 
 
+def test_one_modules_header_is_not_its_packages_overview(poly: tuple[SQLiteStore, Path]) -> None:
+    # ts/util.ts documents itself; the folder `ts` has no index.ts and no README
+    md = page(poly, "ts")
+    assert md.split("## Overview\n\n", 1)[1].startswith(
+        "The module has no documentation comment of its own."
+    )
+    assert "- `ts/util.ts` — Small numeric utilities." in md  # the file's own line keeps it
+
+
 def test_doc_comments_converted_in_pages(poly: tuple[SQLiteStore, Path]) -> None:
     java = page(poly, "java/com/x")
     for raw in ("<p>", "<pre>", "{@link", "{@code"):

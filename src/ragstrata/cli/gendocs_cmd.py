@@ -110,11 +110,12 @@ def _site(docs: DocsGenerator, out: Path) -> None:
             bar.update(task, completed=done, total=total, description=f"gendocs {label}")
 
         report = docs.site(out, progress=on_page)
-    line = f"wrote {len(report.pages)} pages and index.md to {out}"
+    s = docs.s
+    line = s.t("site_written", pages=len(report.pages), folder=out)
     if report.llm_calls or report.llm_cached:
-        line += f"; LLM calls {report.llm_calls}, cached {report.llm_cached}"
+        line += s.t("site_llm", calls=report.llm_calls, cached=report.llm_cached)
     if report.removed:
-        line += f"; removed {len(set(report.removed))} unresolved names"
+        line += s.t("site_removed", count=len(set(report.removed)))
     _err.print(line)
 
 

@@ -122,8 +122,10 @@ class Collector:
         paths = [p for p in self.view.paths() if posixpath.dirname(p) == folder
                  and (row := self.view.file_row(p)) is not None and not row.is_test]
         by_name = {posixpath.basename(p): p for p in paths}
+        # the package's own doc files; in Go any file's package comment documents the package,
+        # elsewhere one module's header is not the package's overview
         ordered = [by_name[n] for n in PACKAGE_DOC_FILES if n in by_name]
-        ordered += [p for p in paths if p not in ordered]
+        ordered += [p for p in paths if p.endswith(".go") and p not in ordered]
         for path in ordered:
             found = self.file_overview(path)
             if found is not None:

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 __all__ = ["PACKAGE_DOC_FILES", "ModuleDoc", "module_doc"]
 
 # files whose documentation is the package's (checked in this order within a folder)
-PACKAGE_DOC_FILES = ("doc.go", "package-info.java", "__init__.py", "lib.rs", "mod.rs",
-                     "index.ts", "index.js", "index.mjs")
+PACKAGE_DOC_FILES = ("doc.go", "package-info.java", "__init__.py", "lib.rs", "main.rs",
+                     "mod.rs", "index.ts", "index.js", "index.mjs")
 _MAGIC = re.compile(r"^#\s*(?:frozen_string_literal|encoding|coding|-\*-|!|typed:|warn_)", re.I)
 _FILE_TAGS = re.compile(r"@(?:file|fileoverview|overview|module|packageDocumentation)\b")
 _DIRECTIVES = re.compile(r"^\s*(?:@ts-|eslint|prettier|istanbul|jshint|global\s|tslint|#region)")
