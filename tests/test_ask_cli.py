@@ -160,7 +160,10 @@ def test_gendocs_prints_and_writes_atomically(
     out.write_text("old", encoding="utf-8")
     code, stdout, _ = run(capsys, "gendocs", "payments", "--repo", str(repo), "--out", str(out))
     assert code == 0 and stdout == ""
-    assert out.read_text(encoding="utf-8") == printed
+    written = out.read_text(encoding="utf-8")
+    # a written page carries the source hashes the drift check reads, then the same Markdown
+    head, body = written.split("\n", 1)
+    assert head.startswith("<!-- ragstrata-gendocs ") and body == "\n" + printed
     assert [p.name for p in tmp_path.iterdir()] == ["payments.md"]  # no temp file left
 
 

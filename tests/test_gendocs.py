@@ -51,7 +51,7 @@ def test_golden(store: SQLiteStore, target: str, language: str, golden: str) -> 
 def test_file_doc_content(store: SQLiteStore) -> None:
     docs = build_docs("src/payments/gateway.py", store=store)
     md = docs.markdown
-    assert md.startswith("# Module `src/payments/gateway.py`\n\n## Summary\n\nTalks to the payment")
+    assert md.startswith("# Module `src/payments/gateway.py`\n\n## Overview\n\nTalks to the payment")
     assert "### Class `Gateway`" in md and "### Function `charge`" in md
     # private members are left out, public methods listed with signature and docstring
     assert "_secret" not in md

@@ -253,3 +253,27 @@ def test_index_a_second_repository_from_the_page(browser: str, site: str) -> Non
         assert "tests/test_gateway.py:6" in cites
     finally:
         cdp.close()
+
+
+def test_generated_docs_page_with_its_diagram(browser: str, site: str) -> None:
+    """A docs request renders the generated page, its Mermaid diagram drawn as SVG by the
+    server (no script from any other host), headings in the question's language."""
+    cdp = _page(browser)
+    try:
+        cdp.call("Page.navigate", url=site + "/")
+        cdp.wait_for("document.readyState === 'complete' && document.querySelector('#repo option')")
+        _ask(cdp, "сгенерируй документацию для модуля payments", 1)
+        turn = "document.querySelectorAll('.turn')[0]"
+        text = cdp.js(f"{turn}.querySelector('.answer-text').innerText")
+        assert "Пакет" in text and "Публичный API" in text and "Gateway" in text
+        labels = cdp.js(
+            f"[...{turn}.querySelectorAll('svg.diagram .node text')].map(t => t.textContent)"
+        )
+        assert "Gateway" in labels and "validate" in labels
+        assert cdp.js(f"{turn}.querySelectorAll('svg.diagram .edge').length") >= 1
+        box = cdp.js(f"{turn}.querySelector('svg.diagram').getBoundingClientRect().width")
+        assert box > 100  # laid out, not a collapsed element
+        scripts = cdp.js("[...document.scripts].map(s => s.src)")
+        assert all(s.startswith(site) for s in scripts if s)
+    finally:
+        cdp.close()

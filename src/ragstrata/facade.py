@@ -25,6 +25,8 @@ from ragstrata.settings import Settings
 
 if TYPE_CHECKING:
     from ragstrata.answer.base import AskResult
+    from ragstrata.docgen.drift import DriftReport
+    from ragstrata.docgen.site import DocsGenerator
     from ragstrata.embed.base import Embedder
     from ragstrata.indexer import IndexEvent, IndexReport, IndexStatus
     from ragstrata.llm.base import Runner
@@ -261,11 +263,49 @@ class Ragstrata:
         indexed = bool(defs) or key in self.store.catalog()
         return OutlineResult(path=key, indexed=indexed, definitions=defs)
 
-    def gendocs(self, target: str, *, language: str = "en") -> str:
-        """Markdown documentation for a file, package or symbol, from C0/C1/C2."""
-        from ragstrata.answer.gendocs import generate_docs
+    def gendocs(self, target: str, *, language: str = "en", header: bool = False) -> str:
+        """Markdown documentation for a file, package or symbol, from C0/C1/C2 (with LLM
+        prose when an LLM is configured)."""
+        return self.docs(language).page(target, header=header).markdown
 
-        return generate_docs(target, store=self.store, runner=self.runner, language=language)
+    def docs(self, language: str = "en", *, use_llm: bool = True) -> DocsGenerator:
+        """The documentation generator over this index: module docs read from the repository's
+        files, LLM replies cached in the index folder (``gendocs-cache.json``)."""
+        from ragstrata.docgen.site import DocsGenerator
+
+        return DocsGenerator(
+            self.store,
+            language=language,
+            read=self.read_indexed,
+            runner=self.runner if use_llm else None,
+            cache_path=self.index_dir / "gendocs-cache.json",
+        )
+
+    def check_docs(self, folder: Path) -> DriftReport:
+        """Generated pages under ``folder`` whose sources changed, and doc sections naming
+        symbols that no longer exist."""
+        from ragstrata.docgen.drift import check_drift
+
+        return check_drift(folder, self.store)
+
+    def read_indexed(self, path: str) -> str | None:
+        """The text of an indexed file as indexed (rebuilt from its chunks), else as it is on
+        disk (``None`` for paths the index does not list or that leave the repository)."""
+        from ragstrata.retrieve.rows import file_text
+
+        text = file_text(self.store, path)
+        if text is not None:
+            return text
+        if path not in self.store.catalog():
+            return None
+        root = self.repo.resolve()
+        file = (root / path).resolve()
+        if not file.is_relative_to(root) or not file.is_file():
+            return None
+        try:
+            return file.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return None
 
     def doctor(self) -> PreflightResult:
         """Run the pre-flight checks (settings, index, provider, dimensions, disk)."""

@@ -53,6 +53,7 @@ def _register() -> None:
         ask_cmd,
         doctor_cmd,
         eval_cmd,
+        gendocs_cmd,
         index_cmd,
         inspect_cmd,
         mcp_cmd,

@@ -1,15 +1,13 @@
-"""`ragstrata ask QUESTION` and `ragstrata gendocs TARGET`: thin adapters over the facade.
+"""`ragstrata ask QUESTION`: a thin adapter over the facade (``gendocs`` is in
+:mod:`ragstrata.cli.gendocs_cmd`).
 
 ``ask --json`` prints ``AskResult.to_dict()``: ``{"plan", "hits", "evidence": {"satisfied",
 "missing", "requirements"}, "answer": {"text", "citations"}, "session"}``. Without ``--json``
 the answer is rendered as Markdown, followed by its citations and the evidence status.
-``gendocs`` prints the Markdown, or writes it atomically to ``--out``.
 """
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -20,13 +18,14 @@ from rich.text import Text
 
 from ragstrata.cli.app import app
 from ragstrata.cli.common import edge_settings, print_json
-from ragstrata.errors import IndexMissingError, InvalidQueryError, UserError
+from ragstrata.docgen.fsio import write_atomic
+from ragstrata.errors import IndexMissingError, InvalidQueryError
 
 if TYPE_CHECKING:
     from ragstrata.answer.base import AskResult
     from ragstrata.facade import Ragstrata
 
-__all__ = ["ask_command", "gendocs_command", "render_ask", "write_atomic"]
+__all__ = ["RepoOption", "ask_command", "open_index", "render_ask", "write_atomic"]
 
 RepoOption = Annotated[
     Path | None,
@@ -34,7 +33,9 @@ RepoOption = Annotated[
 ]
 
 
-def _open(repo: Path | None) -> Ragstrata:
+def open_index(repo: Path | None) -> Ragstrata:
+    """The facade over ``repo`` (default: the current folder); ``IndexMissingError`` without an
+    index."""
     from ragstrata.facade import Ragstrata
 
     root = repo or Path.cwd()
@@ -58,7 +59,7 @@ def ask_command(
     """Answer QUESTION from cited evidence in the repository's index."""
     if not question.strip():
         raise InvalidQueryError("empty question; ask something about the repository")
-    with _open(repo) as rs:
+    with open_index(repo) as rs:
         result = rs.ask(question, session=session, top_k=top_k)
     if as_json:
         print_json(result.to_dict())
@@ -86,37 +87,3 @@ def render_ask(result: AskResult, console: Console) -> None:
     if result.session:
         status.append(f"  (session {result.session})", style="dim")
     console.print(status)
-
-
-@app.command("gendocs")
-def gendocs_command(
-    target: Annotated[str, typer.Argument(help="A file path, a folder/package or a symbol.")],
-    repo: RepoOption = None,
-    out: Annotated[
-        Path | None, typer.Option("--out", help="Write the Markdown to this file.")
-    ] = None,
-) -> None:
-    """Generate Markdown documentation for TARGET from the index (C0/C1/C2)."""
-    if not target.strip():
-        raise UserError("empty gendocs target; give a file path, a folder or a symbol")
-    with _open(repo) as rs:
-        markdown = rs.gendocs(target)
-    if out is None:
-        typer.echo(markdown, nl=False)
-    else:
-        write_atomic(out, markdown)
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` via a temporary file in the same folder and a rename."""
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        raise UserError(f"--out folder does not exist: {folder}")
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise

@@ -73,7 +73,14 @@ def _numbered(code: str) -> tuple[str, int] | None:
 
 
 def _fence(code: str, lang: str, _attrs: Any) -> str:
-    """A fenced block of the answer: highlighted; ``N | `` prefixes become line numbers."""
+    """A fenced block of the answer: highlighted; ``N | `` prefixes become line numbers; a
+    ``mermaid`` flowchart of generated docs is drawn as SVG on the server."""
+    if lang == "mermaid":
+        from ragstrata.docgen.svg import flowchart_svg
+
+        svg = flowchart_svg(code)
+        if svg is not None:
+            return f'<pre class="diagram">{svg}</pre>'
     from pygments import highlight as pyg_highlight
     from pygments.formatters import HtmlFormatter
 
