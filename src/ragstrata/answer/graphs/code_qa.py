@@ -16,13 +16,20 @@ from ragstrata.answer.graphs.base import (
     blockquote,
     cite,
     disjoint_hits,
+    hit_from_scored,
     overlaps,
     question_symbols,
     quote_block,
     quote_hits,
 )
 from ragstrata.answer.graphs.common import EvidenceGraph
-from ragstrata.answer.graphs.focus import Focus, focus_of, literal_hits, mentions, question_names
+from ragstrata.answer.graphs.focus import (
+    Focus,
+    focus_of,
+    literal_hits,
+    question_names,
+    term_hits,
+)
 from ragstrata.answer.graphs.messages import Messages
 from ragstrata.answer.graphs.missing import nothing_found_answer
 from ragstrata.ingest.languages import detect_language, is_test
@@ -45,10 +52,13 @@ _DECLARING_KINDS = ("interface", "struct", "type_alias", "enum", "trait", "const
 _HOW_WINDOW = 4  # how many leading definitions may be reordered for a how-question
 
 
-def definition_hits(plan: RouterPlan, evidence: Evidence, *, how: bool = False) -> list[Hit]:
-    """The definitions to present: require_def's hits (else C1 hits), the named symbol first;
-    for a how-question with no symbol named, a function or method whose body does the work
-    before the types and declarations that only mention it."""
+def definition_hits(
+    plan: RouterPlan, evidence: Evidence, *, how: bool = False, kinds: tuple[str, ...] = ()
+) -> list[Hit]:
+    """The definitions to present: require_def's hits (else C1 hits), the named symbol first
+    (of the kind the question names, then the least nested: ``gin.Engine`` before
+    ``binding.StructValidator.Engine``); for a how-question with no symbol named, a function or
+    method whose body does the work before the types and declarations that only mention it."""
     req = evidence.requirements.get("require_def")
     hits = [h for h in (req.hits if req else ()) if h.layer == "C1"]
     if not hits:
@@ -60,7 +70,14 @@ def definition_hits(plan: RouterPlan, evidence: Evidence, *, how: bool = False) 
         # the definition named exactly as written (case included) first, modules last: a
         # module `retriever` also suffix-matches a question about the class `Retriever`
         wanted = {_last(s) for s in symbols}
-        named.sort(key=lambda h: (_last(h.symbol or "") not in wanted, h.kind == "module"))
+        named.sort(
+            key=lambda h: (
+                _last(h.symbol or "") not in wanted,
+                bool(kinds) and h.kind not in kinds,
+                h.kind == "module",
+                len(_SEGMENT_SEP.split(h.symbol or "")) if kinds else 0,
+            )
+        )
         hits = named + [h for h in hits if h not in named]
     if how and not named:
         head = sorted(hits[:_HOW_WINDOW], key=_doing_rank)
@@ -93,20 +110,25 @@ class CodeQAGraph(EvidenceGraph):
         shown: list[tuple[str, int, int]] = []
         lead = ""
         names = question_names(plan)
-        defs = definition_hits(plan, evidence, how=focus.how)
+        defs = definition_hits(plan, evidence, how=focus.how, kinds=focus.kinds)
         if focus.tests and names:
             tests_part, lead = self._tests_part(names[0], defs, evidence, msgs, citations)
             if tests_part:
                 parts.append(tests_part)
+        if "require_def" in evidence.missing:
+            defs = self._resolved(names) or defs
         unnamed_term = self._unmet_term(plan, evidence, names)
         if unnamed_term:
-            # no definition carries the name: lead with the code that uses it as written
-            evidence = _promote(evidence, literal_hits(evidence.hits, [unnamed_term]))
-            defs = definition_hits(plan, evidence, how=focus.how)
-            first = evidence.hits[0] if evidence.hits else None
-            if not lead and first is not None:
-                lead = msgs.t("lead_term", target=unnamed_term, cite=first.citation)
-            defs = [h for h in defs if mentions(h.text, unnamed_term)]
+            # no definition carries the name: lead with the lines that write it (an option,
+            # an environment variable, a header), then the rest of the evidence
+            found = term_hits(self.store, unnamed_term)
+            found += literal_hits(evidence.hits, [unnamed_term])
+            quotes = quote_hits(found, citations, shown, lambda h: True, MAX_SNIPPETS)
+            if quotes:
+                first = found[0]
+                lead = lead or msgs.t("lead_term", target=unnamed_term, cite=first.citation)
+                parts.append(msgs.t("relevant_code") + "\n\n" + "\n\n".join(quotes))
+            defs = []
         for n, hit in enumerate(defs):
             part, def_lead = self._definition_part(hit, msgs, citations, focus, first=n == 0)
             parts.append(part)
@@ -133,15 +155,26 @@ class CodeQAGraph(EvidenceGraph):
         return self.extractive_answer(parts, citations, msgs, lead=lead)
 
     # ------------------------------------------------------------------ parts
+    def _resolved(self, names: list[str]) -> list[Hit]:
+        """Definitions the one resolver finds for the question's names when retrieval's own
+        lookup (scoped by the plan) found none."""
+        out: list[Hit] = []
+        for name in names:
+            match = self.resolver.resolve(name, limit=MAX_DEFINITIONS)
+            out += [hit_from_scored(r, "resolver") for r in match.definitions]
+        return disjoint_hits(out)[:MAX_DEFINITIONS]
+
     def _unmet_term(self, plan: RouterPlan, evidence: Evidence, names: list[str]) -> str:
         """The name the question uses when no definition carries it (a key term: an option,
         an environment variable, a header) — answered from the lines that contain it."""
         if "require_def" not in evidence.missing or not names:
             return ""
-        for name in names:
-            if not self.resolver.resolve(name, limit=1).found:
-                return last_segment(name) if "." in name else name
-        return ""
+        unmet = [n for n in names if not self.resolver.resolve(n, limit=1).found]
+        if not unmet:
+            return ""
+        # the most identifier-like name: GIN_MODE over a plain word such as the project name
+        best = max(reversed(unmet), key=_identifier_likeness)
+        return last_segment(best) if "." in best else best
 
     def _definition_part(
         self, hit: Hit, msgs: Messages, citations: CitationList, focus: Focus, *, first: bool
@@ -295,8 +328,13 @@ def _promote(evidence: Evidence, first: list[Hit]) -> Evidence:
     """``evidence`` with the hits ``first`` moved to the front (in their order)."""
     if not first:
         return evidence
-    rest = tuple(h for h in evidence.hits if h not in first)
-    return replace(evidence, hits=tuple(first) + rest)
+    seen: set[str] = set()
+    hits: list[Hit] = []
+    for hit in [*first, *evidence.hits]:
+        if hit.citation not in seen:
+            seen.add(hit.citation)
+            hits.append(hit)
+    return replace(evidence, hits=tuple(hits))
 
 
 def _sites(rows: list[RelationRow]) -> list[tuple[str, str]]:
@@ -314,3 +352,13 @@ def _count(rows: list[RelationRow]) -> int:
 
 def _is_test_path(path: str) -> bool:
     return is_test(path, detect_language(path))
+
+
+def _identifier_likeness(name: str) -> int:
+    """2 for ``SNAKE_CASE`` / ``snake_case`` / ``camelCase`` / ``a.b``, 1 for ``ALLCAPS`` or
+    a name with digits, 0 for a plain word."""
+    if "_" in name or "." in name or re.search(r"[a-z][A-Z]", name):
+        return 2
+    if (name.isupper() and len(name) > 2) or re.search(r"\d", name):
+        return 1
+    return 0

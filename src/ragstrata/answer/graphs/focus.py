@@ -39,6 +39,8 @@ __all__ = [
     "literal_hits",
     "mentions",
     "not_overview_path",
+    "term_hits",
+    "topic_commands",
 ]
 
 ASKS = ("callers", "callees", "tests", "how", "where")
@@ -78,12 +80,23 @@ def _headings() -> Lexicon:
     return _lexicon("topic", TOPICS, "heading")
 
 
+@lru_cache(maxsize=1)
+def _minor_headings() -> Lexicon:
+    return _lexicon("topic", TOPICS, "minor")
+
+
+def topic_commands(topic: str) -> tuple[str, ...]:
+    """Commands whose presence shows a section body answers ``topic`` (``pip install``)."""
+    return tuple(str(c) for c in _data()["topic"].get(topic, {}).get("commands", []))
+
+
 @dataclass(frozen=True, slots=True)
 class Focus:
     """What one question asks for (see the module docstring)."""
 
     asks: frozenset[str]
     topics: tuple[str, ...]  # documentation topics, strongest first
+    kinds: tuple[str, ...] = ()  # definition kinds the question names ("the Engine struct")
 
     @property
     def callers(self) -> bool:
@@ -108,26 +121,49 @@ def focus_of(plan: RouterPlan) -> Focus:
     for phrase, _, _ in _topics().find(toks):
         counts[TOPICS[phrase.label]] = counts.get(TOPICS[phrase.label], 0) + 1
     topics = tuple(sorted(counts, key=lambda t: (-counts[t], TOPICS.index(t))))
-    return Focus(frozenset(asks), topics)
+    kinds: list[str] = []
+    for phrase, _, _ in _kind_words().find(toks):
+        kinds += [k for k in _kind_table()[phrase.label][1] if k not in kinds]
+    return Focus(frozenset(asks), topics, tuple(kinds))
 
 
-def _heading_topics(text: str) -> set[str]:
-    return {TOPICS[p.label] for p, _, _ in _headings().find(query_tokens(text))}
+@lru_cache(maxsize=1)
+def _kind_table() -> list[tuple[str, list[str]]]:
+    table = _data()["kinds"]
+    return [(name, list(spec["kinds"])) for name, spec in table.items()]
 
 
-def heading_topic_score(heading: str, topics: Sequence[str]) -> int:
-    """How well a section heading path (``Getting Started > Installation``) answers
-    ``topics``: 3 when its own heading names the first topic, 2 when a parent heading does,
-    1 for another topic, 0 for none."""
-    if not heading or not topics:
+@lru_cache(maxsize=1)
+def _kind_words() -> Lexicon:
+    table = _data()["kinds"]
+    entries = [(w, n) for n, spec in enumerate(table.values()) for w in spec["words"]]
+    return Lexicon(entries, 0)
+
+
+def _heading_topics(text: str, lexicon: Lexicon | None = None) -> set[str]:
+    found = (lexicon or _headings()).find(query_tokens(text))
+    return {TOPICS[p.label] for p, _, _ in found}
+
+
+def heading_topic_score(heading: str, topics: Sequence[str], body: str = "") -> int:
+    """How well a section answers ``topics``, from its heading path (``Getting Started >
+    Installation``) and body: 4 when its own heading names the first topic, 3 when a parent
+    heading does, 2 when its body holds the topic's command (``gem install``), 1 for a heading
+    that borders on it (``Requirements``) or names another topic, 0 otherwise."""
+    if not topics:
         return 0
-    own = _heading_topics(heading.rsplit(">", 1)[-1])
-    if topics[0] in own:
+    first = topics[0]
+    own = _heading_topics(heading.rsplit(">", 1)[-1]) if heading else set()
+    if first in own:
+        return 4
+    found = own | (_heading_topics(heading) if heading else set())
+    if first in found:
         return 3
-    found = own | _heading_topics(heading)
-    if topics[0] in found:
+    low = body.lower()
+    if body and any(c in low for c in topic_commands(first)):
         return 2
-    return 1 if found.intersection(topics) else 0
+    minor = _heading_topics(heading.rsplit(">", 1)[-1], _minor_headings()) if heading else set()
+    return 1 if found.intersection(topics) or first in minor else 0
 
 
 def not_overview_path(path: str) -> bool:
@@ -181,5 +217,31 @@ def absent_names(store: Store, resolver: SymbolResolver, plan: RouterPlan) -> li
 
 
 def literal_hits(hits: Sequence[Hit], names: Sequence[str]) -> list[Hit]:
-    """``hits`` that contain one of ``names`` as a word, in their order."""
-    return [h for h in hits if any(mentions(h.text, n) for n in names)]
+    """``hits`` that contain one of ``names`` as a word, in their order: those that write it
+    with the same case first (``SECRET_KEY`` before ``secret_key``)."""
+    found = [h for h in hits if any(mentions(h.text, n) for n in names)]
+    same = [h for h in found if any(_exact(h.text, n) for n in names)]
+    return same + [h for h in found if h not in same]
+
+
+def _exact(text: str, name: str) -> bool:
+    return re.search(rf"(?<![\w$]){re.escape(name)}(?![\w$])", text) is not None
+
+
+def term_hits(store: Store, term: str, limit: int = 8) -> list[Hit]:
+    """Code and documentation that write ``term`` as given (an option, a variable, a header),
+    definitions and code before prose, tests and repository pages left out."""
+    from ragstrata.answer.graphs.base import hit_from_scored
+
+    found = store.search_lexical([term], SearchFilters(layers=("C1", "C3", "D2")), 40)
+    rows = [
+        s
+        for s in found
+        if _exact(s.text, term)
+        and not getattr(s.row, "is_test", False)
+        and not not_overview_path(s.path)
+        and s.end_line - s.start_line < 80
+    ]
+    order = {"C1": 0, "C3": 1, "D2": 2}
+    rows.sort(key=lambda s: order.get(str(s.layer), 3))
+    return [hit_from_scored(s, f"term:{term}") for s in rows[:limit]]

@@ -135,8 +135,7 @@ class ProjectMiscGraph(EvidenceGraph):
         lead = ""
         setup = [t for t in focus.topics if t in _SETUP_TOPICS]
         if setup:
-            retrieved = [h.row_id for h in evidence.hits]
-            found = topic_sections(self.store, paths, setup, plan.query_plan.raw, retrieved)
+            found = topic_sections(self.store, paths, setup, plan.query_plan.raw)
             for section in found:
                 hit = hit_from_scored(scored_row(section, 0.0), "project:topic")
                 cited = citations.add_hit(hit)

@@ -6,9 +6,10 @@ build / use it?" and which paragraph summarises the project.
 - Project-wide questions read the root README and top-level docs first (``doc_rank``); nested
   READMEs of tools, tests or sub-packages come after, and repository templates, licences and
   funding pages (:func:`~ragstrata.answer.graphs.focus.not_overview_path`) never count.
-- A setup question's sections are ranked by how their heading names the topic
-  (:func:`~ragstrata.answer.graphs.focus.heading_topic_score`, Russian and English heading
-  words), then by where the document sits, then by the question's own words in the heading,
+- A setup question's sections come from the root documents first (root README, root files,
+  top-level doc folders), then from nested ones; within each, by how the section answers the
+  topic (:func:`~ragstrata.answer.graphs.focus.heading_topic_score`: Russian and English
+  heading words, the topic's commands in the body), then by where the document sits, then by the question's own words in the heading,
   then by file order.
 """
 
@@ -39,6 +40,7 @@ _HEADING = re.compile(r"^\s*#{1,6}\s")
 _UNDERLINE = re.compile(r"^\s*[=\-~^*`#]{3,}\s*$")
 _DOC_DIRS = ("docs/", "doc/", "documentation/", "wiki/")
 _MAX_DOCS = 40
+_ROOT_RANK = 2  # doc_rank of the root README, root documents and top-level doc folders
 
 
 def _lines(text: str) -> list[str]:
@@ -104,25 +106,23 @@ def topic_sections(
     paths: Sequence[str],
     topics: Sequence[str],
     question: str,
-    retrieved: Sequence[str] = (),
     limit: int = 2,
 ) -> list[SectionRow]:
     """The sections with a body whose heading names one of ``topics``, best first (see the
-    module docstring); ``retrieved`` are the row ids retrieval ranked, kept for ties."""
+    module docstring)."""
     words = {t.text for t in query_tokens(question) if len(t.text) >= 3}
-    order = {rid: n for n, rid in enumerate(retrieved)}
     scored: list[tuple[tuple[int, int, int, int, int], SectionRow]] = []
     for path in project_docs(paths):
         for section in sections(store, path):
-            score = heading_topic_score(section.heading_path, topics)
+            score = heading_topic_score(section.heading_path, topics, section.text)
             if score == 0 or not has_body(section.text, section.heading_path):
                 continue
             own = {t.text for t in query_tokens(section.heading_path.rsplit(">", 1)[-1])}
             key = (
+                int(doc_rank(path) > _ROOT_RANK),
                 -score,
                 doc_rank(path),
                 -len(words & own),
-                order.get(section.id, len(order)),
                 section.start_line,
             )
             scored.append((key, section))
