@@ -32,11 +32,18 @@ from ragstrata.answer.graphs.focus import (
 )
 from ragstrata.answer.graphs.messages import Messages
 from ragstrata.answer.graphs.missing import nothing_found_answer
+from ragstrata.answer.graphs.sections import topic_sections
 from ragstrata.ingest.languages import detect_language, is_test
 from ragstrata.ingest.rows import DefinitionRow, RelationRow
 from ragstrata.query.models import RouterPlan
 from ragstrata.retrieve.base import Evidence, Hit
-from ragstrata.store.base import Direction, SearchFilters, last_segment, suffix_match
+from ragstrata.store.base import (
+    Direction,
+    SearchFilters,
+    last_segment,
+    scored_row,
+    suffix_match,
+)
 
 __all__ = ["MAX_DEFINITIONS", "MAX_RELATED", "MAX_SNIPPETS", "CodeQAGraph", "overlaps"]
 
@@ -50,6 +57,7 @@ _SEGMENT_SEP = re.compile(r"::|[.#\\]")
 _DOING_KINDS = ("function", "method", "constructor")
 _DECLARING_KINDS = ("interface", "struct", "type_alias", "enum", "trait", "constant", "module")
 _HOW_WINDOW = 4  # how many leading definitions may be reordered for a how-question
+_NON_TEST = SearchFilters(is_test=False)
 
 
 def definition_hits(
@@ -117,6 +125,21 @@ class CodeQAGraph(EvidenceGraph):
                 parts.append(tests_part)
         if "require_def" in evidence.missing:
             defs = self._resolved(names) or defs
+        if "usage" in focus.topics and not names:
+            # "how do I search for files with an extension?": the usage section of the docs
+            # answers how to use the program; the code behind it follows
+            for section in topic_sections(
+                self.store, sorted(self.store.catalog()), ["usage"], plan.query_plan.raw, 1
+            ):
+                hit = hit_from_scored(scored_row(section, 0.0), "code:usage")
+                cited = citations.add_hit(hit)
+                title = section.heading_path.rsplit(">", 1)[-1].strip()
+                lead = msgs.t("lead_section", heading=title, cite=cited)
+                parts.append(
+                    msgs.t("section", heading=section.heading_path, cite=cited)
+                    + "\n"
+                    + quote_block(hit.path, hit.text, hit.start_line)
+                )
         unnamed_term = self._unmet_term(plan, evidence, names)
         if unnamed_term:
             # no definition carries the name: lead with the lines that write it (an option,
@@ -160,7 +183,7 @@ class CodeQAGraph(EvidenceGraph):
         lookup (scoped by the plan) found none."""
         out: list[Hit] = []
         for name in names:
-            match = self.resolver.resolve(name, limit=MAX_DEFINITIONS)
+            match = self.resolver.resolve(name, _NON_TEST, limit=MAX_DEFINITIONS)
             out += [hit_from_scored(r, "resolver") for r in match.definitions]
         return disjoint_hits(out)[:MAX_DEFINITIONS]
 
@@ -169,7 +192,8 @@ class CodeQAGraph(EvidenceGraph):
         an environment variable, a header) — answered from the lines that contain it."""
         if "require_def" not in evidence.missing or not names:
             return ""
-        unmet = [n for n in names if not self.resolver.resolve(n, limit=1).found]
+        # a name defined only in tests (a fixture constant) is a key term of the code
+        unmet = [n for n in names if not self.resolver.resolve(n, _NON_TEST, limit=1).found]
         if not unmet:
             return ""
         # the most identifier-like name: GIN_MODE over a plain word such as the project name

@@ -172,7 +172,8 @@ def not_overview_path(path: str) -> bool:
     table = _data()["not_overview"]
     if low.startswith(tuple(table["prefixes"])) or "/.github/" in low:
         return True
-    return low.rsplit("/", 1)[-1] in set(table["names"])
+    name = low.rsplit("/", 1)[-1]
+    return name.startswith(".") or name in set(table["names"])
 
 
 # ---------------------------------------------------------------------- names in the index

@@ -147,6 +147,16 @@ class ProjectMiscGraph(EvidenceGraph):
                     + quote_block(hit.path, hit.text, hit.start_line)
                 )
                 quoted.append((hit.path, hit.start_line, hit.end_line))
+        if focus.asks and not focus.topics:
+            # a code question that reached the fallback intent ("как Flask сохраняет сессию?"):
+            # the code retrieval found leads, the project overview follows
+            code = [h for h in evidence.hits if h.layer in ("C1", "C3")]
+            code.sort(key=lambda h: h.layer != "C1")
+            first = quote_hits(code, citations, quoted, lambda h: True, _MAX_RELEVANT)
+            if first:
+                c = citations.items()[0]
+                lead = msgs.t("lead_relevant", cite=cite(c.path, c.start_line, c.end_line))
+                parts.append(msgs.t("relevant_code") + "\n\n" + "\n\n".join(first))
         overview = self._overview(paths)
         if overview is not None and not overlaps(overview, quoted):
             cited = citations.add_hit(overview)
