@@ -60,7 +60,7 @@ def has_body(text: str, heading: str = "") -> bool:
     return False
 
 
-def prose_paragraph(text: str, min_words: int = 6) -> str:
+def prose_paragraph(text: str, min_words: int = 3) -> str:
     """The first paragraph of running text (no heading, badge, image, HTML or link list)."""
     for block in re.split(r"\n\s*\n", "\n".join(_lines(text))):
         lines = [
