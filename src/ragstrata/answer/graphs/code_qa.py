@@ -86,6 +86,11 @@ def definition_hits(
                 len(_SEGMENT_SEP.split(h.symbol or "")) if kinds else 0,
             )
         )
+        if how and named:
+            # overloads of one name: the body that does the work, not the ones delegating to it
+            same = [h for h in named if _last(h.symbol or "") == _last(named[0].symbol or "")]
+            same.sort(key=lambda h: h.start_line - h.end_line)
+            named = same + [h for h in named if h not in same]
         hits = named + [h for h in hits if h not in named]
     if how and not named:
         head = sorted(hits[:_HOW_WINDOW], key=_doing_rank)
