@@ -5,6 +5,7 @@ hash embedder."""
 from __future__ import annotations
 
 import json
+import re
 import os
 import queue
 import socket
@@ -190,6 +191,10 @@ def test_tools_listed_and_called_over_stdio(repo: Path) -> None:
         )
         assert follow["plan"]["conversation_mode"] == "CONTINUE"  # the session kept the topic
         assert follow["plan"]["language"] == "ru"
+        # MCP carries the answer contract; the lead is in the question's language
+        assert follow["answer"]["status"] in ("answered", "partial")
+        assert re.search("[а-я]", follow["answer"]["lead"])
+        assert follow["answer"]["text"].startswith(follow["answer"]["lead"])
 
         res = await client.call_tool("route_question", {"query": "кто вызывает validate?"})
         plan = _ok(res)

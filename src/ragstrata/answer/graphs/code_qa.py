@@ -128,7 +128,9 @@ class CodeQAGraph(EvidenceGraph):
             tests_part, lead = self._tests_part(names[0], defs, evidence, msgs, citations)
             if tests_part:
                 parts.append(tests_part)
-        if "require_def" in evidence.missing:
+        if names and not any(_names_any(h, names) for h in defs):
+            # retrieval ranked no definition of the name asked about (a topic carried from the
+            # session, a lookup scoped to tests): the one resolver's definitions lead
             defs = self._resolved(names) or defs
         if "usage" in focus.topics and not names:
             # "how do I search for files with an extension?": the usage section of the docs
@@ -391,3 +393,7 @@ def _identifier_likeness(name: str) -> int:
     if (name.isupper() and len(name) > 2) or re.search(r"\d", name):
         return 1
     return 0
+
+
+def _names_any(hit: Hit, names: list[str]) -> bool:
+    return bool(hit.symbol) and any(suffix_match(hit.symbol or "", n) for n in names)

@@ -150,7 +150,11 @@ class ProjectMiscGraph(EvidenceGraph):
         if focus.asks and not focus.topics:
             # a code question that reached the fallback intent ("как Flask сохраняет сессию?"):
             # the code retrieval found leads, the project overview follows
-            code = [h for h in evidence.hits if h.layer in ("C1", "C3")]
+            code = [
+                h
+                for h in evidence.hits
+                if h.layer in ("C1", "C3") and not not_overview_path(h.path)
+            ]
             code.sort(key=lambda h: h.layer != "C1")
             first = quote_hits(code, citations, quoted, lambda h: True, _MAX_RELEVANT)
             if first:
