@@ -5,9 +5,9 @@ hash embedder."""
 from __future__ import annotations
 
 import json
-import re
 import os
 import queue
+import re
 import socket
 import subprocess
 import sys
