@@ -27,6 +27,7 @@ from ragstrata.answer.graphs.focus import (
     Focus,
     focus_of,
     literal_hits,
+    peripheral_path,
     question_names,
     term_hits,
 )
@@ -81,6 +82,7 @@ def definition_hits(
         named.sort(
             key=lambda h: (
                 _last(h.symbol or "") not in wanted,
+                peripheral_path(h.path),
                 bool(kinds) and h.kind not in kinds,
                 h.kind == "module",
                 len(_SEGMENT_SEP.split(h.symbol or "")) if kinds else 0,

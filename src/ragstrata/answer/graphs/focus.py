@@ -39,6 +39,7 @@ __all__ = [
     "literal_hits",
     "mentions",
     "not_overview_path",
+    "peripheral_path",
     "term_hits",
     "topic_commands",
 ]
@@ -47,6 +48,9 @@ ASKS = ("callers", "callees", "tests", "how", "where")
 TOPICS = ("install", "build", "usage", "overview")
 _TEXT_LAYERS = ("C1", "C3", "D1", "D2")
 _TEXT_POOL = 20
+_PERIPHERAL = frozenset(
+    {"bench", "benchmarks", "benchmark", "examples", "example", "scripts", "docs", "doc", "site"}
+)
 
 
 @lru_cache(maxsize=1)
@@ -166,6 +170,12 @@ def heading_topic_score(heading: str, topics: Sequence[str], body: str = "") -> 
     return 1 if found.intersection(topics) or first in minor else 0
 
 
+def peripheral_path(path: str) -> bool:
+    """True for benchmarks, examples, scripts and docs sites: code beside the project's own."""
+    parts = path.lower().split("/")[:-1]
+    return any(p in _PERIPHERAL for p in parts)
+
+
 def not_overview_path(path: str) -> bool:
     """True for repository templates, licences, funding and similar pages."""
     low = path.lower()
@@ -244,5 +254,11 @@ def term_hits(store: Store, term: str, limit: int = 8) -> list[Hit]:
         and s.end_line - s.start_line < 80
     ]
     order = {"C1": 0, "C3": 1, "D2": 2}
-    rows.sort(key=lambda s: order.get(str(s.layer), 3))
+    rows.sort(
+        key=lambda s: (
+            getattr(s.row, "name", None) != term,  # the definition named so, first
+            peripheral_path(s.path),
+            order.get(str(s.layer), 3),
+        )
+    )
     return [hit_from_scored(s, f"term:{term}") for s in rows[:limit]]
