@@ -2,21 +2,24 @@
 one-line summary of its package doc (docstring or doc comment) when it has one.
 
 A package is a folder of non-test source files outside examples and docs; the top-level ones
-are the shallowest such folders, largest first. Each is shown through one file that documents
+are the shallowest such folders, largest first (at most :data:`MAX_PACKAGES`). Each is shown through one file that documents
 the package (``doc.go``, ``__init__.py``, ``lib.rs`` / ``mod.rs``, ``index.ts``,
-``package-info.java``...), else its file with a module docstring, else its first file.
+``package-info.java``...), else its file with a module docstring, else its first file; the
+summary is the module docstring or the doc comment at the top of the file (``// Package x``,
+``//!``, ``/** */``), never a licence header.
 """
 
 from __future__ import annotations
 
 import posixpath
+import re
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ragstrata.answer.graphs.base import first_sentence
 from ragstrata.ingest.languages import detect_language, is_test
-from ragstrata.retrieve.rows import outline
+from ragstrata.retrieve.rows import file_text, outline
 from ragstrata.store.base import Store
 
 __all__ = ["MAX_PACKAGES", "PackageEntry", "code_map"]
@@ -83,8 +86,7 @@ def code_map(store: Store, paths: Iterable[str]) -> list[PackageEntry]:
     if not folders:
         return []
     ranked = sorted(folders, key=lambda f: (f.count("/") if f else -1, -len(folders[f]), f))
-    top = ranked[0].count("/") if ranked[0] else -1
-    chosen = [f for f in ranked if (f.count("/") if f else -1) <= top + 1][:MAX_PACKAGES]
+    chosen = ranked[:MAX_PACKAGES]
     out = []
     for folder in chosen:
         files = sorted(
@@ -101,15 +103,45 @@ def code_map(store: Store, paths: Iterable[str]) -> list[PackageEntry]:
 
 
 def _entry(store: Store, folder: str, files: list[str]) -> PackageEntry:
-    first = None
     for path in files[:_MAX_FILES_READ]:
         rows = outline(store, path)
         module = next((r for r in rows if r.kind == "module"), None)
-        if first is None:
-            first = (path, module.end_line if module else 1)
         if module is not None and module.docstring:
             doc = first_sentence(module.docstring, 160)
             end = min(module.end_line, module.start_line + module.docstring.count("\n") + 1)
             return PackageEntry(folder or ".", path, module.start_line, end, doc)
-    path, end = first or (files[0], 1)
-    return PackageEntry(folder or ".", path, 1, max(1, min(end, 1)), "")
+        text = file_text(store, path)
+        found = leading_doc(text) if text else None
+        if found is not None:
+            start, end, doc = found
+            return PackageEntry(folder or ".", path, start, end, first_sentence(doc, 160))
+    return PackageEntry(folder or ".", files[0], 1, 1, "")
+
+
+_COMMENT = re.compile(r"^\s*(?://[!/]?|/\*\*?|\*/?|#(?!!))\s?(.*?)\s*(?:\*/)?$")
+_LICENCE = re.compile(r"copyright|licen[cs]e|spdx", re.IGNORECASE)
+
+
+def leading_doc(text: str) -> tuple[int, int, str] | None:
+    """The doc comment at the top of a source file (Go ``// Package x ...``, Rust ``//!``,
+    ``/** ... */``, ``#`` lines), skipping a licence header: (first line, last line, text)."""
+    blocks: list[tuple[int, int, list[str]]] = []
+    current: list[str] = []
+    start = 0
+    for number, line in enumerate(text.splitlines(), 1):
+        match = _COMMENT.match(line) if line.strip() else None
+        if match is not None:
+            if not current:
+                start = number
+            current.append(match.group(1))
+            continue
+        if current:
+            blocks.append((start, number - 1, current))
+            current = []
+        if line.strip():  # the first code line ends the header
+            break
+    for first, last, lines in blocks:
+        body = " ".join(x for x in lines if x).strip()
+        if body and not _LICENCE.search(body):
+            return first, last, body
+    return None

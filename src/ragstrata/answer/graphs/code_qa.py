@@ -33,7 +33,7 @@ from ragstrata.answer.graphs.focus import (
 )
 from ragstrata.answer.graphs.messages import Messages
 from ragstrata.answer.graphs.missing import nothing_found_answer
-from ragstrata.answer.graphs.sections import topic_sections
+from ragstrata.answer.graphs.sections import has_body, topic_sections
 from ragstrata.ingest.languages import detect_language, is_test
 from ragstrata.ingest.rows import DefinitionRow, RelationRow
 from ragstrata.query.models import RouterPlan
@@ -174,7 +174,10 @@ class CodeQAGraph(EvidenceGraph):
             evidence.hits,
             citations,
             list(shown) if focus.how else [],
-            lambda h: h.layer in _QUOTED_LAYERS,
+            lambda h: (
+                h.layer in _QUOTED_LAYERS
+                and (h.layer not in ("D1", "D2") or has_body(h.text, h.heading_path or ""))
+            ),
             MAX_SNIPPETS,
         )
         if snippets:

@@ -33,7 +33,12 @@ from ragstrata.answer.graphs.code_map import PackageEntry, code_map
 from ragstrata.answer.graphs.common import EvidenceGraph
 from ragstrata.answer.graphs.focus import focus_of, not_overview_path
 from ragstrata.answer.graphs.messages import Messages
-from ragstrata.answer.graphs.sections import doc_rank, prose_paragraph, topic_sections
+from ragstrata.answer.graphs.sections import (
+    doc_rank,
+    has_body,
+    prose_paragraph,
+    topic_sections,
+)
 from ragstrata.ingest.languages import detect_language
 from ragstrata.query.models import RouterPlan
 from ragstrata.retrieve.base import Evidence, Hit
@@ -176,7 +181,11 @@ class ProjectMiscGraph(EvidenceGraph):
             evidence.hits,
             citations,
             quoted,
-            lambda h: h.layer not in ("C0", "C2", "D0") and not not_overview_path(h.path),
+            lambda h: (
+                h.layer not in ("C0", "C2", "D0")
+                and not not_overview_path(h.path)
+                and (h.layer not in ("D1", "D2") or has_body(h.text, h.heading_path or ""))
+            ),
             _MAX_RELEVANT,
         )
         if relevant:
