@@ -133,7 +133,7 @@ class CodeQAGraph(EvidenceGraph):
         if names and not any(_names_any(h, names) for h in defs):
             # retrieval ranked no definition of the name asked about (a topic carried from the
             # session, a lookup scoped to tests): the one resolver's definitions lead
-            defs = self._resolved(names) or defs
+            defs = self._resolved(names, focus.kinds) or defs
         if "usage" in focus.topics and not names:
             # "how do I search for files with an extension?": the usage section of the docs
             # answers how to use the program; the code behind it follows
@@ -190,13 +190,14 @@ class CodeQAGraph(EvidenceGraph):
         return self.extractive_answer(parts, citations, msgs, lead=lead)
 
     # ------------------------------------------------------------------ parts
-    def _resolved(self, names: list[str]) -> list[Hit]:
+    def _resolved(self, names: list[str], kinds: tuple[str, ...] = ()) -> list[Hit]:
         """Definitions the one resolver finds for the question's names when retrieval's own
-        lookup (scoped by the plan) found none."""
+        lookup (scoped by the plan) found none; of the kind the question names first."""
         out: list[Hit] = []
         for name in names:
-            match = self.resolver.resolve(name, _NON_TEST, limit=MAX_DEFINITIONS)
+            match = self.resolver.resolve(name, _NON_TEST, limit=5)
             out += [hit_from_scored(r, "resolver") for r in match.definitions]
+        out.sort(key=lambda h: (peripheral_path(h.path), bool(kinds) and h.kind not in kinds))
         return disjoint_hits(out)[:MAX_DEFINITIONS]
 
     def _unmet_term(self, plan: RouterPlan, evidence: Evidence, names: list[str]) -> str:

@@ -214,11 +214,15 @@ def _in_index(store: Store, resolver: SymbolResolver, name: str) -> bool:
 def question_names(plan: RouterPlan) -> list[str]:
     """The SYMBOL anchors the question itself names (those carried from a session when it
     names none)."""
-    own = [
-        a.value
-        for a in plan.query_plan.anchors
-        if a.type is AnchorType.SYMBOL and a.source == "query"
-    ]
+    raw = plan.query_plan.raw
+    own = []
+    for a in plan.query_plan.anchors:
+        if a.type is not AnchorType.SYMBOL or a.source != "query":
+            continue
+        # the name as written: `$constructor`, `$ref` keep the sigil the anchor dropped
+        start = a.span.start if a.span is not None else 0
+        sigil = raw[start - 1] if 0 < start <= len(raw) and raw[start - 1] == "$" else ""
+        own.append(sigil + a.value)
     return list(dict.fromkeys(own)) or question_symbols(plan)
 
 
