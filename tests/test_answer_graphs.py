@@ -186,12 +186,17 @@ def test_allow_answer_without_evidence_answers_from_what_was_found(store: SQLite
 
 
 def test_code_qa_with_only_file_rows_says_nothing_was_found(store: SQLiteStore) -> None:
-    question = "where is the validate function called?"
     evidence = Evidence(hits=tuple(hits(store, "gateway", "C0")), requirements={})
     assert evidence.hits
-    answer = CodeQAGraph(store=store).answer(plan(question), evidence)
+    answer = CodeQAGraph(store=store).answer(plan("how is this wired together?"), evidence)
     assert answer.text == "Nothing relevant to the question was found in the index."
-    assert not answer.grounded and answer.citations == ()
+    assert not answer.grounded and answer.citations == () and answer.status == "not_found"
+    # a name the question asks about is still found through the one resolver: its callers lead
+    named = CodeQAGraph(store=store).answer(
+        plan("where is the validate function called?"), evidence
+    )
+    assert named.lead.startswith("`payments.gateway.validate` is called from 1 place(s)")
+    assert named.citations[0] == Citation(path=GATEWAY, start_line=14, end_line=14)
 
 
 # ----------------------------------------------------------------------------- DocsQA
