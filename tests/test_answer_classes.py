@@ -169,6 +169,10 @@ FILES = {
             def wsgi(self, environ):
                 return self.full_dispatch(environ)
         ''',
+    "serve/relay.py": """
+        def relay(server, request):
+            return server.full_dispatch(request)
+        """,
 }
 
 
@@ -318,6 +322,24 @@ def test_follow_up_about_tests_lists_test_uses(rs: Ragstrata, first: str, follow
     result = rs.ask(follow, session=session)
     assert result.answer.status != "not_found"
     assert _cites(result)[0][0] == "engine_test.go"
+
+
+# ---------------------------------------------------------------------- 5 (consumed) callers
+@pytest.mark.parametrize(
+    ("question", "label"),
+    [
+        ("Who calls App.full_dispatch?", "**Possible callers**"),
+        ("Кто вызывает метод App.full_dispatch?", "**Возможные вызовы**"),
+    ],
+)
+def test_possible_callers_are_listed_apart(rs: Ragstrata, question: str, label: str) -> None:
+    result = rs.ask(question)
+    call = _line_of(rs, "serve/app.py", "return self.full_dispatch(")
+    assert _cites(result)[0][:2] == ("serve/app.py", call)  # the resolved caller leads
+    text = result.answer.text
+    assert label in text
+    assert text.index("serve.app.App.wsgi") < text.index(label) < text.index("relay")
+    assert "relay" not in result.answer.lead
 
 
 # ---------------------------------------------------------------------- 7 presentation

@@ -247,8 +247,9 @@ class CodeQAGraph(EvidenceGraph):
         if first and not lead:
             key = "lead_how" if focus.how else "lead_defined"
             lead = msgs.t(key, symbol=symbol, kind=msgs.kind(kind).lower(), cite=cited)
-            if callers and not focus.how:
-                lead += " " + msgs.t("lead_called_count", count=_count(callers))
+            sure = [r for r in callers if not is_possible(r)]
+            if sure and not focus.how:
+                lead += " " + msgs.t("lead_called_count", count=_count(sure))
         if kind == "module":  # a module is imported, not called: its "callers" would be noise
             return "\n\n".join(lines), lead
         if callers and not callers_part:
@@ -270,9 +271,13 @@ class CodeQAGraph(EvidenceGraph):
         msgs: Messages,
     ) -> str:
         where = cite(row.path, row.start_line, row.end_line) if row else hit.citation
-        if not callers:
+        sure = [r for r in callers if not is_possible(r)]
+        if not sure:
+            if callers:
+                count = len(_sites(callers))
+                return msgs.t("lead_possible_callers", symbol=symbol, count=count, cite=where)
             return msgs.t("lead_no_callers", symbol=symbol, cite=where)
-        sites = _sites(callers)
+        sites = _sites(sure)
         items = ", ".join(f"`{name}` (`{cite}`)" for name, cite in sites[:MAX_LEAD_ITEMS])
         more = (
             msgs.t("lead_more", count=len(sites) - MAX_LEAD_ITEMS)
@@ -330,6 +335,28 @@ class CodeQAGraph(EvidenceGraph):
 
     @staticmethod
     def _relation_items(
+        title: str,
+        rows: list[RelationRow],
+        msgs: Messages,
+        citations: CitationList,
+        callers: bool,
+    ) -> str:
+        """The listed relations; callers the code resolves come first, callers that only
+        share the name are listed apart and labelled as possible."""
+        if callers:
+            sure = [r for r in rows if not is_possible(r)]
+            maybe = [r for r in rows if is_possible(r)]
+            parts = []
+            if sure:
+                parts.append(CodeQAGraph._items_of(title, sure, msgs, citations, True))
+            if maybe:
+                label = msgs.t("possible_callers")
+                parts.append(CodeQAGraph._items_of(label, maybe, msgs, citations, True))
+            return "\n\n".join(parts)
+        return CodeQAGraph._items_of(title, rows, msgs, citations, False)
+
+    @staticmethod
+    def _items_of(
         title: str,
         rows: list[RelationRow],
         msgs: Messages,
@@ -403,3 +430,11 @@ def _identifier_likeness(name: str) -> int:
 
 def _names_any(hit: Hit, names: list[str]) -> bool:
     return bool(hit.symbol) and any(suffix_match(hit.symbol or "", n) for n in names)
+
+
+def is_possible(rel: RelationRow) -> bool:
+    """True for a call matched to the name only: the code does not show it reaches this
+    definition (``resolution`` "possible"; before that field existed, an unresolved target)."""
+    if rel.resolution:
+        return rel.resolution == "possible"
+    return rel.to_symbol is None
