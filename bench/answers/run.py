@@ -65,6 +65,30 @@ def run(trees: Path, cases: list[AnswerCase], only: str | None) -> list[CaseResu
     return results
 
 
+def merged(cases: list[AnswerCase], files: list[Path]) -> list[CaseResult]:
+    """The per-case results of earlier runs (``--out`` files), joined in case order."""
+    by_id = {c.id: c for c in cases}
+    results = {}
+    for path in files:
+        for row in json.loads(path.read_text("utf-8"))["cases"]:
+            cites = []
+            for text in row["citations"]:
+                where, span = text.rsplit(":", 1)
+                start, _, end = span.partition("-")
+                cites.append((where, int(start), int(end or start)))
+            results[row["id"]] = CaseResult(
+                case=by_id[row["id"]],
+                status=row["status"],
+                passed=row["passed"],
+                lead=row["lead"],
+                citations=tuple(cites),
+                graph_id=row.get("graph_id", ""),
+                intent=row.get("intent", ""),
+                missing=tuple(row.get("missing", ())),
+            )
+    return [results[c.id] for c in cases if c.id in results]
+
+
 def _pct(value: float | None) -> str:
     return "n/a" if value is None else f"{100 * value:.0f} %"
 
@@ -102,6 +126,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", help="only repositories whose owner/name contains this")
     ap.add_argument("--check", action="store_true", help="only check gold spans vs the trees")
     ap.add_argument("--markdown", action="store_true", help="print the Markdown table")
+    ap.add_argument(
+        "--merge", type=Path, nargs="+", help="join earlier --out files (e.g. one per tree)"
+    )
     args = ap.parse_args(argv)
     try:
         cases = load_answer_cases(args.cases)
@@ -114,7 +141,10 @@ def main(argv: list[str] | None = None) -> int:
             problems += check_gold([case], tree_for(args.trees, case))
         print("\n".join(problems) or f"{len(cases)} cases: gold spans fit their trees")
         return 1 if problems else 0
-    report = summarize(run(args.trees, cases, args.only)).to_dict(per_case=True)
+    if args.merge:
+        report = summarize(merged(cases, args.merge)).to_dict(per_case=True)
+    else:
+        report = summarize(run(args.trees, cases, args.only)).to_dict(per_case=True)
     if args.out:
         args.out.write_text(json.dumps(report, ensure_ascii=False, indent=1) + "\n", "utf-8")
     before = json.loads(args.baseline.read_text("utf-8")) if args.baseline else None

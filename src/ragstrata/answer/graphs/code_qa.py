@@ -91,7 +91,7 @@ def definition_hits(
         if how and named:
             # overloads of one name: the body that does the work, not the ones delegating to it
             same = [h for h in named if _last(h.symbol or "") == _last(named[0].symbol or "")]
-            same.sort(key=lambda h: h.start_line - h.end_line)
+            same.sort(key=lambda h: (peripheral_path(h.path), h.start_line - h.end_line))
             named = same + [h for h in named if h not in same]
         hits = named + [h for h in hits if h not in named]
     if how and not named:
