@@ -18,7 +18,12 @@ from ragstrata.answer.graphs.base import (
     quote_block,
 )
 from ragstrata.answer.graphs.common import EvidenceGraph
-from ragstrata.answer.graphs.focus import focus_of, not_overview_path
+from ragstrata.answer.graphs.focus import (
+    focus_of,
+    literal_hits,
+    not_overview_path,
+    question_names,
+)
 from ragstrata.answer.graphs.messages import Messages
 from ragstrata.answer.graphs.missing import nothing_found_answer
 from ragstrata.answer.graphs.sections import has_body, topic_sections
@@ -54,7 +59,11 @@ class DocsQAGraph(EvidenceGraph):
     graph_id = "DocsQAGraph"
 
     def extractive(self, plan: RouterPlan, evidence: Evidence, msgs: Messages) -> Answer:
-        sections = section_hits(evidence, self._topic_hits(plan), _names_a_doc(plan))
+        first = self._topic_hits(plan)
+        names = question_names(plan)
+        if names:  # sections that write a name the question uses (`jitless`) come first
+            first += literal_hits([h for h in evidence.hits if h.layer in ("D1", "D2")], names)
+        sections = section_hits(evidence, first, _names_a_doc(plan))
         docstrings = self._docstrings(evidence)
         if not sections and not docstrings:
             return nothing_found_answer(plan, self.graph_id)
