@@ -35,3 +35,14 @@ def test_setup_questions_are_not_doc_generation(
     router: Router, question: str, intent: Intent
 ) -> None:
     assert router.plan(question).intent is intent
+
+
+@pytest.mark.parametrize(
+    ("question", "name"),
+    [("Где определена функция _refine?", "_refine"), ("Who calls _safeParse?", "_safeParse")],
+)
+def test_a_leading_underscore_name_is_a_symbol(router: Router, question: str, name: str) -> None:
+    symbols = [
+        a.value for a in router.plan(question).query_plan.anchors if a.type.value == "SYMBOL"
+    ]
+    assert name in symbols
