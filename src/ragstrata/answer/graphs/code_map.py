@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ragstrata.answer.graphs.base import first_sentence
-from ragstrata.ingest.languages import detect_language, is_test
+from ragstrata.ingest.languages import detect_language, is_test, language_info
 from ragstrata.retrieve.rows import file_text, outline
 from ragstrata.store.base import Store
 
@@ -71,7 +71,10 @@ class PackageEntry:
 
 def _is_source(path: str) -> bool:
     language = detect_language(path)
-    if language in _NOT_CODE or is_test(path, language):
+    info = language_info(language)
+    if info is None or info.kind != "code" or language in _NOT_CODE or is_test(path, language):
+        return False
+    if posixpath.basename(path).startswith("."):
         return False
     parts = path.lower().split("/")[:-1]
     return not any(p in _SKIP_DIRS or p.startswith(".") for p in parts)
@@ -107,15 +110,23 @@ def _entry(store: Store, folder: str, files: list[str]) -> PackageEntry:
         rows = outline(store, path)
         module = next((r for r in rows if r.kind == "module"), None)
         if module is not None and module.docstring:
-            doc = first_sentence(module.docstring, 160)
+            doc = _summary(module.docstring)
             end = min(module.end_line, module.start_line + module.docstring.count("\n") + 1)
             return PackageEntry(folder or ".", path, module.start_line, end, doc)
         text = file_text(store, path)
         found = leading_doc(text) if text else None
         if found is not None:
             start, end, doc = found
-            return PackageEntry(folder or ".", path, start, end, first_sentence(doc, 160))
+            return PackageEntry(folder or ".", path, start, end, _summary(doc))
     return PackageEntry(folder or ".", files[0], 1, 1, "")
+
+
+_UNDERLINE = re.compile(r"^\s*[=\-~^*#`]{3,}\s*$", re.MULTILINE)
+
+
+def _summary(doc: str) -> str:
+    """The docstring's first sentence, without reStructuredText heading underlines."""
+    return first_sentence(_UNDERLINE.sub("", doc), 160)
 
 
 _COMMENT = re.compile(r"^\s*(?://[!/]?|/\*\*?|\*/?|#(?!!))\s?(.*?)\s*(?:\*/)?$")
