@@ -1,7 +1,8 @@
 """`ragstrata ask QUESTION` and `ragstrata gendocs TARGET`: thin adapters over the facade.
 
 ``ask --json`` prints ``AskResult.to_dict()``: ``{"plan", "hits", "evidence": {"satisfied",
-"missing", "requirements"}, "answer": {"text", "citations"}, "session"}``. Without ``--json``
+"missing", "requirements"}, "answer": {"status", "lead", "text", "citations"}, "session"}``
+(``status``: answered | partial | not_found; ``lead``: the opening sentence(s)). Without ``--json``
 the answer is rendered as Markdown, followed by its citations and the evidence status.
 ``gendocs`` prints the Markdown, or writes it atomically to ``--out``.
 """
