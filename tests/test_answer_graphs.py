@@ -186,12 +186,17 @@ def test_allow_answer_without_evidence_answers_from_what_was_found(store: SQLite
 
 
 def test_code_qa_with_only_file_rows_says_nothing_was_found(store: SQLiteStore) -> None:
-    question = "where is the validate function called?"
     evidence = Evidence(hits=tuple(hits(store, "gateway", "C0")), requirements={})
     assert evidence.hits
-    answer = CodeQAGraph(store=store).answer(plan(question), evidence)
+    answer = CodeQAGraph(store=store).answer(plan("how is this wired together?"), evidence)
     assert answer.text == "Nothing relevant to the question was found in the index."
-    assert not answer.grounded and answer.citations == ()
+    assert not answer.grounded and answer.citations == () and answer.status == "not_found"
+    # a name the question asks about is still found through the one resolver: its callers lead
+    named = CodeQAGraph(store=store).answer(
+        plan("where is the validate function called?"), evidence
+    )
+    assert named.lead.startswith("`payments.gateway.validate` is called from 1 place(s)")
+    assert named.citations[0] == Citation(path=GATEWAY, start_line=14, end_line=14)
 
 
 # ----------------------------------------------------------------------------- DocsQA
@@ -207,8 +212,10 @@ def test_code_qa_with_only_file_rows_says_nothing_was_found(store: SQLiteStore) 
 def test_docs_qa_quotes_sections(store: SQLiteStore, question: str, label: str) -> None:
     evidence = docs_evidence(store, "install pip")
     answer = DocsQAGraph(store=store).answer(plan(question), evidence)
-    assert answer.grounded
-    assert answer.text.startswith(label)
+    assert answer.grounded and answer.status == "answered"
+    # the lead names the section that answers, in the question's language, then the evidence
+    assert answer.text.startswith(answer.lead + "\n\n" + label)
+    assert "«Install» (`README.md:5-9`)" in answer.lead
     assert "**README.md > Payments demo > Install** — `README.md:5-9`" in answer.text
     assert "7 | Run `pip install payments-demo`." in answer.text
     assert ("README.md", 5, 9) in _cites(answer.citations)
@@ -217,12 +224,17 @@ def test_docs_qa_quotes_sections(store: SQLiteStore, question: str, label: str) 
 def test_docs_qa_missing_section(store: SQLiteStore) -> None:
     evidence = docs_evidence(store, "kubernetes helm chart")
     assert evidence.missing == ("require_spec",)
+    # the question names nothing absent from the index: answered from the best evidence (the
+    # Install section), marked partial because retrieval met no spec requirement
     ru = DocsQAGraph(store=store).answer(plan("как установить согласно документации?"), evidence)
-    assert ru.text == "Раздел документации по вопросу не найден." and not ru.grounded
+    assert ru.status == "partial" and ru.grounded
+    assert ru.lead.startswith("Ответ — в разделе «Install»")
+    # a name that exists nowhere in the index is an honest "not found"
     en = DocsQAGraph(store=store).answer(
-        plan("how do I install it according to the docs?"), evidence
+        plan("what do the docs say about HelmChartValues?"), evidence
     )
-    assert en.text == "No documentation section matching the question was found."
+    assert en.status == "not_found" and not en.grounded
+    assert en.text.startswith("No documentation section about `HelmChartValues` was found.")
 
 
 def test_docs_qa_uses_docstrings_of_definitions(store: SQLiteStore) -> None:
@@ -242,7 +254,8 @@ def test_generate_docs_graph_ru_package(store: SQLiteStore) -> None:
         plan("сгенерируй документацию для модуля payments"), Evidence(hits=(), requirements={})
     )
     assert answer.grounded and answer.meta["target"] == "src/payments"
-    assert answer.text.startswith("# Пакет `src/payments`\n")
+    assert answer.lead == "Документация для `src/payments`, сгенерированная по индексу."
+    assert answer.text.startswith(answer.lead + "\n\n# Пакет `src/payments`\n")
     assert "\n## Публичный API" not in answer.text  # package level: one section per module
     assert "### Публичный API" in answer.text and "#### Класс `Gateway`" in answer.text
     assert (GATEWAY, 6, 17) in _cites(answer.citations)
@@ -252,7 +265,7 @@ def test_generate_docs_graph_en_file(store: SQLiteStore) -> None:
     answer = GenerateDocsGraph(store=store).answer(
         plan(f"generate documentation for {GATEWAY}"), Evidence(hits=(), requirements={})
     )
-    assert answer.text.startswith(f"# Module `{GATEWAY}`\n")
+    assert answer.text.startswith(f"{answer.lead}\n\n# Module `{GATEWAY}`\n")
     assert "## Public API" in answer.text and "## Examples from tests" in answer.text
 
 

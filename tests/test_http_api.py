@@ -221,6 +221,10 @@ def test_ask_mirrors_ask_json_and_continues_a_session(server: httpx.Client, pay:
     data = response.json()
     assert data == pay.ask(question).to_dict()
     assert set(data) == {"plan", "hits", "evidence", "answer", "session"}
+    # the answer contract: status and the lead sentence that opens the text
+    assert data["answer"]["status"] == "answered"
+    assert data["answer"]["lead"].startswith("`payments.gateway.charge` is called from")
+    assert data["answer"]["text"].startswith(data["answer"]["lead"])
     cited = {c["path"] for c in data["answer"]["citations"]}
     assert {"src/payments/gateway.py", "tests/test_gateway.py"} <= cited
     first = server.post("/v1/ask", json={"query": question, "repo": "pay", "session": "t-1"})

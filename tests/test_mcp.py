@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import queue
+import re
 import socket
 import subprocess
 import sys
@@ -190,6 +191,10 @@ def test_tools_listed_and_called_over_stdio(repo: Path) -> None:
         )
         assert follow["plan"]["conversation_mode"] == "CONTINUE"  # the session kept the topic
         assert follow["plan"]["language"] == "ru"
+        # MCP carries the answer contract; the lead is in the question's language
+        assert follow["answer"]["status"] in ("answered", "partial")
+        assert re.search("[а-я]", follow["answer"]["lead"])
+        assert follow["answer"]["text"].startswith(follow["answer"]["lead"])
 
         res = await client.call_tool("route_question", {"query": "кто вызывает validate?"})
         plan = _ok(res)

@@ -277,3 +277,27 @@ def test_generated_docs_page_with_its_diagram(browser: str, site: str) -> None:
         assert all(s.startswith(site) for s in scripts if s)
     finally:
         cdp.close()
+
+
+def test_page_address_names_repo_and_question(browser: str, site: str) -> None:
+    """``/?repo=…&q=…`` opens that repository and asks the question; asking on the page
+    writes the question back into the address, so an answer can be linked and reloaded."""
+    from urllib.parse import parse_qs, quote, urlsplit
+
+    cdp = _page(browser)
+    try:
+        cdp.call("Page.navigate", url=site + "/?repo=payments&q=" + quote("кто вызывает charge?"))
+        cdp.wait_for(
+            "document.querySelectorAll('.turn').length === 1 && "
+            "!document.querySelector('.answer.pending') && "
+            "document.querySelector('.turn details.plan')"
+        )
+        assert cdp.js("document.querySelector('#repo').value") == "payments"
+        assert "кто вызывает charge?" in cdp.js("document.querySelector('.question').innerText")
+        cites = cdp.js("[...document.querySelectorAll('button.cite')].map(b => b.textContent)")
+        assert "src/payments/gateway.py:25-27" in cites
+        _ask(cdp, "where is Gateway defined?", 2)
+        query = parse_qs(urlsplit(cdp.js("location.href")).query)
+        assert query == {"repo": ["payments"], "q": ["where is Gateway defined?"]}
+    finally:
+        cdp.close()

@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from ragstrata.errors import UserError
 from ragstrata.retrieve.base import Hit
@@ -152,21 +152,29 @@ def load_dataset(path: Path) -> list[EvalItem]:
     return items
 
 
-def select_for_tree(items: Sequence[EvalItem], tree: Path) -> tuple[list[EvalItem], str | None]:
+class _HasRepo(Protocol):
+    @property
+    def repo(self) -> str | None: ...
+
+
+_Item = TypeVar("_Item", bound=_HasRepo)
+
+
+def select_for_tree(items: Sequence[_Item], tree: Path) -> tuple[list[_Item], str | None]:
     """The items about the repository in ``tree`` when the dataset mixes repositories.
 
     A row's ``repo`` (``owner/name``) matches when the tree folder's name is ``name`` or starts
-    with ``name-`` (``requests-46e939b5``). Returns the items and the repo chosen (``None``
-    when the dataset names one repository or none)."""
+    with ``name-`` or ``name@`` (``requests-46e939b5``, ``gin@dcaa4296...``). Returns the items
+    and the repo chosen (``None`` when the dataset names one repository or none)."""
     repos = {i.repo for i in items if i.repo}
     if len(repos) <= 1:
         return list(items), None
     folder = tree.resolve().name.lower()
+    names = {r: r.rsplit("/", 1)[-1].lower() for r in repos}
     chosen = [
         r
-        for r in repos
-        if folder == r.rsplit("/", 1)[-1].lower()
-        or folder.startswith(r.rsplit("/", 1)[-1].lower() + "-")
+        for r, name in names.items()
+        if folder == name or folder.startswith((name + "-", name + "@"))
     ]
     if len(chosen) != 1:
         raise UserError(

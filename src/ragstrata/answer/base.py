@@ -1,13 +1,22 @@
-"""Values of the answer stage: the answer text and the citations it makes."""
+"""Values of the answer stage: the answer text and the citations it makes.
+
+An answer's ``status`` says how far the evidence carried it: ``answered`` (every requirement
+met), ``partial`` (answered from the best evidence while a requirement was only partly met —
+the evidence's ``missing`` names it) or ``not_found`` (nothing the question named exists in the
+index; nothing is asserted). ``lead`` is its opening sentence(s), in the question's language.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from ragstrata.retrieve.base import Evidence
 
-__all__ = ["Answer", "AskResult", "Citation"]
+__all__ = ["STATUSES", "Answer", "AnswerStatus", "AskResult", "Citation"]
+
+AnswerStatus = Literal["answered", "partial", "not_found"]
+STATUSES: tuple[AnswerStatus, ...] = ("answered", "partial", "not_found")
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,9 +40,20 @@ class Answer:
     graph_id: str
     grounded: bool  # False when the evidence policy was not met and nothing was asserted
     meta: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
+    status: AnswerStatus = "answered"
+    lead: str = ""
+
+    def __post_init__(self) -> None:
+        if self.status not in STATUSES:
+            raise ValueError(f"answer status {self.status!r}; valid: {', '.join(STATUSES)}")
 
     def to_dict(self) -> dict[str, Any]:
-        return {"text": self.text, "citations": [c.to_dict() for c in self.citations]}
+        return {
+            "status": self.status,
+            "lead": self.lead,
+            "text": self.text,
+            "citations": [c.to_dict() for c in self.citations],
+        }
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -2,7 +2,8 @@
 :mod:`ragstrata.cli.gendocs_cmd`).
 
 ``ask --json`` prints ``AskResult.to_dict()``: ``{"plan", "hits", "evidence": {"satisfied",
-"missing", "requirements"}, "answer": {"text", "citations"}, "session"}``. Without ``--json``
+"missing", "requirements"}, "answer": {"status", "lead", "text", "citations"}, "session"}``
+(``status``: answered | partial | not_found; ``lead``: the opening sentence(s)). Without ``--json``
 the answer is rendered as Markdown, followed by its citations and the evidence status.
 """
 
@@ -64,26 +65,37 @@ def ask_command(
     if as_json:
         print_json(result.to_dict())
     else:
-        render_ask(result, Console(highlight=False, soft_wrap=True))
+        render_ask(result, Console(highlight=False))
+
+
+MAX_LISTED_CITATIONS = 10
+"""Citations listed under an answer; the rest are counted ("… and 4 more")."""
 
 
 def render_ask(result: AskResult, console: Console) -> None:
-    """The human view: the answer as Markdown, then citations and the evidence status."""
+    """The human view: the answer as Markdown, then citations and the evidence status.
+
+    Text and code wrap at the console's width (``COLUMNS``), so no line number, path or
+    symbol name is cut off."""
     console.print(Markdown(result.answer.text))
-    if result.answer.citations:
+    cites = result.answer.citations
+    if cites:
         console.print()
         console.print(Text("citations:", style="bold"))
-        for c in result.answer.citations:
+        for c in cites[:MAX_LISTED_CITATIONS]:
             span = (
                 f"{c.start_line}" if c.start_line == c.end_line else f"{c.start_line}-{c.end_line}"
             )
             console.print(Text(f"  {c.path}:{span}"))
+        if len(cites) > MAX_LISTED_CITATIONS:
+            console.print(Text(f"  … and {len(cites) - MAX_LISTED_CITATIONS} more"))
     evidence = result.evidence
     console.print()
     if evidence.satisfied:
         status = Text("evidence: satisfied", style="green")
     else:
-        status = Text(f"evidence: missing {', '.join(evidence.missing)}", style="yellow")
+        label = "partial answer; " if result.answer.status == "partial" else ""
+        status = Text(f"{label}evidence: missing {', '.join(evidence.missing)}", style="yellow")
     if result.session:
         status.append(f"  (session {result.session})", style="dim")
     console.print(status)

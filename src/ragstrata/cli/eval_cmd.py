@@ -1,4 +1,6 @@
-"""`ragstrata eval --dataset FILE.jsonl --tree DIR`: retrieval recall@k / hit@k / MRR.
+"""`ragstrata eval --dataset FILE.jsonl --tree DIR`: retrieval recall@k / hit@k / MRR;
+`ragstrata eval --answers FILE.jsonl --tree DIR`: answer-level pass rate, lead-correct and false
+"not found" (:mod:`ragstrata.evaluation_answers`).
 
 The tree is indexed first when it has no index yet (with progress on stderr). A dataset that
 mixes repositories (``repo`` field) is narrowed to the tree's repository, matched by folder
@@ -90,20 +92,33 @@ def _table(report: EvalReport, repo_name: str | None) -> None:
 
 @app.command("eval")
 def eval_command(
-    dataset: Annotated[Path, typer.Option("--dataset", help="JSONL of {query, gold_files, ...}.")],
     tree: Annotated[Path, typer.Option("--tree", help="The repository's tree folder.")],
+    dataset: Annotated[
+        Path | None, typer.Option("--dataset", help="JSONL of {query, gold_files, ...}.")
+    ] = None,
+    answers: Annotated[
+        Path | None,
+        typer.Option("--answers", help="JSONL of answer cases {question, gold, expect, ...}."),
+    ] = None,
     top_k: Annotated[int, typer.Option("--top-k", min=1, help="Hits retrieved per query.")] = 50,
     repo_name: Annotated[
         str | None, typer.Option("--repo-name", help="Only rows whose 'repo' is this (owner/name).")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the scores as JSON.")] = False,
     per_query: Annotated[
-        bool, typer.Option("--per-query", help="With --json: each query's file ranks too.")
+        bool, typer.Option("--per-query", help="With --json: each query's (case's) details too.")
     ] = False,
 ) -> None:
-    """Score retrieval on a dataset: file- and symbol-level recall@k, hit@k, MRR (k=1,5,10)."""
+    """Score retrieval (--dataset: recall@k, hit@k, MRR) or answers (--answers: pass rate,
+    lead-correct, false not-found per category and language) on one repository tree."""
+    if (dataset is None) == (answers is None):
+        raise UserError("give exactly one of --dataset (retrieval) or --answers (answers)")
     if not tree.is_dir():
         raise RepositoryNotFoundError(f"tree folder not found: {tree}")
+    if answers is not None:
+        _eval_answers(answers, tree, repo_name, as_json=as_json, per_case=per_query)
+        return
+    assert dataset is not None
     items = load_dataset(dataset)
     if repo_name:
         chosen: str | None = repo_name
@@ -129,3 +144,57 @@ def eval_command(
         print_json(out)
     else:
         _table(report, chosen)
+
+
+def _eval_answers(
+    path: Path, tree: Path, repo_name: str | None, *, as_json: bool, per_case: bool
+) -> None:
+    from ragstrata.evaluation_answers import evaluate_answers, load_answer_cases
+
+    cases = load_answer_cases(path)
+    if repo_name:
+        chosen: str | None = repo_name
+        cases = [c for c in cases if c.repo == repo_name]
+    else:
+        cases, chosen = select_for_tree(cases, tree)
+    if not cases:
+        raise UserError(f"no answer cases in {path}" + (f" for {chosen}" if chosen else ""))
+    with Ragstrata(tree, edge_settings(tree)) as rs:
+        ensure_index(rs)
+        with _progress() as bar:
+            task = bar.add_task("asking", total=len(cases))
+
+            def on_case(done: int, total: int) -> None:
+                bar.update(task, completed=done, total=total)
+
+            report = evaluate_answers(rs, cases, progress=on_case)
+    if as_json:
+        out: dict[str, Any] = report.to_dict(per_case=per_case)
+        out["repo"] = chosen
+        print_json(out)
+        return
+    console = Console(highlight=False)
+    title = f"{path.name}" + (f" ({chosen})" if chosen else "") + f": {report.n} cases"
+    table = Table(title=title)
+    table.add_column("group", no_wrap=True)
+    for column in ("n", "pass", "lead", "false NF", "invented NF"):
+        table.add_column(column, justify="right", no_wrap=True)
+    rows = [("all", report.overall)] + [
+        (f"{key[3:]}: {name}", scores)
+        for key, group in report.groups.items()
+        for name, scores in group.items()
+    ]
+    for name, scores in rows:
+        table.add_row(
+            name,
+            str(scores["n"]),
+            _pct(scores["pass"]),
+            _pct(scores["lead"]),
+            str(scores["false_not_found"]),
+            _pct(scores["invented_not_found"]),
+        )
+    console.print(table)
+
+
+def _pct(value: float | None) -> str:
+    return "n/a" if value is None else f"{100 * value:.1f} %"

@@ -227,7 +227,7 @@ def create_app(
     @api.post("/ask", summary="Cited answer", response_model=dict[str, Any])
     def ask(body: m.AskRequest) -> JSONResponse:
         """Answer from cited evidence (``ragstrata ask --json``): ``plan``, ``hits``,
-        ``evidence``, ``answer`` (``text``, ``citations``), ``session``."""
+        ``evidence``, ``answer`` (``status``, ``lead``, ``text``, ``citations``), ``session``."""
         name, rs = served.pick(body.repo)
         result = _indexed(rs, name).ask(body.query, session=body.session, top_k=body.top_k)
         data = result.to_dict()

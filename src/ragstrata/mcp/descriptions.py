@@ -33,9 +33,10 @@ C3 code chunks, D0 doc files, D1 doc sections, D2 doc chunks). Use get_definitio
 you already know the exact symbol name.""",
     "ask": """\
 Answer a question about the repository in prose, grounded in retrieved evidence, in the \
-question's language (Russian or English). Returns the answer text with citations \
-(path:start-end), the evidence hits, whether the evidence policy was satisfied (when it was \
-not, the answer says what is missing rather than guessing) and the plan. Pass the same \
+question's language (Russian or English). Returns the answer (status answered / partial / \
+not_found, its lead sentence, the text) with citations (path:start-end), the evidence hits, \
+whether the evidence policy was satisfied (partial: answered from the best evidence, the \
+missing requirement named; not_found: a name that exists nowhere in the index) and the plan. Pass the same \
 session name for follow-up questions so "it"/"this function" resolve to the previous topic. \
 Slower than search_code; use it when you want an explanation, not locations.""",
     "get_definition": """\

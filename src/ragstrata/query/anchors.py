@@ -318,6 +318,8 @@ def _symbol_shape(text: str) -> tuple[str, float] | None:
         return ("camel" if text[0].islower() else "pascal"), 0.9
     if any(c.isdigit() for c in text) and text[0].isalpha():
         return "alnum", 0.5
+    if text.startswith("_") and any(c.isalpha() for c in core):
+        return "private", 0.85  # `_refine`, `__init__`: a leading underscore is a code name
     return None
 
 
@@ -330,7 +332,10 @@ def _symbols(raw: str, toks: Sequence[Token], data: RouterData, out: Extraction)
         if folded in data.not_symbols:
             continue
         call = tok.end < len(raw) and raw[tok.end] == "("
-        shape = _symbol_shape(text) if tok.kind == "ident" else None
+        # the tokenizer calls `_refine` a word; a leading underscore still makes it a code name
+        # (dunders such as `__init__` name a method of every class: left as they were)
+        private = text.startswith("_") and not text.endswith("__")
+        shape = _symbol_shape(text) if tok.kind == "ident" or private else None
         if shape is not None:
             subtype, conf = shape
             if has_cyrillic(text):

@@ -8,49 +8,103 @@ most relevant code lines and doc sections quoted with line numbers. Every span s
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from ragstrata.answer.base import Answer
 from ragstrata.answer.graphs.base import (
     CitationList,
     blockquote,
+    cite,
     disjoint_hits,
+    hit_from_scored,
     overlaps,
     question_symbols,
     quote_block,
     quote_hits,
 )
 from ragstrata.answer.graphs.common import EvidenceGraph
+from ragstrata.answer.graphs.focus import (
+    Focus,
+    focus_of,
+    literal_hits,
+    peripheral_path,
+    question_names,
+    term_hits,
+)
 from ragstrata.answer.graphs.messages import Messages
 from ragstrata.answer.graphs.missing import nothing_found_answer
-from ragstrata.ingest.rows import RelationRow
+from ragstrata.answer.graphs.sections import has_body, topic_sections
+from ragstrata.ingest.languages import detect_language, is_test
+from ragstrata.ingest.rows import DefinitionRow, RelationRow
 from ragstrata.query.models import RouterPlan
 from ragstrata.retrieve.base import Evidence, Hit
-from ragstrata.store.base import Direction, suffix_match
+from ragstrata.store.base import (
+    Direction,
+    SearchFilters,
+    last_segment,
+    scored_row,
+    suffix_match,
+)
 
 __all__ = ["MAX_DEFINITIONS", "MAX_RELATED", "MAX_SNIPPETS", "CodeQAGraph", "overlaps"]
 
 MAX_DEFINITIONS = 2
 MAX_RELATED = 8
 MAX_SNIPPETS = 3
+MAX_LEAD_ITEMS = 3
 _QUOTED_LAYERS = ("C1", "C3", "D1", "D2")
 _SEGMENT_SEP = re.compile(r"::|[.#\\]")
+# "How does X work?": the definition whose body does it leads; declarations only state it.
+_DOING_KINDS = ("function", "method", "constructor")
+_DECLARING_KINDS = ("interface", "struct", "type_alias", "enum", "trait", "constant", "module")
+_HOW_WINDOW = 4  # how many leading definitions may be reordered for a how-question
+_NON_TEST = SearchFilters(is_test=False)
 
 
-def definition_hits(plan: RouterPlan, evidence: Evidence) -> list[Hit]:
-    """The definitions to present: require_def's hits (else C1 hits), the named symbol first."""
+def definition_hits(
+    plan: RouterPlan, evidence: Evidence, *, how: bool = False, kinds: tuple[str, ...] = ()
+) -> list[Hit]:
+    """The definitions to present: require_def's hits (else C1 hits), the named symbol first
+    (of the kind the question names, then the least nested: ``gin.Engine`` before
+    ``binding.StructValidator.Engine``); for a how-question with no symbol named, a function or
+    method whose body does the work before the types and declarations that only mention it."""
     req = evidence.requirements.get("require_def")
     hits = [h for h in (req.hits if req else ()) if h.layer == "C1"]
     if not hits:
         hits = [h for h in evidence.hits if h.layer == "C1"]
     symbols = question_symbols(plan)
+    named: list[Hit] = []
     if symbols:
         named = [h for h in hits if h.symbol and any(suffix_match(h.symbol, s) for s in symbols)]
         # the definition named exactly as written (case included) first, modules last: a
         # module `retriever` also suffix-matches a question about the class `Retriever`
         wanted = {_last(s) for s in symbols}
-        named.sort(key=lambda h: (_last(h.symbol or "") not in wanted, h.kind == "module"))
+        named.sort(
+            key=lambda h: (
+                _last(h.symbol or "") not in wanted,
+                peripheral_path(h.path),
+                bool(kinds) and h.kind not in kinds,
+                h.kind == "module",
+                len(_SEGMENT_SEP.split(h.symbol or "")) if kinds else 0,
+            )
+        )
+        if how and named:
+            # overloads of one name: the body that does the work, not the ones delegating to it
+            same = [h for h in named if _last(h.symbol or "") == _last(named[0].symbol or "")]
+            same.sort(key=lambda h: (peripheral_path(h.path), h.start_line - h.end_line))
+            named = same + [h for h in named if h not in same]
         hits = named + [h for h in hits if h not in named]
+    if how and not named:
+        head = sorted(hits[:_HOW_WINDOW], key=_doing_rank)
+        hits = head + hits[_HOW_WINDOW:]
     return disjoint_hits(hits)[:MAX_DEFINITIONS]
+
+
+def _doing_rank(hit: Hit) -> int:
+    kind = hit.kind or ""
+    if kind in _DOING_KINDS:
+        return 0
+    return 2 if kind in _DECLARING_KINDS else 1
 
 
 def _last(symbol: str) -> str:
@@ -65,53 +119,214 @@ class CodeQAGraph(EvidenceGraph):
     def extractive(self, plan: RouterPlan, evidence: Evidence, msgs: Messages) -> Answer:
         if not evidence.hits:
             return nothing_found_answer(plan, self.graph_id)
+        focus = focus_of(plan)
         citations = CitationList()
         parts: list[str] = []
         shown: list[tuple[str, int, int]] = []
-        for hit in definition_hits(plan, evidence):
-            parts.append(self._definition_part(hit, msgs, citations))
+        lead = ""
+        names = question_names(plan)
+        defs = definition_hits(plan, evidence, how=focus.how, kinds=focus.kinds)
+        if focus.tests and names:
+            tests_part, lead = self._tests_part(names[0], defs, evidence, msgs, citations)
+            if tests_part:
+                parts.append(tests_part)
+        if names and not any(_names_any(h, names) for h in defs):
+            # retrieval ranked no definition of the name asked about (a topic carried from the
+            # session, a lookup scoped to tests): the one resolver's definitions lead
+            defs = self._resolved(names, focus.kinds) or defs
+        if "usage" in focus.topics and not names:
+            # "how do I search for files with an extension?": the usage section of the docs
+            # answers how to use the program; the code behind it follows
+            for section in topic_sections(
+                self.store, sorted(self.store.catalog()), ["usage"], plan.query_plan.raw, 1
+            ):
+                hit = hit_from_scored(scored_row(section, 0.0), "code:usage")
+                cited = citations.add_hit(hit)
+                title = section.heading_path.rsplit(">", 1)[-1].strip()
+                lead = msgs.t("lead_section", heading=title, cite=cited)
+                parts.append(
+                    msgs.t("section", heading=section.heading_path, cite=cited)
+                    + "\n"
+                    + quote_block(hit.path, hit.text, hit.start_line)
+                )
+        unnamed_term = self._unmet_term(plan, evidence, names)
+        if unnamed_term:
+            # no definition carries the name: lead with the lines that write it (an option,
+            # an environment variable, a header), then the rest of the evidence
+            found = term_hits(self.store, unnamed_term)
+            found += literal_hits(evidence.hits, [unnamed_term])
+            quotes = quote_hits(found, citations, shown, lambda h: True, MAX_SNIPPETS)
+            if quotes:
+                first = found[0]
+                lead = lead or msgs.t("lead_term", target=unnamed_term, cite=first.citation)
+                parts.append(msgs.t("relevant_code") + "\n\n" + "\n\n".join(quotes))
+            defs = []
+        for n, hit in enumerate(defs):
+            part, def_lead = self._definition_part(hit, msgs, citations, focus, first=n == 0)
+            parts.append(part)
+            lead = lead or def_lead
             shown.append((hit.path, hit.start_line, hit.end_line))
         flow = evidence.requirements.get("require_flow")
         extra_flow = [h for h in (flow.hits if flow else ()) if h.layer == "C2"]
         if not shown and extra_flow:
             parts.append(self._items(msgs.t("callers"), extra_flow, msgs, citations))
         snippets = quote_hits(
-            evidence.hits, citations, [], lambda h: h.layer in _QUOTED_LAYERS, MAX_SNIPPETS
+            evidence.hits,
+            citations,
+            list(shown) if focus.how else [],
+            lambda h: (
+                h.layer in _QUOTED_LAYERS
+                and (h.layer not in ("D1", "D2") or has_body(h.text, h.heading_path or ""))
+            ),
+            MAX_SNIPPETS,
         )
         if snippets:
             parts.append(msgs.t("relevant_code") + "\n\n" + "\n\n".join(snippets))
         if not parts:  # only file-level or relation rows that answer nothing by themselves
             return nothing_found_answer(plan, self.graph_id)
-        return self.extractive_answer(parts, citations, msgs)
+        if not lead and citations.items():
+            c = citations.items()[0]
+            lead = msgs.t("lead_relevant", cite=cite(c.path, c.start_line, c.end_line))
+        return self.extractive_answer(parts, citations, msgs, lead=lead)
 
     # ------------------------------------------------------------------ parts
-    def _definition_part(self, hit: Hit, msgs: Messages, citations: CitationList) -> str:
+    def _resolved(self, names: list[str], kinds: tuple[str, ...] = ()) -> list[Hit]:
+        """Definitions the one resolver finds for the question's names when retrieval's own
+        lookup (scoped by the plan) found none; of the kind the question names first."""
+        out: list[Hit] = []
+        for name in names:
+            match = self.resolver.resolve(name, _NON_TEST, limit=5)
+            out += [hit_from_scored(r, "resolver") for r in match.definitions]
+        out.sort(key=lambda h: (peripheral_path(h.path), bool(kinds) and h.kind not in kinds))
+        return disjoint_hits(out)[:MAX_DEFINITIONS]
+
+    def _unmet_term(self, plan: RouterPlan, evidence: Evidence, names: list[str]) -> str:
+        """The name the question uses when no definition carries it (a key term: an option,
+        an environment variable, a header) — answered from the lines that contain it."""
+        if "require_def" not in evidence.missing or not names:
+            return ""
+        # a name defined only in tests (a fixture constant) is a key term of the code
+        unmet = [n for n in names if not self.resolver.resolve(n, _NON_TEST, limit=1).found]
+        if not unmet:
+            return ""
+        # the most identifier-like name: GIN_MODE over a plain word such as the project name
+        best = max(reversed(unmet), key=_identifier_likeness)
+        return last_segment(best) if "." in best else best
+
+    def _definition_part(
+        self, hit: Hit, msgs: Messages, citations: CitationList, focus: Focus, *, first: bool
+    ) -> tuple[str, str]:
+        """The definition with its signature (its body for a how-question), docstring,
+        callers and callees; and, for the first one, the lead sentence."""
         row = self.definition(hit)
         symbol = row.symbol if row else (hit.symbol or hit.path)
         kind = row.kind if row else (hit.kind or "definition")
+        callers = self._relations(symbol, Direction.CALLERS) if kind != "module" else []
+        lead = ""
+        callers_part = ""
+        if callers and focus.callers:  # cited first: the call sites answer the question
+            callers_part = self._relation_items(msgs.t("callers"), callers, msgs, citations, True)
+        if first and focus.callers:
+            lead = self._callers_lead(symbol, callers, row, hit, msgs)
         span = (row.path, row.start_line, row.end_line) if row else None
         cited = citations.add(*span) if span else citations.add_hit(hit)
-        lines = [msgs.t("definition", symbol=symbol, kind=msgs.kind(kind).lower(), cite=cited)]
+        head = msgs.t("definition", symbol=symbol, kind=msgs.kind(kind).lower(), cite=cited)
+        lines = [callers_part, head] if focus.callers and callers_part else [head]
         signature = row.signature if row else (hit.text.splitlines() or [""])[0]
         start = row.start_line if row else hit.start_line
-        sig_lines = signature.count("\n") + 1
-        lines.append(quote_block(hit.path, signature, start, max(sig_lines, 1)))
+        if focus.how and first:
+            lines.append(quote_block(hit.path, hit.text, hit.start_line))
+        else:
+            sig_lines = signature.count("\n") + 1
+            lines.append(quote_block(hit.path, signature, start, max(sig_lines, 1)))
         docstring = row.docstring if row else None
         if docstring:
             lines.append(msgs.t("docstring") + "\n" + blockquote(docstring))
-        else:
+        elif not focus.callers:
             lines.append(msgs.t("no_docstring"))
+        if first and not lead:
+            key = "lead_how" if focus.how else "lead_defined"
+            lead = msgs.t(key, symbol=symbol, kind=msgs.kind(kind).lower(), cite=cited)
+            sure = [r for r in callers if not is_possible(r)]
+            if sure and not focus.how:
+                lead += " " + msgs.t("lead_called_count", count=_count(sure))
         if kind == "module":  # a module is imported, not called: its "callers" would be noise
-            return "\n\n".join(lines)
-        callers = self._relations(symbol, Direction.CALLERS)
-        if callers:
-            lines.append(self._relation_items(msgs.t("callers"), callers, msgs, citations, True))
-        else:
+            return "\n\n".join(lines), lead
+        if callers and not callers_part:
+            callers_part = self._relation_items(msgs.t("callers"), callers, msgs, citations, True)
+            lines.append(callers_part)
+        elif not callers:
             lines.append(msgs.t("no_callers", symbol=symbol))
         callees = self._relations(symbol, Direction.CALLEES)
         if callees:
             lines.append(self._relation_items(msgs.t("callees"), callees, msgs, citations, False))
-        return "\n\n".join(lines)
+        return "\n\n".join(lines), lead
+
+    def _callers_lead(
+        self,
+        symbol: str,
+        callers: list[RelationRow],
+        row: DefinitionRow | None,
+        hit: Hit,
+        msgs: Messages,
+    ) -> str:
+        where = cite(row.path, row.start_line, row.end_line) if row else hit.citation
+        sure = [r for r in callers if not is_possible(r)]
+        if not sure:
+            if callers:
+                count = len(_sites(callers))
+                return msgs.t("lead_possible_callers", symbol=symbol, count=count, cite=where)
+            return msgs.t("lead_no_callers", symbol=symbol, cite=where)
+        sites = _sites(sure)
+        items = ", ".join(f"`{name}` (`{cite}`)" for name, cite in sites[:MAX_LEAD_ITEMS])
+        more = (
+            msgs.t("lead_more", count=len(sites) - MAX_LEAD_ITEMS)
+            if len(sites) > MAX_LEAD_ITEMS
+            else ""
+        )
+        return msgs.t("lead_callers", symbol=symbol, count=len(sites), items=items) + more
+
+    def _tests_part(
+        self,
+        name: str,
+        defs: list[Hit],
+        evidence: Evidence,
+        msgs: Messages,
+        citations: CitationList,
+    ) -> tuple[str, str]:
+        """Where the tests use ``name``: call sites in test code (C2), else test lines that
+        contain it (C3)."""
+        symbols = [h.symbol for h in defs if h.symbol]
+        match = self.resolver.resolve(name, SearchFilters(is_test=False), limit=5)
+        symbols += [r.symbol for r in match.definitions if r.symbol]
+        rows: list[RelationRow] = []
+        seen: set[str] = set()
+        for symbol in dict.fromkeys(symbols):
+            for scored in self.resolver.relations(
+                symbol, Direction.CALLERS, ("calls",), SearchFilters(is_test=True), 50
+            ):
+                if isinstance(scored.row, RelationRow) and scored.row_id not in seen:
+                    seen.add(scored.row_id)
+                    rows.append(scored.row)
+        target = symbols[0] if symbols else name
+        if rows:
+            sites = _sites(rows)
+            items = ", ".join(f"`{n}` (`{c}`)" for n, c in sites[:MAX_LEAD_ITEMS])
+            more = (
+                msgs.t("lead_more", count=len(sites) - MAX_LEAD_ITEMS)
+                if len(sites) > MAX_LEAD_ITEMS
+                else ""
+            )
+            lead = msgs.t("lead_tests", symbol=target, count=len(sites), items=items) + more
+            return self._relation_items(msgs.t("test_uses"), rows, msgs, citations, True), lead
+        tail = last_segment(name)
+        lines = [h for h in literal_hits(evidence.hits, [tail]) if h.layer in ("C1", "C3")]
+        lines = [h for h in lines if _is_test_path(h.path)]
+        if not lines:
+            return "", msgs.t("lead_no_tests", symbol=target)
+        quotes = quote_hits(lines, citations, [], lambda h: True, MAX_SNIPPETS)
+        lead = msgs.t("lead_tests_lines", symbol=target, cite=lines[0].citation)
+        return msgs.t("test_uses") + "\n\n" + "\n\n".join(quotes), lead
 
     def _relations(self, symbol: str, direction: Direction) -> list[RelationRow]:
         # resolved targets (this repository's own code) first, then builtins and library calls
@@ -120,6 +335,28 @@ class CodeQAGraph(EvidenceGraph):
 
     @staticmethod
     def _relation_items(
+        title: str,
+        rows: list[RelationRow],
+        msgs: Messages,
+        citations: CitationList,
+        callers: bool,
+    ) -> str:
+        """The listed relations; callers the code resolves come first, callers that only
+        share the name are listed apart and labelled as possible."""
+        if callers:
+            sure = [r for r in rows if not is_possible(r)]
+            maybe = [r for r in rows if is_possible(r)]
+            parts = []
+            if sure:
+                parts.append(CodeQAGraph._items_of(title, sure, msgs, citations, True))
+            if maybe:
+                label = msgs.t("possible_callers")
+                parts.append(CodeQAGraph._items_of(label, maybe, msgs, citations, True))
+            return "\n\n".join(parts)
+        return CodeQAGraph._items_of(title, rows, msgs, citations, False)
+
+    @staticmethod
+    def _items_of(
         title: str,
         rows: list[RelationRow],
         msgs: Messages,
@@ -149,3 +386,55 @@ class CodeQAGraph(EvidenceGraph):
             for h in hits[:MAX_RELATED]
         ]
         return title + "\n" + "\n".join(items)
+
+
+def _promote(evidence: Evidence, first: list[Hit]) -> Evidence:
+    """``evidence`` with the hits ``first`` moved to the front (in their order)."""
+    if not first:
+        return evidence
+    seen: set[str] = set()
+    hits: list[Hit] = []
+    for hit in [*first, *evidence.hits]:
+        if hit.citation not in seen:
+            seen.add(hit.citation)
+            hits.append(hit)
+    return replace(evidence, hits=tuple(hits))
+
+
+def _sites(rows: list[RelationRow]) -> list[tuple[str, str]]:
+    """Distinct call sites: (caller, ``path:line``)."""
+    out: dict[tuple[str, str], None] = {}
+    for rel in rows:
+        line = rel.line or rel.start_line
+        out.setdefault((rel.from_symbol, f"{rel.path}:{line}"), None)
+    return list(out)
+
+
+def _count(rows: list[RelationRow]) -> int:
+    return len(_sites(rows))
+
+
+def _is_test_path(path: str) -> bool:
+    return is_test(path, detect_language(path))
+
+
+def _identifier_likeness(name: str) -> int:
+    """2 for ``SNAKE_CASE`` / ``snake_case`` / ``camelCase`` / ``a.b``, 1 for ``ALLCAPS`` or
+    a name with digits, 0 for a plain word."""
+    if "_" in name or "." in name or re.search(r"[a-z][A-Z]", name):
+        return 2
+    if (name.isupper() and len(name) > 2) or re.search(r"\d", name):
+        return 1
+    return 0
+
+
+def _names_any(hit: Hit, names: list[str]) -> bool:
+    return bool(hit.symbol) and any(suffix_match(hit.symbol or "", n) for n in names)
+
+
+def is_possible(rel: RelationRow) -> bool:
+    """True for a call matched to the name only: the code does not show it reaches this
+    definition (``resolution`` "possible"; before that field existed, an unresolved target)."""
+    if rel.resolution:
+        return rel.resolution == "possible"
+    return rel.to_symbol is None

@@ -2,9 +2,13 @@
 
 ``answer(plan, evidence)``:
 
-1. a required requirement missing and ``allow_answer_without_evidence`` false -> the
-   "not found" answer (:mod:`~ragstrata.answer.graphs.missing`); nothing else is asserted;
-2. otherwise the graph's extractive answer (``extractive``), in the question's language;
+1. a required requirement missing and ``allow_answer_without_evidence`` false: when a name the
+   question uses exists nowhere in the index (:func:`~ragstrata.answer.graphs.focus.absent_names`)
+   or nothing was retrieved, the "not found" answer (:mod:`~ragstrata.answer.graphs.missing`),
+   which asserts nothing; otherwise the answer is made from the best evidence with status
+   ``partial`` (the evidence's ``missing`` names the requirement only partly met);
+2. the graph's extractive answer (``extractive``), in the question's language, opening with its
+   lead sentence(s);
 3. with a runner, the LLM answer over the graph's evidence blocks (``blocks``), the extractive
    one kept in ``meta`` and used as the fallback.
 """
@@ -12,10 +16,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import ClassVar
 
 from ragstrata.answer.base import Answer
 from ragstrata.answer.graphs.base import CitationList, answer_language
+from ragstrata.answer.graphs.focus import absent_names
 from ragstrata.answer.graphs.llm import llm_answer
 from ragstrata.answer.graphs.messages import Messages, messages
 from ragstrata.answer.graphs.missing import not_found_answer
@@ -42,10 +48,13 @@ class EvidenceGraph:
 
     def answer(self, plan: RouterPlan, evidence: Evidence) -> Answer:
         """The answer to ``plan`` from ``evidence`` (see the module docstring)."""
-        if evidence.missing and not plan.evidence_policy.allow_answer_without_evidence:
+        strict = evidence.missing and not plan.evidence_policy.allow_answer_without_evidence
+        if strict and (not evidence.hits or absent_names(self.store, self.resolver, plan)):
             return not_found_answer(plan, evidence, self.graph_id)
         language = answer_language(plan)
         draft = self.extractive(plan, evidence, messages(language))
+        if evidence.missing and draft.status == "answered" and not draft.meta.get("met"):
+            draft = replace(draft, status="partial")
         if self.runner is None or not self.uses_llm or not draft.grounded:
             return draft
         blocks = self.blocks(plan, evidence)
@@ -62,15 +71,16 @@ class EvidenceGraph:
         return evidence.hits
 
     def extractive_answer(
-        self, parts: Sequence[str], citations: CitationList, msgs: Messages
+        self, parts: Sequence[str], citations: CitationList, msgs: Messages, *, lead: str = ""
     ) -> Answer:
-        """The grounded extractive answer made of ``parts`` (blank-line separated)."""
+        """The grounded extractive answer: ``lead`` then ``parts`` (blank-line separated)."""
         return Answer(
-            text="\n\n".join(parts),
+            text="\n\n".join([lead, *parts] if lead else parts),
             citations=citations.items(),
             graph_id=self.graph_id,
             grounded=True,
             meta={"mode": "extractive", "language": msgs.language},
+            lead=lead,
         )
 
     # ------------------------------------------------------------------ store helpers

@@ -7,13 +7,29 @@ definitions (a definition's docstring documents it too).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ragstrata.answer.base import Answer
-from ragstrata.answer.graphs.base import CitationList, blockquote, disjoint_hits, quote_block
+from ragstrata.answer.graphs.base import (
+    CitationList,
+    blockquote,
+    disjoint_hits,
+    hit_from_scored,
+    quote_block,
+)
 from ragstrata.answer.graphs.common import EvidenceGraph
+from ragstrata.answer.graphs.focus import (
+    focus_of,
+    literal_hits,
+    not_overview_path,
+    question_names,
+)
 from ragstrata.answer.graphs.messages import Messages
 from ragstrata.answer.graphs.missing import nothing_found_answer
-from ragstrata.query.models import RouterPlan
+from ragstrata.answer.graphs.sections import has_body, topic_sections
+from ragstrata.query.models import AnchorType, RouterPlan
 from ragstrata.retrieve.base import Evidence, Hit
+from ragstrata.store.base import scored_row
 
 __all__ = ["MAX_DOCSTRINGS", "MAX_SECTIONS", "DocsQAGraph"]
 
@@ -21,12 +37,20 @@ MAX_SECTIONS = 3
 MAX_DOCSTRINGS = 2
 
 
-def section_hits(evidence: Evidence) -> list[Hit]:
-    """Doc hits to quote: require_spec's first, then every D1/D2 hit, no span twice."""
+def section_hits(evidence: Evidence, first: Sequence[Hit] = (), named: bool = False) -> list[Hit]:
+    """Doc hits to quote: ``first`` (the sections whose heading answers the question's topic),
+    require_spec's, then every D1/D2 hit; no span twice, none that is only a heading, and no
+    licence / template / funding page unless the question names one (``named``)."""
     req = evidence.requirements.get("require_spec")
-    ordered = [h for h in (req.hits if req else ()) if h.layer in ("D1", "D2")]
+    ordered = list(first)
+    ordered += [h for h in (req.hits if req else ()) if h.layer in ("D1", "D2")]
     ordered += [h for h in evidence.hits if h.layer in ("D1", "D2") and h not in ordered]
-    return disjoint_hits(ordered)[:MAX_SECTIONS]
+    kept = [
+        h
+        for h in ordered
+        if has_body(h.text, h.heading_path or "") and (named or not not_overview_path(h.path))
+    ]
+    return disjoint_hits(kept)[:MAX_SECTIONS]
 
 
 class DocsQAGraph(EvidenceGraph):
@@ -35,17 +59,24 @@ class DocsQAGraph(EvidenceGraph):
     graph_id = "DocsQAGraph"
 
     def extractive(self, plan: RouterPlan, evidence: Evidence, msgs: Messages) -> Answer:
-        sections = section_hits(evidence)
+        first = self._topic_hits(plan)
+        names = question_names(plan)
+        if names:  # sections that write a name the question uses (`jitless`) come first
+            first += literal_hits([h for h in evidence.hits if h.layer in ("D1", "D2")], names)
+        sections = section_hits(evidence, first, _names_a_doc(plan))
         docstrings = self._docstrings(evidence)
         if not sections and not docstrings:
             return nothing_found_answer(plan, self.graph_id)
         citations = CitationList()
         parts: list[str] = []
+        lead = ""
         if sections:
             quoted = []
             for hit in sections:
                 cited = citations.add_hit(hit)
                 heading = hit.heading_path or hit.path
+                title = heading.rsplit(">", 1)[-1].strip()
+                lead = lead or msgs.t("lead_section", heading=title, cite=cited)
                 quoted.append(
                     msgs.t("section", heading=heading, cite=cited)
                     + "\n"
@@ -54,8 +85,27 @@ class DocsQAGraph(EvidenceGraph):
             parts.append(msgs.t("relevant_docs") + "\n\n" + "\n\n".join(quoted))
         for symbol, hit, doc in docstrings:
             cited = citations.add_hit(hit)
+            lead = lead or msgs.t("lead_docstring", symbol=symbol, cite=cited)
             parts.append(msgs.t("docstring_of", symbol=symbol, cite=cited) + "\n" + blockquote(doc))
-        return self.extractive_answer(parts, citations, msgs)
+        return self.extractive_answer(parts, citations, msgs, lead=lead)
+
+    def _topic_hits(self, plan: RouterPlan) -> list[Hit]:
+        """Sections whose heading answers the question's topic (install, usage...), from the
+        documents the question names (a README) or else the project's own docs."""
+        topics = focus_of(plan).topics
+        if not topics:
+            return []
+        paths = sorted(self.store.catalog())
+        refs = [
+            a.value.lower()
+            for a in plan.query_plan.anchors
+            if a.type in (AnchorType.DOC_REF, AnchorType.FILE_PATH)
+        ]
+        if refs:
+            named = [p for p in paths if any(r in p.lower() for r in refs)]
+            paths = named or paths
+        found = topic_sections(self.store, paths, topics, plan.query_plan.raw)
+        return [hit_from_scored(scored_row(s, 0.0), "docs:topic") for s in found]
 
     def _docstrings(self, evidence: Evidence) -> list[tuple[str, Hit, str]]:
         out: list[tuple[str, Hit, str]] = []
@@ -68,3 +118,9 @@ class DocsQAGraph(EvidenceGraph):
             if len(out) == MAX_DOCSTRINGS:
                 break
         return out
+
+
+def _names_a_doc(plan: RouterPlan) -> bool:
+    return any(
+        a.type in (AnchorType.DOC_REF, AnchorType.FILE_PATH) for a in plan.query_plan.anchors
+    )

@@ -49,11 +49,13 @@ class GenerateDocsGraph(EvidenceGraph):
                 docs = build_docs(target, store=self.store, language=msgs.language)
             except UserError:
                 continue
+            lead = msgs.t("gendocs_intro", target=docs.target.value)
             return Answer(
-                text=docs.markdown,
+                text=lead + "\n\n" + docs.markdown,
                 citations=docs.citations,
                 graph_id=self.graph_id,
                 grounded=True,
+                lead=lead,
                 meta={
                     "mode": "generated",
                     "language": msgs.language,

@@ -135,6 +135,8 @@ def llm_answer(
         citations=citations.items(),
         graph_id=draft.graph_id,
         grounded=draft.grounded and bool(check.cited),
+        status=draft.status,
+        lead=_first_paragraph(reply),
         meta={
             **draft.meta,
             "mode": "llm",
@@ -145,3 +147,11 @@ def llm_answer(
             "extractive_citations": [c.to_dict() for c in draft.citations],
         },
     )
+
+
+def _first_paragraph(text: str) -> str:
+    """The reply's opening paragraph: its lead sentence(s)."""
+    for block in text.strip().split("\n\n"):
+        if block.strip() and not block.lstrip().startswith(("#", "```")):
+            return block.strip()
+    return ""

@@ -110,6 +110,8 @@ def not_found_answer(plan: RouterPlan, evidence: Evidence, graph_id: str) -> Ans
         citations=citations.items(),
         graph_id=graph_id,
         grounded=False,
+        status="not_found",
+        lead=sentences[0] if sentences else "",
         meta={
             "mode": "not_found",
             "language": msgs.language,
@@ -127,5 +129,7 @@ def nothing_found_answer(plan: RouterPlan, graph_id: str) -> Answer:
         citations=(),
         graph_id=graph_id,
         grounded=False,
+        status="not_found",
+        lead=msgs.t("nothing_found"),
         meta={"mode": "not_found", "language": msgs.language, "missing": []},
     )

@@ -20,9 +20,25 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ragstrata.answer.base import Answer
-from ragstrata.answer.graphs.base import CitationList, hit_from_scored, quote_hits
+from ragstrata.answer.graphs.base import (
+    CitationList,
+    cite,
+    first_sentence,
+    hit_from_scored,
+    overlaps,
+    quote_block,
+    quote_hits,
+)
+from ragstrata.answer.graphs.code_map import PackageEntry, code_map
 from ragstrata.answer.graphs.common import EvidenceGraph
+from ragstrata.answer.graphs.focus import focus_of, not_overview_path
 from ragstrata.answer.graphs.messages import Messages
+from ragstrata.answer.graphs.sections import (
+    doc_rank,
+    has_body,
+    prose_paragraph,
+    topic_sections,
+)
 from ragstrata.ingest.languages import detect_language
 from ragstrata.query.models import RouterPlan
 from ragstrata.retrieve.base import Evidence, Hit
@@ -37,6 +53,7 @@ _MAX_DIRS = 12
 _MAX_LANGUAGES = 8
 _MAX_ENTRIES = 10
 _MAX_RELEVANT = 2
+_SETUP_TOPICS = ("install", "build", "usage")
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,19 +133,59 @@ class ProjectMiscGraph(EvidenceGraph):
 
     def extractive(self, plan: RouterPlan, evidence: Evidence, msgs: Messages) -> Answer:
         paths = sorted(self.store.catalog())
+        focus = focus_of(plan)
         citations = CitationList()
         parts: list[str] = []
         quoted: list[tuple[str, int, int]] = []
+        lead = ""
+        setup = [t for t in focus.topics if t in _SETUP_TOPICS]
+        if setup:
+            found = topic_sections(self.store, paths, setup, plan.query_plan.raw)
+            for section in found:
+                hit = hit_from_scored(scored_row(section, 0.0), "project:topic")
+                cited = citations.add_hit(hit)
+                title = section.heading_path.rsplit(">", 1)[-1].strip()
+                lead = lead or msgs.t("lead_section", heading=title, cite=cited)
+                parts.append(
+                    msgs.t("section", heading=section.heading_path, cite=cited)
+                    + "\n"
+                    + quote_block(hit.path, hit.text, hit.start_line)
+                )
+                quoted.append((hit.path, hit.start_line, hit.end_line))
+        if focus.asks and not focus.topics:
+            # a code question that reached the fallback intent ("как Flask сохраняет сессию?"):
+            # the code retrieval found leads, the project overview follows
+            code = [
+                h
+                for h in evidence.hits
+                if h.layer in ("C1", "C3") and not not_overview_path(h.path)
+            ]
+            code.sort(key=lambda h: h.layer != "C1")
+            first = quote_hits(code, citations, quoted, lambda h: True, _MAX_RELEVANT)
+            if first:
+                c = citations.items()[0]
+                lead = msgs.t("lead_relevant", cite=cite(c.path, c.start_line, c.end_line))
+                parts.append(msgs.t("relevant_code") + "\n\n" + "\n\n".join(first))
         overview = self._overview(paths)
-        if overview is not None:
+        if overview is not None and not overlaps(overview, quoted):
             cited = citations.add_hit(overview)
-            parts.append(msgs.t("overview", cite=cited) + "\n\n" + _paragraph(overview.text))
+            summary = prose_paragraph(overview.text)
+            lead = lead or msgs.t("lead_overview", cite=cited, summary=first_sentence(summary))
+            parts.append(msgs.t("overview", cite=cited) + "\n\n" + summary)
             quoted.append((overview.path, overview.start_line, overview.end_line))
+        if not setup:
+            packages = code_map(self.store, paths)
+            if packages:
+                parts.append(self._code_map_part(packages, msgs, citations))
         relevant = quote_hits(
             evidence.hits,
             citations,
             quoted,
-            lambda h: h.layer not in ("C0", "C2", "D0"),
+            lambda h: (
+                h.layer not in ("C0", "C2", "D0")
+                and not not_overview_path(h.path)
+                and (h.layer not in ("D1", "D2") or has_body(h.text, h.heading_path or ""))
+            ),
             _MAX_RELEVANT,
         )
         if relevant:
@@ -136,15 +193,35 @@ class ProjectMiscGraph(EvidenceGraph):
         manifests = self._manifests(paths)
         if manifests:
             parts.append(self._manifest_part(manifests, msgs, citations))
-        parts += self._layout_parts(paths, msgs)
+        if not setup:
+            parts += self._layout_parts(paths, msgs)
         entries = self._entry_part(paths, manifests, msgs, citations)
         if entries:
             parts.append(entries)
+        parts = [p for p in parts if p]
         if not parts:
             from ragstrata.answer.graphs.missing import nothing_found_answer
 
             return nothing_found_answer(plan, self.graph_id)
-        return self.extractive_answer(parts, citations, msgs)
+        if not lead and citations.items():
+            c = citations.items()[0]
+            lead = msgs.t("lead_relevant", cite=cite(c.path, c.start_line, c.end_line))
+        return self.extractive_answer(parts, citations, msgs, lead=lead)
+
+    @staticmethod
+    def _code_map_part(
+        packages: list[PackageEntry], msgs: Messages, citations: CitationList
+    ) -> str:
+        items = []
+        for entry in packages:
+            cited = citations.add(entry.path, entry.start_line, entry.end_line)
+            if entry.summary:
+                items.append(
+                    msgs.t("code_map_item", name=entry.folder, doc=entry.summary, cite=cited)
+                )
+            else:
+                items.append(msgs.t("code_map_item_bare", name=entry.folder, cite=cited))
+        return msgs.t("code_map") + "\n" + "\n".join(items)
 
     def blocks(self, plan: RouterPlan, evidence: Evidence) -> Sequence[Hit]:
         overview = self._overview(sorted(self.store.catalog()))
@@ -153,12 +230,12 @@ class ProjectMiscGraph(EvidenceGraph):
 
     # ------------------------------------------------------------------ sources
     def _overview(self, paths: list[str]) -> Hit | None:
-        """The first README section with body text (root README first)."""
+        """The root README's first section of running text (not a title, badges or a logo)."""
         readmes = [p for p in paths if posixpath.basename(p).lower().startswith("readme")]
-        readmes.sort(key=lambda p: (p.count("/"), p))
+        readmes.sort(key=lambda p: (doc_rank(p), p))
         for path in readmes[:1]:
             for section in sections(self.store, path):
-                if _paragraph(section.text):
+                if prose_paragraph(section.text):
                     return hit_from_scored(scored_row(section, 0.0), "project:readme")
         return None
 
@@ -232,13 +309,3 @@ class ProjectMiscGraph(EvidenceGraph):
         if not items:
             return ""
         return msgs.t("entry_points") + "\n" + "\n".join(items[:_MAX_ENTRIES])
-
-
-def _paragraph(text: str) -> str:
-    """The first paragraph of a section that is not a heading."""
-    for block in re.split(r"\n\s*\n", text):
-        lines = [ln for ln in block.strip().splitlines() if not ln.lstrip().startswith("#")]
-        lines = [ln for ln in lines if not re.fullmatch(r"\s*[=\-~^*]{3,}\s*", ln)]
-        if lines:
-            return "\n".join(ln.rstrip() for ln in lines)
-    return ""

@@ -76,18 +76,32 @@ function span(hit) {
 }
 
 // ------------------------------------------------------------------ repositories and status
-async function loadRepos() {
+// `wanted` (from the page address ?repo=) wins over the repository chosen last in this tab.
+async function loadRepos(wanted) {
   const select = $("#repo");
   try {
     const data = await api("GET", "/v1/status");
     select.replaceChildren(...data.repos.map((r) => el("option", { value: r.name }, r.name)));
     const saved = sessionStorage.getItem("ragstrata-repo");
-    if (saved && data.repos.some((r) => r.name === saved)) select.value = saved;
+    for (const name of [saved, wanted]) {
+      if (name && data.repos.some((r) => r.name === name)) select.value = name;
+    }
     state.repo = select.value;
     showStatus(data.repos.find((r) => r.name === state.repo));
+    return true;
   } catch (err) {
     $("#repo-status").textContent = err.status === 401 ? "token needed" : err.message;
+    return false;
   }
+}
+
+// The page address names the repository and the last question (?repo=…&q=…), so an answer
+// can be linked and reloaded.
+function rememberInAddress(question) {
+  const q = new URLSearchParams();
+  if (state.repo) q.set("repo", state.repo);
+  q.set("q", question);
+  history.replaceState(null, "", location.pathname + "?" + q);
 }
 
 function showStatus(repo) {
@@ -155,6 +169,7 @@ async function ask(question) {
       query: question, repo: state.repo || undefined, session: state.session, render: true,
     });
     pending.replaceWith(...renderResult(data, turn));
+    rememberInAddress(question);
   } catch (err) {
     pending.replaceWith(el("div", { class: "answer error" },
       el("strong", {}, err.code), " ", err.message));
@@ -170,7 +185,7 @@ function renderResult(data, turn) {
   const answer = el("section", { class: "answer" },
     serverHtml("div", "answer-text", data.answer.html || ""),
     renderCitations(data, turn, evidence),
-    renderEvidenceStatus(data.evidence));
+    renderEvidenceStatus(data.evidence, data.answer.status));
   linkCitations(answer, data, turn, evidence);
   fillEvidence(evidence, data.hits);
   return [answer, renderPlan(data.plan), evidence];
@@ -186,9 +201,10 @@ function renderCitations(data, turn, evidence) {
     }, span(c))));
 }
 
-function renderEvidenceStatus(ev) {
+function renderEvidenceStatus(ev, status) {
   if (ev.satisfied) return el("div", { class: "status ok" }, "evidence: satisfied");
-  return el("div", { class: "status warn" }, "evidence missing: " + ev.missing.join(", "));
+  const label = status === "partial" ? "partial answer · evidence missing: " : "evidence missing: ";
+  return el("div", { class: "status warn" }, label + ev.missing.join(", "));
 }
 
 // Inline `path:lines` code spans in the answer become links to the evidence too.
@@ -320,6 +336,8 @@ document.addEventListener("DOMContentLoaded", () => {
   $("#repo").addEventListener("change", (ev) => {
     state.repo = ev.target.value;
     sessionStorage.setItem("ragstrata-repo", state.repo);
+    history.replaceState(null, "", location.pathname + "?" +
+      new URLSearchParams({ repo: state.repo }));
     newConversation();
     loadRepos();
   });
@@ -330,6 +348,10 @@ document.addEventListener("DOMContentLoaded", () => {
     $("#token-box").hidden = true;
     loadRepos();
   });
-  loadRepos();
+  const params = new URLSearchParams(location.search);
+  loadRepos(params.get("repo")).then((ok) => {
+    const question = (params.get("q") || "").trim();
+    if (ok && question) ask(question);
+  });
   $("#question").focus();
 });

@@ -1,0 +1,130 @@
+"""Documentation sections for project-wide questions: which ones answer "how do I install /
+build / use it?" and which paragraph summarises the project.
+
+- A section is evidence only with a body: text or code under its heading, not just the heading,
+  badges, images or an HTML comment.
+- Project-wide questions read the root README and top-level docs first (``doc_rank``); nested
+  READMEs of tools, tests or sub-packages come after, and repository templates, licences and
+  funding pages (:func:`~ragstrata.answer.graphs.focus.not_overview_path`) never count.
+- A setup question's sections come from the root documents first (root README, root files,
+  top-level doc folders), then from nested ones; within each, by how the section answers the
+  topic (:func:`~ragstrata.answer.graphs.focus.heading_topic_score`: Russian and English
+  heading words, the topic's commands in the body), then by where the document sits, then by the question's own words in the heading,
+  then by file order.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Iterable, Sequence
+
+from ragstrata.answer.graphs.focus import heading_topic_score, not_overview_path
+from ragstrata.ingest.languages import detect_language
+from ragstrata.ingest.rows import SectionRow
+from ragstrata.query.lexicon import query_tokens
+from ragstrata.retrieve.rows import sections
+from ragstrata.store.base import Store
+
+__all__ = [
+    "doc_rank",
+    "has_body",
+    "project_docs",
+    "prose_paragraph",
+    "topic_sections",
+]
+
+_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+_NOT_PROSE = re.compile(r"^\s*(?:\[!\[|!\[|<|\[\[|\|?\s*:?-{3,}|[=\-~^*_#]{3,}\s*$|\[[^\]]*\]:\s)")
+_HEADING = re.compile(r"^\s*#{1,6}\s")
+_UNDERLINE = re.compile(r"^\s*[=\-~^*`#]{3,}\s*$")
+_DOC_DIRS = ("docs/", "doc/", "documentation/", "wiki/")
+_MAX_DOCS = 40
+_ROOT_RANK = 2  # doc_rank of the root README, root documents and top-level doc folders
+
+
+def _lines(text: str) -> list[str]:
+    return _COMMENT.sub("", text).splitlines()
+
+
+def has_body(text: str, heading: str = "") -> bool:
+    """True when a section holds text or code beyond its heading, badges and images."""
+    title = heading.rsplit(">", 1)[-1].strip().lower()
+    for line in _lines(text):
+        s = line.strip()
+        if not s or _HEADING.match(s) or _UNDERLINE.match(s) or _NOT_PROSE.match(s):
+            continue
+        if title and s.lower().strip("#* ") == title:
+            continue
+        return True
+    return False
+
+
+def prose_paragraph(text: str, min_words: int = 3) -> str:
+    """The first paragraph of running text (no heading, badge, image, HTML or link list)."""
+    for block in re.split(r"\n\s*\n", "\n".join(_lines(text))):
+        lines = [
+            ln.rstrip()
+            for ln in block.strip().splitlines()
+            if ln.strip() and not _HEADING.match(ln) and not _UNDERLINE.match(ln)
+        ]
+        if not lines or any(_NOT_PROSE.match(ln) for ln in lines[:1]):
+            continue
+        if lines[0].lstrip().startswith(("```", "    ", "\t", "$ ", "- [", "* [")):
+            continue
+        if len(" ".join(lines).split()) >= min_words:
+            return "\n".join(lines)
+    return ""
+
+
+def doc_rank(path: str) -> int:
+    """0 for the root README, 1 for other root documents, 2 for top-level doc folders, then
+    deeper documents by depth (nested READMEs of tools and sub-packages last)."""
+    low = path.lower()
+    depth = low.count("/")
+    name = posixpath.basename(low)
+    if depth == 0:
+        return 0 if name.startswith("readme") else 1
+    if low.startswith(_DOC_DIRS) and depth == 1:
+        return 2
+    return 2 + depth
+
+
+def project_docs(paths: Iterable[str]) -> list[str]:
+    """Documents a project-wide question reads, best first (see :func:`doc_rank`)."""
+    docs = [
+        p
+        for p in paths
+        if detect_language(p) in ("markdown", "rst", "text") and not not_overview_path(p)
+    ]
+    docs.sort(key=lambda p: (doc_rank(p), p))
+    return docs[:_MAX_DOCS]
+
+
+def topic_sections(
+    store: Store,
+    paths: Sequence[str],
+    topics: Sequence[str],
+    question: str,
+    limit: int = 2,
+) -> list[SectionRow]:
+    """The sections with a body whose heading names one of ``topics``, best first (see the
+    module docstring)."""
+    words = {t.text for t in query_tokens(question) if len(t.text) >= 3}
+    scored: list[tuple[tuple[int, int, int, int, int], SectionRow]] = []
+    for path in project_docs(paths):
+        for section in sections(store, path):
+            score = heading_topic_score(section.heading_path, topics, section.text)
+            if score == 0 or not has_body(section.text, section.heading_path):
+                continue
+            own = {t.text for t in query_tokens(section.heading_path.rsplit(">", 1)[-1])}
+            key = (
+                int(doc_rank(path) > _ROOT_RANK),
+                -score,
+                doc_rank(path),
+                -len(words & own),
+                section.start_line,
+            )
+            scored.append((key, section))
+    scored.sort(key=lambda pair: pair[0])
+    return [s for _, s in scored[:limit]]

@@ -1,0 +1,48 @@
+"""Setup questions (install / build / run) route to PROJECT_MISC, not to doc generation, in
+Russian and English; explicit documentation requests still route to GENERATE_DOCS_FROM_CODE."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragstrata.query.models import Intent
+from ragstrata.query.router import Router
+
+
+@pytest.fixture(scope="module")
+def router() -> Router:
+    return Router()
+
+
+@pytest.mark.parametrize(
+    ("question", "intent"),
+    [
+        ("Как установить gin?", Intent.PROJECT_MISC),
+        ("Что нужно сделать для установки по README?", Intent.PROJECT_MISC),
+        ("Как установить fd, что пишут в ридми?", Intent.PROJECT_MISC),
+        ("Как собрать проект из исходников?", Intent.PROJECT_MISC),
+        ("How do I install fd on Ubuntu?", Intent.PROJECT_MISC),
+        ("How do I add commons-lang to my Maven project?", Intent.PROJECT_MISC),
+        ("What does the README say about installation?", Intent.DOCS_QA),
+        ("есть ли в README раздел про установку?", Intent.DOCS_QA),
+        ("Сгенерируй документацию по установке", Intent.GENERATE_DOCS_FROM_CODE),
+        ("Напиши документацию для класса Engine", Intent.GENERATE_DOCS_FROM_CODE),
+        ("Generate documentation for the installation module", Intent.GENERATE_DOCS_FROM_CODE),
+        ("как сгенерировать токен в auth модуле?", Intent.CODE_QA),
+    ],
+)
+def test_setup_questions_are_not_doc_generation(
+    router: Router, question: str, intent: Intent
+) -> None:
+    assert router.plan(question).intent is intent
+
+
+@pytest.mark.parametrize(
+    ("question", "name"),
+    [("Где определена функция _refine?", "_refine"), ("Who calls _safeParse?", "_safeParse")],
+)
+def test_a_leading_underscore_name_is_a_symbol(router: Router, question: str, name: str) -> None:
+    symbols = [
+        a.value for a in router.plan(question).query_plan.anchors if a.type.value == "SYMBOL"
+    ]
+    assert name in symbols
