@@ -18,7 +18,7 @@ from rich.markdown import Markdown
 from rich.text import Text
 
 from ragstrata.cli.app import app
-from ragstrata.cli.common import edge_settings, print_json
+from ragstrata.cli.common import MAX_TOP_K, edge_settings, print_json
 from ragstrata.docgen.fsio import write_atomic
 from ragstrata.errors import IndexMissingError, InvalidQueryError
 
@@ -54,7 +54,9 @@ def ask_command(
         str | None,
         typer.Option("--session", help="Conversation name; follow-ups continue its topic."),
     ] = None,
-    top_k: Annotated[int, typer.Option("--top-k", min=1, help="Hits to retrieve.")] = 10,
+    top_k: Annotated[
+        int, typer.Option("--top-k", min=1, max=MAX_TOP_K, help="Hits to retrieve.")
+    ] = 10,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
     """Answer QUESTION from cited evidence in the repository's index."""

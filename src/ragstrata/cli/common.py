@@ -13,7 +13,17 @@ from typing import Any
 from ragstrata.errors import ConfigError, InvalidStateError, UserError
 from ragstrata.settings import Settings, load_settings
 
-__all__ = ["edge_settings", "is_loopback", "parse_json_arg", "parse_repo_arg", "print_json"]
+__all__ = [
+    "MAX_TOP_K",
+    "edge_settings",
+    "is_loopback",
+    "parse_json_arg",
+    "parse_repo_arg",
+    "print_json",
+]
+
+MAX_TOP_K = 1000
+"""Largest ``--top-k`` a command accepts (every numeric input has bounds)."""
 
 _REPO_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
@@ -45,11 +55,20 @@ def print_json(data: Any) -> None:
 GLOBAL_OVERRIDES: dict[str, Any] = {}
 """Settings given by global flags (``ragstrata --store URL ...``), set by the root callback."""
 
+GLOBAL_FLAGS: dict[str, bool] = {"trust_repo_config": False}
+"""Global switches that are not settings (``--trust-repo-config``), set by the root callback."""
+
 
 def edge_settings(folder: Path | None = None, **overrides: Any) -> Settings:
-    """The settings for a command: file in ``folder`` (or cwd) < environment < flags."""
+    """The settings for a command: user file < repository file in ``folder`` (or cwd, under the
+    repository rules) < environment < flags."""
     merged = {**GLOBAL_OVERRIDES, **overrides}
-    return load_settings(folder or Path.cwd(), env=os.environ, overrides=merged or None)
+    return load_settings(
+        folder or Path.cwd(),
+        env=os.environ,
+        overrides=merged or None,
+        trust_repo_config=GLOBAL_FLAGS["trust_repo_config"],
+    )
 
 
 def is_loopback(host: str) -> bool:

@@ -38,7 +38,7 @@ def _checks(root: Path) -> PreflightResult:
             Severity.HIGH,
             "settings",
             one_line(exc),
-            "fix ragstrata.toml / [tool.ragstrata] or the RAGSTRATA_* variable it names",
+            "fix the settings file or the RAGSTRATA_* variable the message names",
         )
         return PreflightResult.of([finding])
     with Ragstrata(root, settings) as rs:

@@ -18,7 +18,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from ragstrata.cli.app import app
-from ragstrata.cli.common import edge_settings, print_json
+from ragstrata.cli.common import MAX_TOP_K, edge_settings, print_json
 from ragstrata.errors import RepositoryNotFoundError, UserError
 from ragstrata.evaluation import KS, EvalReport, evaluate, load_dataset, select_for_tree
 from ragstrata.facade import Ragstrata
@@ -100,7 +100,9 @@ def eval_command(
         Path | None,
         typer.Option("--answers", help="JSONL of answer cases {question, gold, expect, ...}."),
     ] = None,
-    top_k: Annotated[int, typer.Option("--top-k", min=1, help="Hits retrieved per query.")] = 50,
+    top_k: Annotated[
+        int, typer.Option("--top-k", min=1, max=MAX_TOP_K, help="Hits retrieved per query.")
+    ] = 50,
     repo_name: Annotated[
         str | None, typer.Option("--repo-name", help="Only rows whose 'repo' is this (owner/name).")
     ] = None,

@@ -20,7 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ragstrata.cli.app import app
-from ragstrata.cli.common import edge_settings, print_json
+from ragstrata.cli.common import MAX_TOP_K, edge_settings, print_json
 from ragstrata.errors import IndexMissingError, InvalidQueryError, UserError
 from ragstrata.facade import Ragstrata
 from ragstrata.retrieve.base import SearchResult
@@ -109,7 +109,9 @@ def search_command(
         list[str] | None,
         typer.Option("--layer", "-l", help="Only this layer (C0-C3, D0-D2); repeatable."),
     ] = None,
-    top_k: Annotated[int, typer.Option("--top-k", min=1, help="Hits to return.")] = 10,
+    top_k: Annotated[
+        int, typer.Option("--top-k", min=1, max=MAX_TOP_K, help="Hits to return.")
+    ] = 10,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the plan and hits as JSON.")
     ] = False,

@@ -32,7 +32,7 @@ __all__ = ["NO_LLM_MESSAGE", "summarize_command"]
 NO_LLM_MESSAGE = (
     "no LLM configured for summaries: set RAGSTRATA_LLM_PROVIDER (openai or ollama), "
     "RAGSTRATA_LLM_MODEL, RAGSTRATA_LLM_BASE_URL and RAGSTRATA_LLM_API_KEY "
-    "(or the [llm] section of ragstrata.toml); --dry-run works without one"
+    "(or the [llm] section of ~/.config/ragstrata/config.toml); --dry-run works without one"
 )
 _PREFLIGHT_CATEGORIES = frozenset({"settings", "index", "schema", "llm", "disk"})
 
