@@ -5,6 +5,7 @@ Every fixture here is built by the test that uses it (nothing is read from outsi
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -57,3 +58,57 @@ def write_tree(root: Path, files: Mapping[str, str | bytes]) -> Path:
         else:
             path.write_text(body, encoding="utf-8")
     return root
+
+
+def mcp_call(
+    repo: Path, tool: str, arguments: Mapping[str, object], env: Mapping[str, str] | None = None
+) -> dict[str, object]:
+    """Call one tool of a real ``ragstrata mcp`` stdio process (raw JSON-RPC); its result."""
+    messages = [
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "hostile", "version": "1"},
+            },
+        },
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {
+            "jsonrpc": "2.0",
+            "id": 2,
+            "method": "tools/call",
+            "params": {"name": tool, "arguments": dict(arguments)},
+        },
+    ]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ragstrata", "mcp", "--repo", str(repo)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=dict(env if env is not None else clean_env()),
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    try:
+        proc.stdin.write("".join(json.dumps(m) + "\n" for m in messages))
+        proc.stdin.flush()
+        while True:
+            line = proc.stdout.readline()
+            assert line, proc.stderr.read() if proc.stderr else "mcp closed stdout"
+            reply = json.loads(line)
+            if reply.get("id") == 2:
+                proc.stdin.close()
+                proc.wait(timeout=30)
+                result = reply.get("result", reply.get("error"))
+                assert isinstance(result, dict)
+                return result
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        for stream in (proc.stdout, proc.stderr):
+            if stream:
+                stream.close()
