@@ -60,14 +60,16 @@ def write_tree(root: Path, files: Mapping[str, str | bytes]) -> Path:
     return root
 
 
-def mcp_call(
-    repo: Path, tool: str, arguments: Mapping[str, object], env: Mapping[str, str] | None = None
-) -> dict[str, object]:
-    """Call one tool of a real ``ragstrata mcp`` stdio process (raw JSON-RPC); its result."""
-    messages = [
+def mcp_calls(
+    repo: Path,
+    calls: list[tuple[str, Mapping[str, object]]],
+    env: Mapping[str, str] | None = None,
+) -> list[dict[str, object]]:
+    """Call tools of one real ``ragstrata mcp`` stdio process (raw JSON-RPC); their results."""
+    messages: list[dict[str, object]] = [
         {
             "jsonrpc": "2.0",
-            "id": 1,
+            "id": 0,
             "method": "initialize",
             "params": {
                 "protocolVersion": "2025-06-18",
@@ -76,13 +78,10 @@ def mcp_call(
             },
         },
         {"jsonrpc": "2.0", "method": "notifications/initialized"},
-        {
-            "jsonrpc": "2.0",
-            "id": 2,
-            "method": "tools/call",
-            "params": {"name": tool, "arguments": dict(arguments)},
-        },
     ]
+    for n, (tool, arguments) in enumerate(calls, 1):
+        params = {"name": tool, "arguments": dict(arguments)}
+        messages.append({"jsonrpc": "2.0", "id": n, "method": "tools/call", "params": params})
     proc = subprocess.Popen(
         [sys.executable, "-m", "ragstrata", "mcp", "--repo", str(repo)],
         stdin=subprocess.PIPE,
@@ -92,19 +91,20 @@ def mcp_call(
         env=dict(env if env is not None else clean_env()),
     )
     assert proc.stdin is not None and proc.stdout is not None
+    results: dict[int, dict[str, object]] = {}
     try:
         proc.stdin.write("".join(json.dumps(m) + "\n" for m in messages))
         proc.stdin.flush()
-        while True:
+        while len(results) < len(calls):
             line = proc.stdout.readline()
             assert line, proc.stderr.read() if proc.stderr else "mcp closed stdout"
             reply = json.loads(line)
-            if reply.get("id") == 2:
-                proc.stdin.close()
-                proc.wait(timeout=30)
+            if isinstance(reply.get("id"), int) and reply["id"] > 0:
                 result = reply.get("result", reply.get("error"))
                 assert isinstance(result, dict)
-                return result
+                results[reply["id"]] = result
+        proc.stdin.close()
+        proc.wait(timeout=30)
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -112,3 +112,11 @@ def mcp_call(
         for stream in (proc.stdout, proc.stderr):
             if stream:
                 stream.close()
+    return [results[n] for n in range(1, len(calls) + 1)]
+
+
+def mcp_call(
+    repo: Path, tool: str, arguments: Mapping[str, object], env: Mapping[str, str] | None = None
+) -> dict[str, object]:
+    """Call one tool of a real ``ragstrata mcp`` stdio process; its result."""
+    return mcp_calls(repo, [(tool, arguments)], env)[0]

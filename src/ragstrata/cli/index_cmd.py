@@ -98,6 +98,7 @@ def _summary(report: IndexReport, console: Console) -> None:
         table.add_row(f"rows {layer}", str(count))
     table.add_row("embedded now", str(data["embeddings"]["done"]))
     table.add_row("embeddings pending", str(data["embeddings"]["pending"]))
+    table.add_row("secrets redacted", str(data["secrets"]["redacted"]))
     table.add_row("seconds", f"{data['seconds']:.2f}")
     console.print(table)
     if report.dry_run and report.estimate is not None:
@@ -167,6 +168,7 @@ def _status_table(status: IndexStatus, console: Console) -> None:
         table.add_row(f"rows {layer}", str(count))
     table.add_row("stale files", str(data["stale"]))
     table.add_row("pending embeddings", str(data["pending_embeddings"]))
+    table.add_row("secrets redacted", str(data["secrets"]["redacted"]))
     table.add_row("fingerprint", str(data["fingerprint"]))
     table.add_row("updated at", str(data["updated_at"]))
     table.add_row("schema version", str(data["schema_version"]))
