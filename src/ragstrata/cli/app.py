@@ -12,8 +12,8 @@ import sys
 from collections.abc import Sequence
 
 import typer
-from rich.console import Console
 
+from ragstrata.cli.common import make_console
 from ragstrata.errors import RagstrataError
 
 __all__ = ["app", "main"]
@@ -26,7 +26,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode="rich",
 )
-err_console = Console(stderr=True, soft_wrap=True)
+err_console = make_console(stderr=True, soft_wrap=True)
 
 
 @app.callback()

@@ -18,7 +18,7 @@ from rich.markdown import Markdown
 from rich.text import Text
 
 from ragstrata.cli.app import app, err_console
-from ragstrata.cli.common import MAX_TOP_K, edge_settings, print_json
+from ragstrata.cli.common import MAX_TOP_K, edge_settings, make_console, print_json
 from ragstrata.docgen.fsio import write_atomic
 from ragstrata.errors import IndexMissingError, InvalidQueryError
 
@@ -69,7 +69,7 @@ def ask_command(
     if as_json:
         print_json(result.to_dict())
     else:
-        render_ask(result, Console(highlight=False))
+        render_ask(result, make_console(highlight=False))
 
 
 MAX_LISTED_CITATIONS = 10

@@ -25,7 +25,7 @@ from rich.progress import (
 from rich.table import Table
 
 from ragstrata.cli.app import app
-from ragstrata.cli.common import edge_settings, print_json
+from ragstrata.cli.common import edge_settings, make_console, print_json
 from ragstrata.facade import Ragstrata
 from ragstrata.indexer import IndexEvent, IndexReport, IndexStatus
 
@@ -140,7 +140,7 @@ def index_command(
 ) -> None:
     """Build or refresh the index of PATH (only new and changed files are processed)."""
     root = path or Path.cwd()
-    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    err = make_console(stderr=True, highlight=False, soft_wrap=True)
     with Ragstrata(root, edge_settings(root if root.is_dir() else None)) as rs:
         try:
             with _ProgressView(err) as view:
@@ -156,7 +156,7 @@ def index_command(
     if as_json:
         print_json(report.to_dict())
     else:
-        _summary(report, Console(highlight=False))
+        _summary(report, make_console(highlight=False))
 
 
 def _status_table(status: IndexStatus, console: Console) -> None:
@@ -189,4 +189,4 @@ def status_command(
     if as_json:
         print_json(status.to_dict())
     else:
-        _status_table(status, Console(highlight=False))
+        _status_table(status, make_console(highlight=False))
