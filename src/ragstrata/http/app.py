@@ -313,8 +313,9 @@ def create_app(
     app.include_router(api)
 
     @app.get("/healthz", summary="Liveness", response_model=m.HealthResponse)
-    def healthz() -> m.HealthResponse:
-        """Always 200 while the server runs (no token needed)."""
+    async def healthz() -> m.HealthResponse:
+        """Always 200 while the server runs (no token needed). ``async``: it answers on the
+        event loop itself, never queued behind the worker threads that run searches."""
         return m.HealthResponse(status="ok", version=__version__, repos=sorted(served.by_name))
 
     page = {
