@@ -52,7 +52,7 @@ def test_settings_precedence(tmp_path: Path) -> None:
 
 def test_settings_pyproject_section_and_api_key_env(tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text(
-        '[tool.ragstrata.index]\nchunk_size = 800\n', encoding="utf-8"
+        "[tool.ragstrata.index]\nchunk_size = 800\n", encoding="utf-8"
     )
     env = {"MY_KEY": "sk-secret", "RAGSTRATA_EMBEDDER_API_KEY_ENV": "MY_KEY"}
     s = load_settings(tmp_path, env={**env, "RAGSTRATA_EMBEDDER_BATCH_SIZE": "8"})

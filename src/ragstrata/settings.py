@@ -23,7 +23,7 @@ from __future__ import annotations
 import difflib
 import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
@@ -206,7 +206,7 @@ def _fields(section: str) -> set[str]:
     return set(annotation.model_fields)
 
 
-def _suggest(word: str, valid: set[str] | tuple[str, ...]) -> str:
+def _suggest(word: str, valid: Iterable[str]) -> str:
     near = difflib.get_close_matches(word, sorted(valid), n=1)
     return f" (did you mean {near[0]!r}?)" if near else ""
 

@@ -89,12 +89,8 @@ def _detectors() -> tuple[tuple[str, Any], ...]:
     # Imported here: a cheap package import, and the plugins load once.
     from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
 
-    out = []
-    for kind, cls in sorted(get_mapping_from_secret_type_to_class().items()):
-        if kind in _OFF:
-            continue
-        out.append((kind, cls()))
-    return tuple(out)
+    classes: dict[str, Any] = get_mapping_from_secret_type_to_class()
+    return tuple((kind, cls()) for kind, cls in sorted(classes.items()) if kind not in _OFF)
 
 
 def _keyword_findings(
