@@ -126,6 +126,18 @@ def main(argv: Sequence[str] | None = None) -> None:
     debug = "--debug" in args
     _register()
     try:
+        _run(args, debug)
+    finally:
+        # Global flags live for one invocation: an in-process caller (tests, embedders) must
+        # not inherit the previous call's --store or --trust-repo-config.
+        from ragstrata.cli.common import GLOBAL_FLAGS, GLOBAL_OVERRIDES
+
+        GLOBAL_OVERRIDES.clear()
+        GLOBAL_FLAGS["trust_repo_config"] = False
+
+
+def _run(args: list[str], debug: bool) -> None:
+    try:
         # With standalone_mode=False the app returns (not raises) a command's typer.Exit code.
         code = app(args=args, prog_name="ragstrata", standalone_mode=False)
         if isinstance(code, int) and code != 0:
