@@ -26,7 +26,14 @@ if TYPE_CHECKING:
     from ragstrata.answer.base import AskResult
     from ragstrata.facade import Ragstrata
 
-__all__ = ["RepoOption", "answer_warnings", "ask_command", "open_index", "render_ask", "write_atomic"]
+__all__ = [
+    "RepoOption",
+    "answer_warnings",
+    "ask_command",
+    "open_index",
+    "render_ask",
+    "write_atomic",
+]
 
 RepoOption = Annotated[
     Path | None,

@@ -174,7 +174,7 @@ def _eval_answers(
         out["repo"] = chosen
         print_json(out)
         return
-    console = Console(highlight=False)
+    console = make_console(highlight=False)
     title = f"{path.name}" + (f" ({chosen})" if chosen else "") + f": {report.n} cases"
     table = Table(title=title)
     table.add_column("group", no_wrap=True)
