@@ -63,9 +63,10 @@ def test_json_shape_is_exactly_the_issue_contract(
     assert isinstance(evidence["satisfied"], bool) and isinstance(evidence["missing"], list)
     for requirement in evidence["requirements"].values():
         assert set(requirement) == {"required", "satisfied", "hits"}
-    assert set(data["answer"]) == {"status", "lead", "text", "citations"}
+    assert set(data["answer"]) == {"status", "lead", "text", "citations", "meta"}
     assert data["answer"]["status"] == "answered"
     assert data["answer"]["lead"] and data["answer"]["text"].startswith(data["answer"]["lead"])
+    assert data["answer"]["meta"]["mode"] != "llm" and data["answer"]["meta"]["provider"] is None
     citations = data["answer"]["citations"]
     assert citations and all(set(c) == {"path", "start_line", "end_line"} for c in citations)
     assert evidence["satisfied"] is True and evidence["missing"] == []

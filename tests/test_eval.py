@@ -90,11 +90,12 @@ def test_load_dataset_and_select_for_tree(tmp_path: Path) -> None:
         load_dataset(bad)
 
 
-def test_eval_cli_indexes_then_scores(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_eval_cli_indexes_then_scores(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     repo = write_repo(tmp_path / "demo-shop")
-    (repo / "ragstrata.toml").write_text(
-        f'[embedder]\nprovider = "hash"\ndimensions = {DIMS}\n', encoding="utf-8"
-    )
+    monkeypatch.setenv("RAGSTRATA_EMBEDDER_PROVIDER", "hash")
+    monkeypatch.setenv("RAGSTRATA_EMBEDDER_DIMENSIONS", str(DIMS))
     data = tmp_path / "set.jsonl"
     rows = [
         {

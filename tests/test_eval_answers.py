@@ -110,12 +110,11 @@ def test_load_answer_cases_names_the_bad_line(tmp_path: Path) -> None:
 
 
 def test_eval_answers_cli_runs_cases_with_sessions(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     repo = write_repo(tmp_path / "demo-shop")
-    (repo / "ragstrata.toml").write_text(
-        f'[embedder]\nprovider = "hash"\ndimensions = {DIMS}\n', encoding="utf-8"
-    )
+    monkeypatch.setenv("RAGSTRATA_EMBEDDER_PROVIDER", "hash")  # the user's choice, not the repo's
+    monkeypatch.setenv("RAGSTRATA_EMBEDDER_DIMENSIONS", str(DIMS))
     service = {"path": "src/users/service.py", "start_line": 8, "end_line": 28}
     cases = [
         {

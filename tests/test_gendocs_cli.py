@@ -113,18 +113,19 @@ def _reply(messages: list[dict[str, Any]]) -> str:
             "This sentence has no citation.")
 
 
-def _llm_repo(repo: Path, base_url: str) -> None:
-    (repo / "ragstrata.toml").write_text(
-        f'[llm]\nprovider = "openai"\nbase_url = "{base_url}"\nmodel = "gpt-4o-mini"\n'
-        'api_key = "test-key"\nmax_retries = 0\n'
-    )
+def _llm_user_side(monkeypatch: pytest.MonkeyPatch, base_url: str) -> None:
+    # The LLM is the user's choice (environment); a repository file may not choose it.
+    for key, value in {"PROVIDER": "openai", "BASE_URL": base_url, "MODEL": "gpt-4o-mini",
+                       "API_KEY": "test-key", "MAX_RETRIES": "0"}.items():
+        monkeypatch.setenv(f"RAGSTRATA_LLM_{key}", value)
 
 
 def test_llm_prose_checked_cited_and_cached(
-    capsys: pytest.CaptureFixture[str], repo: Path, tmp_path: Path
+    capsys: pytest.CaptureFixture[str], repo: Path, tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     with FakeOpenAI(_reply) as fake:
-        _llm_repo(repo, fake.base_url)
+        _llm_user_side(monkeypatch, fake.base_url)
         code, out, _ = run(capsys, "gendocs", "src/payments/gateway.py", "--repo", str(repo),
                            "--dry-run")
         assert code == 0 and fake.calls == 0

@@ -447,12 +447,14 @@ def _free_port() -> int:
 
 def test_serve_command_subprocess(tmp_path: Path) -> None:
     root = write_repo(tmp_path / "shop")
-    (root / "ragstrata.toml").write_text(
-        f'[embedder]\nprovider = "hash"\ndimensions = {DIMS}\n', encoding="utf-8"
-    )
     Ragstrata(root, SETTINGS).index()
     port = _free_port()
-    env: Mapping[str, str] = {**os.environ, "MY_TOKEN": TOKEN}
+    env: Mapping[str, str] = {
+        **os.environ,
+        "MY_TOKEN": TOKEN,
+        "RAGSTRATA_EMBEDDER_PROVIDER": "hash",
+        "RAGSTRATA_EMBEDDER_DIMENSIONS": str(DIMS),
+    }
     cmd = [sys.executable, "-m", "ragstrata", "serve", "--repo", f"shop={root}"]
     cmd += ["--port", str(port), "--token-env", "MY_TOKEN"]
     proc = subprocess.Popen(cmd, env=dict(env), stdout=subprocess.PIPE, stderr=subprocess.PIPE)

@@ -31,7 +31,8 @@ def test_index_json_then_status_json(repo: Path) -> None:
     out = cli("index", str(repo), "--json")
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)  # exactly one object on stdout
-    assert set(data) == {"files", "rows", "embeddings", "seconds"}
+    assert set(data) == {"files", "rows", "embeddings", "seconds", "secrets"}
+    assert data["secrets"] == {"redacted": 0, "by_kind": {}}
     assert data["files"]["added"] == 15 and data["files"]["skipped"] == {}
     assert list(data["rows"]) == LAYERS and data["rows"]["C1"] > 0
     assert data["embeddings"]["pending"] == 0 and data["embeddings"]["done"] > 0
@@ -48,6 +49,7 @@ def test_index_json_then_status_json(repo: Path) -> None:
         "fingerprint",
         "updated_at",
         "schema_version",
+        "secrets",
     }
     assert sdata["rows"] == data["rows"] and sdata["stale"] == 1
     assert sdata["pending_embeddings"] == 0 and sdata["schema_version"] == 1

@@ -790,11 +790,15 @@ def test_settings_from_env_reach_the_server(openai_server: ProviderServer) -> No
 def test_named_key_variable_and_ollama_from_toml(
     ollama_server: ProviderServer, openai_server: ProviderServer, tmp_path: Path
 ) -> None:
-    (tmp_path / "ragstrata.toml").write_text(
+    # Providers and URLs come from the user's config file (a repository may not set them).
+    user = tmp_path / "xdg" / "ragstrata" / "config.toml"
+    user.parent.mkdir(parents=True)
+    user.write_text(
         f'[llm]\nprovider = "ollama"\nbase_url = "{ollama_server.root}"\nmodel = "llama3.2"\n',
         encoding="utf-8",
     )
-    runner = make_runner(load_settings(tmp_path).llm)
+    env = {"XDG_CONFIG_HOME": str(tmp_path / "xdg")}
+    runner = make_runner(load_settings(tmp_path, env=env).llm)
     assert isinstance(runner, OllamaChatRunner)
     assert runner.run(Request("", "hi")).text == "echo: hi"
     settings = load_settings(

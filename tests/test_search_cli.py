@@ -18,13 +18,17 @@ HIT_KEYS = {"layer", "path", "start_line", "end_line", "symbol", "score", "reaso
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = write_repo(tmp_path_factory.mktemp("cli_repo"))
-    (root / "ragstrata.toml").write_text(
-        f'[embedder]\nprovider = "hash"\ndimensions = {DIMS}\n', encoding="utf-8"
-    )
     store = SQLiteStore(root / ".ragstrata" / "index.sqlite", cache_min_rows=None)
     build_index(root, store, HashEmbedder(dimensions=DIMS))
     store.close()
     return root
+
+
+@pytest.fixture(autouse=True)
+def _hash_embedder(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The embedder is the user's choice (environment), never the repository's.
+    monkeypatch.setenv("RAGSTRATA_EMBEDDER_PROVIDER", "hash")
+    monkeypatch.setenv("RAGSTRATA_EMBEDDER_DIMENSIONS", str(DIMS))
 
 
 def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:

@@ -29,22 +29,34 @@ def test_error_tree_shape() -> None:
 
 
 def test_settings_precedence(tmp_path: Path) -> None:
-    (tmp_path / "ragstrata.toml").write_text(
-        '[index]\nmax_file_bytes = 1000\nchunk_size = 500\n[llm]\nmodel = "from-file"\n',
+    user = tmp_path / "xdg" / "ragstrata" / "config.toml"
+    user.parent.mkdir(parents=True)
+    user.write_text(
+        '[index]\nmax_file_bytes = 2000\nchunk_overlap = 10\n[llm]\nmodel = "from-user"\n',
         encoding="utf-8",
     )
-    env = {"RAGSTRATA_INDEX_CHUNK_SIZE": "700", "RAGSTRATA_LLM_MODEL": "from-env"}
-    s = load_settings(tmp_path, env=env, overrides={"llm": {"model": "from-flag"}})
-    assert s.index.max_file_bytes == 1000  # file beats default
+    (tmp_path / "ragstrata.toml").write_text(
+        "[index]\nmax_file_bytes = 1000\nchunk_size = 500\n", encoding="utf-8"
+    )
+    env = {"XDG_CONFIG_HOME": str(tmp_path / "xdg"), "RAGSTRATA_INDEX_CHUNK_SIZE": "700"}
+    s = load_settings(tmp_path, env=env)
+    assert s.index.max_file_bytes == 1000  # repository file beats user file
+    assert s.index.chunk_overlap == 10  # user file beats default
     assert s.index.chunk_size == 700  # env beats file
+    assert s.llm.model == "from-user"
+    env["RAGSTRATA_LLM_MODEL"] = "from-env"
+    assert load_settings(tmp_path, env=env).llm.model == "from-env"  # env beats user file
+    s = load_settings(tmp_path, env=env, overrides={"llm": {"model": "from-flag"}})
     assert s.llm.model == "from-flag"  # flag beats env
 
 
 def test_settings_pyproject_section_and_api_key_env(tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text(
-        '[tool.ragstrata.embedder]\nbatch_size = 8\napi_key_env = "MY_KEY"\n', encoding="utf-8"
+        "[tool.ragstrata.index]\nchunk_size = 800\n", encoding="utf-8"
     )
-    s = load_settings(tmp_path, env={"MY_KEY": "sk-secret"})
+    env = {"MY_KEY": "sk-secret", "RAGSTRATA_EMBEDDER_API_KEY_ENV": "MY_KEY"}
+    s = load_settings(tmp_path, env={**env, "RAGSTRATA_EMBEDDER_BATCH_SIZE": "8"})
+    assert s.index.chunk_size == 800
     assert s.embedder.batch_size == 8
     assert s.embedder.api_key is not None
     assert s.embedder.api_key.get_secret_value() == "sk-secret"

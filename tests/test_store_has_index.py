@@ -25,11 +25,11 @@ from test_retrieve import DIMS, write_repo
 HASH = Settings(embedder=EmbedderSettings(provider="hash", dimensions=DIMS))
 
 
-def _hash_config(repo: Path) -> Path:
-    (repo / "ragstrata.toml").write_text(
-        f'[embedder]\nprovider = "hash"\ndimensions = {DIMS}\n', encoding="utf-8"
-    )
-    return repo
+@pytest.fixture(autouse=True)
+def _hash_embedder(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The embedder is the user's choice (environment), never the repository's file.
+    monkeypatch.setenv("RAGSTRATA_EMBEDDER_PROVIDER", "hash")
+    monkeypatch.setenv("RAGSTRATA_EMBEDDER_DIMENSIONS", str(DIMS))
 
 
 def test_facade_has_index_creates_nothing(tmp_path: Path) -> None:
@@ -48,7 +48,7 @@ def test_postgres_store_is_judged_by_its_contents(
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    repo = _hash_config(write_repo(tmp_path / "shop"))
+    repo = write_repo(tmp_path / "shop")
     url = f"{pg_url}?repo=has-index-{tmp_path.name}"
     settings = Settings(
         embedder=EmbedderSettings(provider="hash", dimensions=DIMS), store=StoreSettings(url=url)

@@ -54,6 +54,7 @@ from ragstrata.errors import (
 )
 from ragstrata.llm.base import Request
 from ragstrata.llm.preflight import Finding, PreflightResult, Severity
+from ragstrata.llm.transport import redact_url
 
 if TYPE_CHECKING:
     from ragstrata.embed.base import Embedder
@@ -176,7 +177,7 @@ def _check_settings(rs: Checked, out: list[DoctorFinding]) -> Any:
                 Severity.HIGH,
                 "settings",
                 f"embedder {rs.settings.embedder.provider!r} cannot be used: {one_line(exc)}",
-                "fix [embedder] in ragstrata.toml or RAGSTRATA_EMBEDDER_* "
+                "fix [embedder] in ~/.config/ragstrata/config.toml or RAGSTRATA_EMBEDDER_* "
                 "(provider, model, base_url, api key)",
             )
         )
@@ -190,7 +191,7 @@ def _check_settings(rs: Checked, out: list[DoctorFinding]) -> Any:
                     "settings",
                     f"LLM {rs.settings.llm.provider!r} cannot be used: {one_line(exc)}",
                     "set RAGSTRATA_LLM_MODEL, RAGSTRATA_LLM_BASE_URL and RAGSTRATA_LLM_API_KEY "
-                    "(or [llm] in ragstrata.toml), or RAGSTRATA_LLM_PROVIDER=none",
+                    "(or [llm] in ~/.config/ragstrata/config.toml), or RAGSTRATA_LLM_PROVIDER=none",
                 )
             )
     return embedder
@@ -222,7 +223,14 @@ def _check_index(rs: Checked, embedder: Any, quick: bool, out: list[DoctorFindin
         out.append(_f(Severity.HIGH, "index", one_line(exc), f"run {where}"))
         return False
     except ConfigError as exc:  # e.g. a store.url this version cannot open
-        out.append(_f(Severity.HIGH, "settings", one_line(exc), "fix [store] in ragstrata.toml"))
+        out.append(
+            _f(
+                Severity.HIGH,
+                "settings",
+                one_line(exc),
+                "fix [store] in ~/.config/ragstrata/config.toml, RAGSTRATA_STORE_URL or --store",
+            )
+        )
         return False
     except IndexCorruptError as exc:
         out.append(
@@ -350,7 +358,8 @@ def _check_llm(rs: Checked, out: list[DoctorFinding]) -> None:
         return  # reported by the settings check
     if runner is None:
         return
-    name = f"{llm.provider} model {llm.model!r}" + (f" at {llm.base_url}" if llm.base_url else "")
+    shown = redact_url(llm.base_url) if llm.base_url else ""
+    name = f"{llm.provider} model {llm.model!r}" + (f" at {shown}" if shown else "")
     try:
         reply = runner.run(PING)
     except ProviderAuthError as exc:

@@ -16,10 +16,12 @@ from pathlib import Path
 from typing import Any
 
 from ragstrata.errors import InvalidStateError
+from ragstrata.text.visible import visible
 
 __all__ = ["SessionStore", "next_state"]
 
-_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+# fullmatch, not match + "$": "$" also matches before a trailing newline ("ok\n" would pass).
+_NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 _TOPIC_ANCHORS = frozenset({"FILE_PATH", "SYMBOL", "DOC_REF"})
 
 
@@ -60,9 +62,10 @@ class SessionStore:
         self._folder = folder
 
     def _path(self, name: str) -> Path:
-        if not _NAME_RE.match(name):
+        if not isinstance(name, str) or not _NAME_RE.fullmatch(name):
             raise InvalidStateError(
-                f"invalid session name {name!r}: use 1-64 letters, digits, '.', '_' or '-'"
+                f"invalid session name {visible(repr(name))}: use 1-64 letters, digits, "
+                "'.', '_' or '-' (no path characters, no newline)"
             )
         return self._folder / f"{name}.json"
 

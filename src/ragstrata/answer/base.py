@@ -53,6 +53,36 @@ class Answer:
             "lead": self.lead,
             "text": self.text,
             "citations": [c.to_dict() for c in self.citations],
+            "meta": self.public_meta(),
+        }
+
+    @property
+    def fallback_reason(self) -> str | None:
+        """Why an LLM answer fell back to the extractive one (``None`` when it did not)."""
+        reason = self.meta.get("llm_error")
+        return str(reason) if reason else None
+
+    @property
+    def uncited_llm_reply(self) -> bool:
+        """An LLM wrote this answer but cited no evidence block: not backed by the evidence."""
+        return self.meta.get("mode") == "llm" and not self.citations
+
+    def public_meta(self) -> dict[str, Any]:
+        """What ``--json``, HTTP and MCP report about how the answer was made: mode, whether it
+        is grounded in cited evidence, the LLM's provider, model, tokens and cost, and the
+        reason for a fallback to the extractive answer. Every key is always present."""
+        llm = self.meta.get("llm") or {}
+        return {
+            "mode": self.meta.get("mode", "extractive"),
+            "grounded": self.grounded,
+            "provider": llm.get("provider"),
+            "model": llm.get("model"),
+            "fallback_reason": self.fallback_reason,
+            "input_tokens": llm.get("input_tokens"),
+            "output_tokens": llm.get("output_tokens"),
+            "cost_usd": llm.get("cost_usd"),
+            "invalid_citations": list(self.meta.get("invalid_citations", [])),
+            "uncited_sentences": len(self.meta.get("uncited_sentences", [])),
         }
 
 

@@ -17,8 +17,8 @@ from rich.console import Console
 from rich.markdown import Markdown
 from rich.text import Text
 
-from ragstrata.cli.app import app
-from ragstrata.cli.common import edge_settings, print_json
+from ragstrata.cli.app import app, err_console
+from ragstrata.cli.common import MAX_TOP_K, edge_settings, make_console, print_json
 from ragstrata.docgen.fsio import write_atomic
 from ragstrata.errors import IndexMissingError, InvalidQueryError
 
@@ -26,7 +26,14 @@ if TYPE_CHECKING:
     from ragstrata.answer.base import AskResult
     from ragstrata.facade import Ragstrata
 
-__all__ = ["RepoOption", "ask_command", "open_index", "render_ask", "write_atomic"]
+__all__ = [
+    "RepoOption",
+    "answer_warnings",
+    "ask_command",
+    "open_index",
+    "render_ask",
+    "write_atomic",
+]
 
 RepoOption = Annotated[
     Path | None,
@@ -54,7 +61,9 @@ def ask_command(
         str | None,
         typer.Option("--session", help="Conversation name; follow-ups continue its topic."),
     ] = None,
-    top_k: Annotated[int, typer.Option("--top-k", min=1, help="Hits to retrieve.")] = 10,
+    top_k: Annotated[
+        int, typer.Option("--top-k", min=1, max=MAX_TOP_K, help="Hits to retrieve.")
+    ] = 10,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
     """Answer QUESTION from cited evidence in the repository's index."""
@@ -62,14 +71,32 @@ def ask_command(
         raise InvalidQueryError("empty question; ask something about the repository")
     with open_index(repo) as rs:
         result = rs.ask(question, session=session, top_k=top_k)
+    for line in answer_warnings(result):
+        err_console.print(line, markup=False, highlight=False)
     if as_json:
         print_json(result.to_dict())
     else:
-        render_ask(result, Console(highlight=False))
+        render_ask(result, make_console(highlight=False))
 
 
 MAX_LISTED_CITATIONS = 10
 """Citations listed under an answer; the rest are counted ("… and 4 more")."""
+
+
+def answer_warnings(result: AskResult) -> list[str]:
+    """One-line warnings for stderr: the LLM failed (extractive fallback), or cited nothing."""
+    answer = result.answer
+    meta = answer.public_meta()
+    who = " ".join(str(v) for v in (meta["provider"], meta["model"]) if v) or "LLM"
+    out = []
+    if answer.fallback_reason:
+        out.append(
+            f"warning: the LLM ({who}) failed, showing the extractive answer: "
+            f"{answer.fallback_reason}"
+        )
+    elif answer.uncited_llm_reply:
+        out.append(f"warning: the LLM ({who}) reply cites no evidence block; it is unverified")
+    return [" ".join(line.split()) for line in out]
 
 
 def render_ask(result: AskResult, console: Console) -> None:
@@ -91,7 +118,9 @@ def render_ask(result: AskResult, console: Console) -> None:
             console.print(Text(f"  … and {len(cites) - MAX_LISTED_CITATIONS} more"))
     evidence = result.evidence
     console.print()
-    if evidence.satisfied:
+    if evidence.satisfied and result.answer.uncited_llm_reply:
+        status = Text("evidence: found, but the LLM answer cites none of it", style="yellow")
+    elif evidence.satisfied:
         status = Text("evidence: satisfied", style="green")
     else:
         label = "partial answer; " if result.answer.status == "partial" else ""

@@ -10,10 +10,25 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from rich.console import Console, ConsoleOptions, ConsoleRenderable, RenderHook, RenderResult
+from rich.segment import Segment
+
 from ragstrata.errors import ConfigError, InvalidStateError, UserError
 from ragstrata.settings import Settings, load_settings
+from ragstrata.text.visible import visible, visible_json
 
-__all__ = ["edge_settings", "is_loopback", "parse_json_arg", "parse_repo_arg", "print_json"]
+__all__ = [
+    "MAX_TOP_K",
+    "edge_settings",
+    "is_loopback",
+    "make_console",
+    "parse_json_arg",
+    "parse_repo_arg",
+    "print_json",
+]
+
+MAX_TOP_K = 1000
+"""Largest ``--top-k`` a command accepts (every numeric input has bounds)."""
 
 _REPO_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
@@ -37,19 +52,57 @@ def parse_json_arg(value: str | None, name: str) -> Any:
         ) from None
 
 
-def print_json(data: Any) -> None:
-    """Print ``data`` as UTF-8 JSON (Cyrillic kept readable) on stdout."""
-    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+def print_json(data: Any, *, indent: int | None = 2) -> None:
+    """Print ``data`` as UTF-8 JSON (Cyrillic kept readable) on stdout; bidi and invisible
+    characters from the repository are written as ``\\uXXXX`` escapes (text.visible)."""
+    sys.stdout.write(visible_json(json.dumps(data, ensure_ascii=False, indent=indent)) + "\n")
+
+
+class _Visible:
+    """A renderable drawn as ``inner`` is, with every text segment passed through
+    :func:`~ragstrata.text.visible.visible` (styles and rich's own control codes untouched)."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        for segment in console.render(self.inner, options):
+            if segment.control or not segment.text:
+                yield segment
+            else:
+                yield Segment(visible(segment.text), segment.style, segment.control)
+
+
+class _VisibleHook(RenderHook):
+    def process_renderables(self, renderables: list[ConsoleRenderable]) -> list[ConsoleRenderable]:
+        return [_Visible(r) for r in renderables]
+
+
+def make_console(**kwargs: Any) -> Console:
+    """The one way CLI commands make a rich console: whatever it prints (paths, symbols, file
+    content, messages) shows control and bidi characters as escapes instead of obeying them."""
+    console = Console(**kwargs)
+    console.push_render_hook(_VisibleHook())
+    return console
 
 
 GLOBAL_OVERRIDES: dict[str, Any] = {}
 """Settings given by global flags (``ragstrata --store URL ...``), set by the root callback."""
 
+GLOBAL_FLAGS: dict[str, bool] = {"trust_repo_config": False}
+"""Global switches that are not settings (``--trust-repo-config``), set by the root callback."""
+
 
 def edge_settings(folder: Path | None = None, **overrides: Any) -> Settings:
-    """The settings for a command: file in ``folder`` (or cwd) < environment < flags."""
+    """The settings for a command: user file < repository file in ``folder`` (or cwd, under the
+    repository rules) < environment < flags."""
     merged = {**GLOBAL_OVERRIDES, **overrides}
-    return load_settings(folder or Path.cwd(), env=os.environ, overrides=merged or None)
+    return load_settings(
+        folder or Path.cwd(),
+        env=os.environ,
+        overrides=merged or None,
+        trust_repo_config=GLOBAL_FLAGS["trust_repo_config"],
+    )
 
 
 def is_loopback(host: str) -> bool:

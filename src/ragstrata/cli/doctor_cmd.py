@@ -18,7 +18,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ragstrata.cli.app import app
-from ragstrata.cli.common import edge_settings, print_json
+from ragstrata.cli.common import edge_settings, make_console, print_json
 from ragstrata.doctor import CATEGORIES, DoctorFinding, finding_to_dict
 from ragstrata.errors import ConfigError, one_line
 from ragstrata.facade import Ragstrata
@@ -38,7 +38,7 @@ def _checks(root: Path) -> PreflightResult:
             Severity.HIGH,
             "settings",
             one_line(exc),
-            "fix ragstrata.toml / [tool.ragstrata] or the RAGSTRATA_* variable it names",
+            "fix the settings file or the RAGSTRATA_* variable the message names",
         )
         return PreflightResult.of([finding])
     with Ragstrata(root, settings) as rs:
@@ -85,6 +85,6 @@ def doctor_command(
             }
         )
     else:
-        _table(result, Console(highlight=False, soft_wrap=False))
+        _table(result, make_console(highlight=False, soft_wrap=False))
     if result.has_blocking():
         raise SystemExit(EXIT_BLOCKING)  # typer.Exit is swallowed by standalone_mode=False

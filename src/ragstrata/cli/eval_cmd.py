@@ -13,12 +13,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from ragstrata.cli.app import app
-from ragstrata.cli.common import edge_settings, print_json
+from ragstrata.cli.common import MAX_TOP_K, edge_settings, make_console, print_json
 from ragstrata.errors import RepositoryNotFoundError, UserError
 from ragstrata.evaluation import KS, EvalReport, evaluate, load_dataset, select_for_tree
 from ragstrata.facade import Ragstrata
@@ -28,7 +27,7 @@ if TYPE_CHECKING:
 
 __all__ = ["ensure_index", "eval_command"]
 
-_err = Console(stderr=True, highlight=False)
+_err = make_console(stderr=True, highlight=False)
 
 
 def _progress() -> Progress:
@@ -63,7 +62,7 @@ def ensure_index(rs: Ragstrata, *, quiet: bool = False) -> bool:
 
 
 def _table(report: EvalReport, repo_name: str | None) -> None:
-    console = Console(highlight=False)
+    console = make_console(highlight=False)
     title = f"{report.dataset}" + (f" ({repo_name})" if repo_name else "") + f": {report.n} queries"
     table = Table(title=title)
     table.add_column("level")
@@ -100,7 +99,9 @@ def eval_command(
         Path | None,
         typer.Option("--answers", help="JSONL of answer cases {question, gold, expect, ...}."),
     ] = None,
-    top_k: Annotated[int, typer.Option("--top-k", min=1, help="Hits retrieved per query.")] = 50,
+    top_k: Annotated[
+        int, typer.Option("--top-k", min=1, max=MAX_TOP_K, help="Hits retrieved per query.")
+    ] = 50,
     repo_name: Annotated[
         str | None, typer.Option("--repo-name", help="Only rows whose 'repo' is this (owner/name).")
     ] = None,
@@ -173,7 +174,7 @@ def _eval_answers(
         out["repo"] = chosen
         print_json(out)
         return
-    console = Console(highlight=False)
+    console = make_console(highlight=False)
     title = f"{path.name}" + (f" ({chosen})" if chosen else "") + f": {report.n} cases"
     table = Table(title=title)
     table.add_column("group", no_wrap=True)

@@ -18,14 +18,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from ragstrata.cli.app import app
 from ragstrata.cli.ask_cmd import RepoOption, open_index
+from ragstrata.cli.common import make_console
 from ragstrata.docgen.fsio import write_atomic
 from ragstrata.docgen.strings import LANGUAGES, strings
 from ragstrata.errors import UserError
+from ragstrata.text.visible import visible
 
 if TYPE_CHECKING:
     from ragstrata.docgen.drift import DriftReport
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
 
 __all__ = ["gendocs_command"]
 
-_err = Console(stderr=True, highlight=False, soft_wrap=True)
+_err = make_console(stderr=True, highlight=False, soft_wrap=True)
 
 
 @app.command("gendocs")
@@ -84,7 +85,7 @@ def gendocs_command(
         assert target is not None
         markdown = docs.page(target, header=out is not None).markdown
     if out is None:
-        typer.echo(markdown, nl=False)
+        typer.echo(visible(markdown), nl=False)
     else:
         write_atomic(out, markdown)
 
@@ -147,7 +148,7 @@ def _check(folder: Path, repo: Path | None, lang: str) -> None:
     if report.pages == 0 and not report.stale:
         raise UserError(strings(lang).t("drift_no_pages", folder=folder))
     for line in drift_lines(report, lang):
-        typer.echo(line)
+        typer.echo(visible(line))
     if not report.clean:
         raise typer.Exit(1)
 

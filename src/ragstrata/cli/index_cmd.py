@@ -25,7 +25,7 @@ from rich.progress import (
 from rich.table import Table
 
 from ragstrata.cli.app import app
-from ragstrata.cli.common import edge_settings, print_json
+from ragstrata.cli.common import edge_settings, make_console, print_json
 from ragstrata.facade import Ragstrata
 from ragstrata.indexer import IndexEvent, IndexReport, IndexStatus
 
@@ -98,6 +98,7 @@ def _summary(report: IndexReport, console: Console) -> None:
         table.add_row(f"rows {layer}", str(count))
     table.add_row("embedded now", str(data["embeddings"]["done"]))
     table.add_row("embeddings pending", str(data["embeddings"]["pending"]))
+    table.add_row("secrets redacted", str(data["secrets"]["redacted"]))
     table.add_row("seconds", f"{data['seconds']:.2f}")
     console.print(table)
     if report.dry_run and report.estimate is not None:
@@ -139,7 +140,7 @@ def index_command(
 ) -> None:
     """Build or refresh the index of PATH (only new and changed files are processed)."""
     root = path or Path.cwd()
-    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    err = make_console(stderr=True, highlight=False, soft_wrap=True)
     with Ragstrata(root, edge_settings(root if root.is_dir() else None)) as rs:
         try:
             with _ProgressView(err) as view:
@@ -155,7 +156,7 @@ def index_command(
     if as_json:
         print_json(report.to_dict())
     else:
-        _summary(report, Console(highlight=False))
+        _summary(report, make_console(highlight=False))
 
 
 def _status_table(status: IndexStatus, console: Console) -> None:
@@ -167,6 +168,7 @@ def _status_table(status: IndexStatus, console: Console) -> None:
         table.add_row(f"rows {layer}", str(count))
     table.add_row("stale files", str(data["stale"]))
     table.add_row("pending embeddings", str(data["pending_embeddings"]))
+    table.add_row("secrets redacted", str(data["secrets"]["redacted"]))
     table.add_row("fingerprint", str(data["fingerprint"]))
     table.add_row("updated at", str(data["updated_at"]))
     table.add_row("schema version", str(data["schema_version"]))
@@ -187,4 +189,4 @@ def status_command(
     if as_json:
         print_json(status.to_dict())
     else:
-        _status_table(status, Console(highlight=False))
+        _status_table(status, make_console(highlight=False))

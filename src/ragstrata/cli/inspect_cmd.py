@@ -17,12 +17,11 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.text import Text
 from rich.tree import Tree
 
 from ragstrata.cli.app import app
-from ragstrata.cli.common import edge_settings
+from ragstrata.cli.common import edge_settings, make_console
 from ragstrata.errors import ConfigError, RepositoryNotFoundError
 from ragstrata.ingest.pipeline import IngestResult, ingest_repository
 from ragstrata.ingest.rows import (
@@ -36,6 +35,7 @@ from ragstrata.ingest.rows import (
     Row,
     SectionRow,
 )
+from ragstrata.text.visible import visible_json
 
 __all__ = ["inspect", "parse_layers", "row_to_dict"]
 
@@ -105,12 +105,12 @@ def _print_json(files: list[FileRows], layers: frozenset[Layer], result: IngestR
     for file_rows in files:
         for row in file_rows.rows:
             if row.layer in layers:
-                out.write(json.dumps(row_to_dict(row), ensure_ascii=False) + "\n")
-    out.write(json.dumps({"report": result.report()}, ensure_ascii=False) + "\n")
+                out.write(visible_json(json.dumps(row_to_dict(row), ensure_ascii=False)) + "\n")
+    out.write(visible_json(json.dumps({"report": result.report()}, ensure_ascii=False)) + "\n")
 
 
 def _print_human(files: list[FileRows], layers: frozenset[Layer], result: IngestResult) -> None:
-    console = Console(highlight=False)
+    console = make_console(highlight=False)
     for file_rows in files:
         rows = [row for row in file_rows.rows if row.layer in layers]
         if not rows:
@@ -162,7 +162,7 @@ def _label(row: Row) -> Text:
 
 
 def _print_report(result: IngestResult) -> None:
-    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    err = make_console(stderr=True, highlight=False, soft_wrap=True)
     report = result.report()
     rows = ", ".join(f"{layer} {count}" for layer, count in report["rows"].items())
     err.print(Text(f"files: {report['files']}; rows: {rows}"))

@@ -15,15 +15,15 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
 from ragstrata.cli.app import app
-from ragstrata.cli.common import edge_settings, print_json
+from ragstrata.cli.common import MAX_TOP_K, edge_settings, make_console, print_json
 from ragstrata.errors import IndexMissingError, InvalidQueryError, UserError
 from ragstrata.facade import Ragstrata
 from ragstrata.retrieve.base import SearchResult
+from ragstrata.text.visible import visible_json
 
 __all__ = ["open_indexed", "read_batch", "search_command"]
 
@@ -69,12 +69,12 @@ def _batch(rs: Ragstrata, path: Path, layers: Sequence[str] | None, top_k: int) 
                 record["error"] = str(exc)
         else:
             record["error"] = error
-        out.write(json.dumps(record, ensure_ascii=False) + "\n")
+        out.write(visible_json(json.dumps(record, ensure_ascii=False)) + "\n")
         out.flush()
 
 
 def _render(result: SearchResult) -> None:
-    console = Console(highlight=False)
+    console = make_console(highlight=False)
     plan = result.plan
     console.print(
         Text(
@@ -109,7 +109,9 @@ def search_command(
         list[str] | None,
         typer.Option("--layer", "-l", help="Only this layer (C0-C3, D0-D2); repeatable."),
     ] = None,
-    top_k: Annotated[int, typer.Option("--top-k", min=1, help="Hits to return.")] = 10,
+    top_k: Annotated[
+        int, typer.Option("--top-k", min=1, max=MAX_TOP_K, help="Hits to return.")
+    ] = 10,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the plan and hits as JSON.")
     ] = False,

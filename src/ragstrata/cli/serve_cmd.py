@@ -57,7 +57,13 @@ def serve_command(
         ),
     ] = DEFAULT_TOKEN_ENV,
     max_body_bytes: Annotated[
-        int, typer.Option("--max-body-bytes", min=1024, help="Largest request body accepted.")
+        int,
+        typer.Option(
+            "--max-body-bytes",
+            min=1024,
+            max=64 * 1024 * 1024,
+            help="Largest request body accepted.",
+        ),
     ] = 64 * 1024,
 ) -> None:
     """Serve the HTTP API (/v1/...) and the web page (/) for the given repositories."""

@@ -20,7 +20,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from ragstrata.cli.app import app
-from ragstrata.cli.common import edge_settings, print_json
+from ragstrata.cli.common import edge_settings, make_console, print_json
 from ragstrata.errors import ConfigError, IndexMissingError
 from ragstrata.facade import Ragstrata
 from ragstrata.llm.summaries import PriceFunction, SummaryPlan, SummaryPlanner, SummaryRunReport
@@ -32,7 +32,7 @@ __all__ = ["NO_LLM_MESSAGE", "summarize_command"]
 NO_LLM_MESSAGE = (
     "no LLM configured for summaries: set RAGSTRATA_LLM_PROVIDER (openai or ollama), "
     "RAGSTRATA_LLM_MODEL, RAGSTRATA_LLM_BASE_URL and RAGSTRATA_LLM_API_KEY "
-    "(or the [llm] section of ragstrata.toml); --dry-run works without one"
+    "(or the [llm] section of ~/.config/ragstrata/config.toml); --dry-run works without one"
 )
 _PREFLIGHT_CATEGORIES = frozenset({"settings", "index", "schema", "llm", "disk"})
 
@@ -67,7 +67,7 @@ def _plan_line(plan: SummaryPlan, priced: bool) -> str:
 def _run(
     rs: Ragstrata, planner: SummaryPlanner, force: bool, limit: int | None
 ) -> SummaryRunReport:
-    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    err = make_console(stderr=True, highlight=False, soft_wrap=True)
     runner = rs.runner
     if runner is None:
         raise ConfigError(NO_LLM_MESSAGE)
@@ -137,7 +137,7 @@ def summarize_command(
         kinds = [SummaryKind.DEFINITION]
     kinds = kinds or [SummaryKind.FILE, SummaryKind.DEFINITION]
     price, priced = _price(settings)
-    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    err = make_console(stderr=True, highlight=False, soft_wrap=True)
     with Ragstrata(root, settings) as rs:
         if not rs.has_index():
             raise IndexMissingError(f"no index at {rs.index_dir}; run `ragstrata index {rs.repo}`")
@@ -170,7 +170,7 @@ def summarize_command(
             }
         )
     else:
-        out = Console(highlight=False)
+        out = make_console(highlight=False)
         if dry_run:
             out.print(_plan_line(plan, priced), markup=False)
         _table(plan, report, out)

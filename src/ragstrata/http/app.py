@@ -28,6 +28,7 @@ from ragstrata.http.jobs import JobManager
 from ragstrata.http.limits import BodyLimit
 from ragstrata.http.render import highlight, highlight_hit, language_of, markdown_html, pygments_css
 from ragstrata.http.symbols import symbol_router
+from ragstrata.ingest.secrets import redact_text
 
 __all__ = ["DEFAULT_MAX_BODY_BYTES", "Repos", "create_app"]
 
@@ -287,8 +288,12 @@ def create_app(
         if last < start:
             raise ApiError(422, "invalid_request", f"end ({last}) is before start ({start})")
         last = min(last, start + MAX_SOURCE_LINES - 1)
-        with full.open(encoding="utf-8", errors="replace") as fh:
-            lines = [line for n, line in enumerate(fh, 1) if start <= n <= last]
+        # The file as the index saw it: secrets redacted (ingest.secrets), lines unchanged.
+        text, _ = redact_text(full.read_text(encoding="utf-8", errors="replace"), key)
+        every = text.split("\n")
+        if every and every[-1] == "":
+            every.pop()
+        lines = [f"{line}\n" for line in every[start - 1 : last]]
         text = "".join(lines).rstrip("\n")
         return m.SourceResponse(
             repo=name,
@@ -308,8 +313,9 @@ def create_app(
     app.include_router(api)
 
     @app.get("/healthz", summary="Liveness", response_model=m.HealthResponse)
-    def healthz() -> m.HealthResponse:
-        """Always 200 while the server runs (no token needed)."""
+    async def healthz() -> m.HealthResponse:
+        """Always 200 while the server runs (no token needed). ``async``: it answers on the
+        event loop itself, never queued behind the worker threads that run searches."""
         return m.HealthResponse(status="ok", version=__version__, repos=sorted(served.by_name))
 
     page = {

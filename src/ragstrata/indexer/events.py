@@ -88,6 +88,7 @@ class IndexReport:
     dry_run: bool = False
     estimate: Estimate | None = None
     paths: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # dry run only
+    secrets_redacted: Mapping[str, int] = field(default_factory=dict)  # by kind, this run
 
     def to_dict(self) -> dict[str, Any]:
         """``{"files": {...}, "rows": {...}, "embeddings": {...}, "seconds"}``; a dry run adds
@@ -103,6 +104,7 @@ class IndexReport:
             "rows": _layer_counts(self.rows),
             "embeddings": {"done": self.embeddings_done, "pending": self.embeddings_pending},
             "seconds": round(self.seconds, 3),
+            "secrets": _secrets(self.secrets_redacted),
         }
         if self.dry_run:
             out["dry_run"] = True
@@ -122,6 +124,7 @@ class IndexStatus:
     updated_at: str | None
     schema_version: int
     files: int = 0
+    secrets_redacted: Mapping[str, int] = field(default_factory=dict)  # by kind, whole index
 
     def to_dict(self) -> dict[str, Any]:
         """``{"rows", "stale", "pending_embeddings", "fingerprint", "updated_at",
@@ -133,4 +136,10 @@ class IndexStatus:
             "fingerprint": self.fingerprint,
             "updated_at": self.updated_at,
             "schema_version": self.schema_version,
+            "secrets": _secrets(self.secrets_redacted),
         }
+
+
+def _secrets(by_kind: Mapping[str, int]) -> dict[str, Any]:
+    """``{"redacted": total, "by_kind": {...}}``: counts only, never a secret."""
+    return {"redacted": sum(by_kind.values()), "by_kind": dict(sorted(by_kind.items()))}

@@ -33,6 +33,7 @@ from ragstrata.indexer.events import Estimate, IndexEvent, IndexReport
 from ragstrata.indexer.manifest import check_manifest, expected_manifest
 from ragstrata.indexer.plan import Plan, make_plan
 from ragstrata.indexer.relations import resolve_changes
+from ragstrata.indexer.secrets_ledger import update_ledger
 from ragstrata.ingest.pipeline import extract_file
 from ragstrata.ingest.rows import FileRows, Layer, Row
 from ragstrata.ingest.texts import DEFAULT_EMBED_LAYERS, embedding_text
@@ -109,8 +110,11 @@ class Indexer:
                 self.store.drop_vectors(keep_fingerprint=expected.embedder_fingerprint)
         warnings: tuple[str, ...] = ()
         rewritten = 0
+        redacted: dict[str, tuple[str, ...]] = {}
         if not plan.is_noop:
-            warnings, rewritten = self._apply(plan, emit)
+            warnings, rewritten = self._apply(plan, emit, redacted)
+        index_dir = self.repo / self.settings.store.index_dir_name
+        update_ledger(index_dir, redacted, plan.removed, reset=rebuild or check.new)
         done = fill_vectors(self.store, self.embedder, emit) if embed else 0
         stats = self.store.stats(self.embedder.fingerprint)
         report = IndexReport(
@@ -125,13 +129,18 @@ class Indexer:
             seconds=time.perf_counter() - started,
             relations_rewritten=rewritten,
             warnings=warnings,
+            secrets_redacted=dict(
+                sorted(Counter(k for ks in redacted.values() for k in ks).items())
+            ),
         )
         emit(IndexEvent("done", 1, 1))
         return report
 
     # ------------------------------------------------------------------ writing
 
-    def _apply(self, plan: Plan, emit: Progress) -> tuple[tuple[str, ...], int]:
+    def _apply(
+        self, plan: Plan, emit: Progress, redacted: dict[str, tuple[str, ...]]
+    ) -> tuple[tuple[str, ...], int]:
         todo = sorted(plan.files)
         extracted: list[FileRows] = []
         warnings: list[str] = []
@@ -139,6 +148,7 @@ class Indexer:
             file_rows = extract_file(plan.files[path], self.settings.index)
             extracted.append(file_rows)
             warnings.extend(file_rows.warnings)
+            redacted[path] = file_rows.redactions
             emit(IndexEvent("extract", i, len(todo), path=path, rows=len(file_rows.rows)))
         emit(IndexEvent("resolve", 0, 1, message="resolving relations"))
         resolution = resolve_changes(self.store, extracted, plan.removed)

@@ -8,6 +8,7 @@ from ragstrata.embed.base import Embedder
 from ragstrata.errors import IndexMissingError
 from ragstrata.indexer.events import IndexStatus
 from ragstrata.indexer.plan import make_plan
+from ragstrata.indexer.secrets_ledger import total_redacted
 from ragstrata.settings import Settings
 from ragstrata.store.base import Store
 
@@ -36,4 +37,5 @@ def index_status(repo: Path, store: Store, embedder: Embedder, settings: Setting
         updated_at=stats.updated_at,
         schema_version=manifest.schema_version if manifest else stats.schema_version,
         files=stats.files,
+        secrets_redacted=total_redacted(Path(repo) / settings.store.index_dir_name),
     )

@@ -125,7 +125,11 @@ def iter_file_rows(files: Iterable[SourceFile], settings: IndexSettings) -> Iter
 
 
 def extract_file(file: SourceFile, settings: IndexSettings) -> FileRows:
-    """The rows of one file; never raises for bad content (see the module docstring)."""
+    """The rows of one file, its secrets redacted first; never raises for bad content (see the
+    module docstring)."""
+    from ragstrata.ingest.secrets import redact_source
+
+    file, redaction = redact_source(file)
     warnings: list[str] = []
     if file.decode_errors:
         warnings.append(f"{file.path}: invalid UTF-8 replaced with U+FFFD")
@@ -133,7 +137,9 @@ def extract_file(file: SourceFile, settings: IndexSettings) -> FileRows:
         rows = _guarded(file, settings, warnings, _docs_rows, Layer.D0)
     else:
         rows = _guarded(file, settings, warnings, _code_rows, Layer.C0)
-    return FileRows(file=file, rows=tuple(rows), warnings=tuple(warnings))
+    return FileRows(
+        file=file, rows=tuple(rows), warnings=tuple(warnings), redactions=redaction.kinds
+    )
 
 
 _Extractor = Callable[[SourceFile, IndexSettings], list[Row]]

@@ -179,3 +179,4 @@ class FileRows:
     file: SourceFile
     rows: tuple[Row, ...] = field(default_factory=tuple)
     warnings: tuple[str, ...] = ()
+    redactions: tuple[str, ...] = ()  # kinds of the secrets redacted from its text

@@ -8,9 +8,17 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
-__all__ = ["LLMMetadata", "ModelUsage", "Request", "RunResult", "Runner", "summary_hash"]
+__all__ = [
+    "LLMMetadata",
+    "ModelUsage",
+    "Request",
+    "RunResult",
+    "Runner",
+    "call_meta",
+    "summary_hash",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,3 +79,19 @@ class Runner(Protocol):
     """Executes one LLM request. Raises ``ProviderError`` when the transport fails."""
 
     def run(self, request: Request) -> RunResult: ...
+
+
+def call_meta(runner: Runner, result: RunResult | None = None) -> dict[str, Any]:
+    """What an answer reports about one LLM call: provider, model, tokens and cost.
+
+    Provider and model come from the runner's public ``provider`` / ``model`` attributes when
+    it has them; tokens and cost from the reply's metadata (``None`` before a reply).
+    """
+    meta = result.meta if result is not None else None
+    return {
+        "provider": str(getattr(runner, "provider", type(runner).__name__)),
+        "model": str(getattr(runner, "model", "")) or None,
+        "input_tokens": meta.input_tokens if meta else None,
+        "output_tokens": meta.output_tokens if meta else None,
+        "cost_usd": meta.total_cost_usd if meta else None,
+    }

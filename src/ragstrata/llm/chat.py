@@ -68,6 +68,11 @@ class ChatRunner:
         """The configured model name."""
         return self.transport.model
 
+    @property
+    def provider(self) -> str:
+        """The provider name (``openai``, ``ollama``)."""
+        return self.transport.provider
+
     def _messages(self, request: Request) -> list[dict[str, str]]:
         return chat_messages(request, self.combine_prompts)
 

@@ -1,6 +1,7 @@
 """Build the configured LLM runner from ``LLMSettings``: ``none`` -> ``None``, ``openai``, ``ollama``.
 
-Settings (``[llm]`` in ``ragstrata.toml``, each overridable by ``RAGSTRATA_LLM_<NAME>``):
+Settings (``[llm]`` in the user's ``~/.config/ragstrata/config.toml``, each overridable by
+``RAGSTRATA_LLM_<NAME>``; a repository's own file may not set them):
 ``provider``, ``base_url``, ``model``, ``api_key_env`` (the variable holding the key, default
 ``RAGSTRATA_LLM_API_KEY``), ``timeout_s``, ``max_retries``. Optional settings read when the
 settings object has them: ``requests_per_s``, ``price_file``, ``combine_prompts``,
@@ -34,7 +35,8 @@ def require(section: str, provider: str, name: str, value: str | None) -> str:
     example = f", e.g. {_EXAMPLE_URL[provider]}" if name == "base_url" else ""
     raise ConfigError(
         f"{section}.{name} is not set for provider {provider!r}: set {name} in the [{section}] "
-        f"section of ragstrata.toml or RAGSTRATA_{section.upper()}_{name.upper()}{example}"
+        f"section of your config file (~/.config/ragstrata/config.toml) or "
+        f"RAGSTRATA_{section.upper()}_{name.upper()}{example}"
     )
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from ragstrata.ingest.rows import DefinitionRow, FileRow, Layer, Row
+from ragstrata.ingest.secrets import redact_text
 from ragstrata.llm.base import Runner
 from ragstrata.llm.summary_targets import (
     CHARS_PER_TOKEN,
@@ -199,7 +200,8 @@ class SummaryPlanner:
     def _read_head(self, path: str) -> str:
         try:
             with (self.repo / path).open(encoding="utf-8", errors="replace") as fh:
-                return fh.read(FILE_HEAD_CHARS * 2)
+                head = fh.read(FILE_HEAD_CHARS * 2)
+            return redact_text(head, path)[0]  # a prompt never carries a secret
         except OSError:
             return ""
 

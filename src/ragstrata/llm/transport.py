@@ -44,6 +44,7 @@ __all__ = [
     "RetryPolicy",
     "mask_secret",
     "parse_retry_after",
+    "redact_url",
 ]
 
 log = logging.getLogger(__name__)
@@ -53,11 +54,29 @@ _MAX_QUOTE = 300  # characters of a server message quoted in an error
 _KEYLIKE = re.compile(r"(?i)\b(sk-|bearer\s+)[A-Za-z0-9_\-*.]{4,}")
 
 
+_USERINFO = re.compile(r"(?P<scheme>\b[A-Za-z][A-Za-z0-9+.-]*://)(?P<info>[^@/?#\s]*)@")
+_SECRET_QUERY = re.compile(
+    r"(?i)(?P<name>[?&](?:api[_-]?key|key|token|access[_-]?token|password|secret)=)[^&#\s]*"
+)
+
+
+def redact_url(text: str) -> str:
+    """``text`` with credentials in URLs hidden: ``user:key@`` -> ``user:***@``, a lone
+    ``key@`` -> ``***@``, and ``?key=...`` / ``token=`` / ``password=`` query values."""
+
+    def userinfo(m: re.Match[str]) -> str:
+        user, sep, _ = m.group("info").partition(":")
+        return f"{m.group('scheme')}{user}:***@" if sep else f"{m.group('scheme')}***@"
+
+    return _SECRET_QUERY.sub(r"\g<name>***", _USERINFO.sub(userinfo, text))
+
+
 def mask_secret(text: str, secret: str | None) -> str:
-    """``text`` with ``secret`` and anything that looks like a bearer/``sk-`` key replaced."""
+    """``text`` with ``secret``, URL credentials (:func:`redact_url`) and anything that looks
+    like a bearer/``sk-`` key replaced."""
     if secret:
         text = text.replace(secret, "***")
-    return _KEYLIKE.sub(lambda m: m.group(1) + "***", text)
+    return _KEYLIKE.sub(lambda m: m.group(1) + "***", redact_url(text))
 
 
 def parse_retry_after(value: str | None, now: float, cap: float) -> float | None:
@@ -188,12 +207,14 @@ class HttpTransport:
     ) -> None:
         if not base_url.startswith(("http://", "https://")):
             raise ConfigError(
-                f"{provider} base_url must start with http:// or https://, got {base_url!r}"
+                f"{provider} base_url must start with http:// or https://, "
+                f"got {redact_url(base_url)!r}"
             )
         if timeout_s <= 0:
             raise ConfigError(f"{provider} timeout_s must be > 0, got {timeout_s}")
         self.provider = provider
         self.base_url = base_url.rstrip("/")
+        self.shown_url = redact_url(self.base_url)  # for messages and logs: no credentials
         self.model = model
         self.timeout_s = timeout_s
         self.retry = retry or RetryPolicy()
@@ -214,7 +235,7 @@ class HttpTransport:
     def __repr__(self) -> str:
         key = "***" if self._key else None
         return (
-            f"HttpTransport(provider={self.provider!r}, base_url={self.base_url!r}, "
+            f"HttpTransport(provider={self.provider!r}, base_url={self.shown_url!r}, "
             f"model={self.model!r}, api_key={key!r})"
         )
 
@@ -237,6 +258,7 @@ class HttpTransport:
         JSON, or still failing after ``retry.max_retries`` retries).
         """
         url = self.base_url + path
+        shown = self.shown_url + path  # what messages and logs may print
         payload = json.dumps(body, ensure_ascii=False).encode("utf-8")
         attempt = 0
         while True:
@@ -245,12 +267,12 @@ class HttpTransport:
             started = self._clock()
             try:
                 response = self._send(url, payload)
-                data = self._accept(url, response)
+                data = self._accept(shown, response)
                 return HttpResponse(data, self._clock() - started, attempt + 1)
             except _Retryable as failure:
                 if attempt >= self.retry.max_retries:
                     raise ProviderError(
-                        f"{self.provider}: POST {url} for model {self.model!r} failed after "
+                        f"{self.provider}: POST {shown} for model {self.model!r} failed after "
                         f"{attempt + 1} attempt(s): {failure.reason}"
                     ) from None
                 if failure.retry_after is not None:
@@ -341,7 +363,7 @@ class HttpTransport:
         return mask_secret(" ".join(text.split()), self._key)[:_MAX_QUOTE]
 
     def _auth_message(self, status: int, message: str) -> str:
-        where = f"for model {self.model!r} at {self.base_url}"
+        where = f"for model {self.model!r} at {self.shown_url}"
         if not self._key:
             hint = f"set {self._key_env}" if self._key_env else "configure an API key"
             return f"{self.provider}: no API key was sent and the server refused ({status}) {where}; {hint}"
@@ -351,7 +373,7 @@ class HttpTransport:
     def _not_found_message(self, url: str, message: str) -> str:
         if "model" in message.lower():
             return (
-                f"{self.provider}: unknown model {self.model!r} at {self.base_url} "
+                f"{self.provider}: unknown model {self.model!r} at {self.shown_url} "
                 f"(404){_quote(message)}"
             )
         return (

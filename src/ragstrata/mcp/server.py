@@ -23,7 +23,7 @@ import anyio.from_thread
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, InputRequiredResult, TextContent, ToolAnnotations
-from pydantic import Field, ValidationError
+from pydantic import Field, StrictBool, ValidationError
 
 from ragstrata import __version__
 from ragstrata.errors import RagstrataError
@@ -219,7 +219,10 @@ def build_server(repos: RepoSet) -> RagstrataMCPServer:
     def reindex(
         ctx: Context[Any, Any],
         rebuild: Annotated[
-            bool, Field(description="Delete and rebuild the whole index (slow).")
+            # Strict: "false", "no", 0 or "1" are refused, not coerced (a string "false" must
+            # never start a destructive rebuild, nor "yes" stand for true).
+            StrictBool,
+            Field(description="Delete and rebuild the whole index (slow); true or false."),
         ] = False,
         repo: Repo = None,
     ) -> CallToolResult:

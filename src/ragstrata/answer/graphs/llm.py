@@ -18,7 +18,7 @@ from dataclasses import replace
 from ragstrata.answer.base import Answer
 from ragstrata.answer.graphs.base import CitationList, cite, numbered
 from ragstrata.answer.graphs.messages import messages, prompt_templates
-from ragstrata.llm.base import Request, Runner
+from ragstrata.llm.base import Request, Runner, call_meta
 from ragstrata.retrieve.base import Hit
 
 __all__ = [
@@ -112,14 +112,15 @@ def llm_answer(
     blocks = list(blocks[:MAX_BLOCKS])
     request = build_request(question, blocks, language)
     try:
-        reply = runner.run(request).text.strip()
+        result = runner.run(request)
+        reply = result.text.strip()
     except Exception as exc:  # any runner failure degrades to the extractive answer
         error = f"{type(exc).__name__}: {' '.join(str(exc).split())}"
-        return replace(draft, meta={**draft.meta, "llm_error": error, "fallback": "extractive"})
+        fallback = {"llm_error": error, "fallback": "extractive", "llm": call_meta(runner)}
+        return replace(draft, meta={**draft.meta, **fallback})
     if not reply:
-        return replace(
-            draft, meta={**draft.meta, "llm_error": "empty reply", "fallback": "extractive"}
-        )
+        fallback = {"llm_error": "empty reply", "fallback": "extractive"}
+        return replace(draft, meta={**draft.meta, **fallback, "llm": call_meta(runner, result)})
     check = check_reply(reply, len(blocks))
     citations = CitationList()
     sources = []
@@ -140,6 +141,7 @@ def llm_answer(
         meta={
             **draft.meta,
             "mode": "llm",
+            "llm": call_meta(runner, result),
             "blocks": [h.citation for h in blocks],
             "invalid_citations": check.invalid,
             "uncited_sentences": check.uncited,
