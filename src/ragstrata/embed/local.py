@@ -178,6 +178,10 @@ class OnnxMiniLMEmbedder(BatchedEmbedder):
         module = importlib.import_module(self._spec.module)
         return Path(module.__file__ or "").parent / "model.onnx"
 
+    def tokenizer(self) -> Tokenizer:
+        """The loaded tokenizer (padding off, truncation at ``max_tokens``)."""
+        return self._load()[1]
+
     def _embed(
         self, texts: list[str], query_side: bool, progress: ProgressCallback | None
     ) -> list[list[float]]:
