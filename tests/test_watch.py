@@ -166,6 +166,7 @@ def test_server_watchers_reindex_in_the_background_and_stop(tmp_path: Path) -> N
         ):
             time.sleep(0.2)
         (tmp_path / "b/pkg/new.py").write_text("def appeared():\n    return 1\n", "utf-8")
+        deadline = time.monotonic() + 90
         while time.monotonic() < deadline and "pkg/new.py" not in _paths(tmp_path / "b"):
             time.sleep(0.2)
         assert "pkg/new.py" in _paths(tmp_path / "b")

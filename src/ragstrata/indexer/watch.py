@@ -82,6 +82,9 @@ def watch_repository(
         one("start", 0)
     if max_runs is not None and runs >= max_runs:
         return runs
+    # Files changed between the first run and the moment the native watcher is up would be
+    # missed: the first quiet second after start-up runs one catch-up index (a no-op, usually).
+    catch_up = initial
     for changes in watch(
         root,
         watch_filter=_ignore(root, index_dir_name),
@@ -89,15 +92,32 @@ def watch_repository(
         step=min(50, debounce_ms),
         stop_event=stop,
         rust_timeout=1000,
-        yield_on_timeout=False,
+        yield_on_timeout=True,
         raise_interrupt=True,
     ):
         if stop is not None and stop.is_set():
             break
+        if not changes:
+            if catch_up:
+                catch_up = False
+                _catch_up(index, on_run)
+            continue
+        catch_up = False
         one("change", len(_paths(changes)))
         if max_runs is not None and runs >= max_runs:
             break
     return runs
+
+
+def _catch_up(index: Callable[[], IndexReport], on_run: Callable[[WatchRun], None]) -> None:
+    """One index run, reported only when it found something to do."""
+    try:
+        report = index()
+    except (RagstrataError, OSError) as exc:
+        on_run(WatchRun("change", 0, error=f"{type(exc).__name__}: {exc}"))
+        return
+    if report.added or report.changed or report.removed:
+        on_run(WatchRun("change", 0, report=report))
 
 
 def _paths(changes: Iterable[tuple[object, str]]) -> set[str]:
