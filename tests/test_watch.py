@@ -8,6 +8,7 @@ import os
 import queue
 import shutil
 import signal
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -73,7 +74,10 @@ class Watcher:
 
 
 def _paths(repo: Path) -> set[str]:
-    return {f[0] for f in dump(repo)["files"]}
+    try:
+        return {f[0] for f in dump(repo)["files"]}
+    except sqlite3.OperationalError:  # the index file exists, its tables not yet
+        return set()
 
 
 def _git(repo: Path, *args: str) -> None:

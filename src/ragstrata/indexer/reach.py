@@ -7,7 +7,8 @@ that could *name* one of those definitions may get another target. The resolver
 - the parts of a relation's ``to_name`` and ``receiver_type`` (bare names, ``a.b.c`` parts,
   ``self.m``, imports, all split at separators) matched against a definition's name or the
   last segment of its symbol after any separator, or the last segment of a module, package or
-  folder name that may have appeared or disappeared;
+  folder name that may have appeared or disappeared (a file's first or last definition, a
+  file added or removed);
 - the definitions enclosing the relation's ``from_symbol`` (scopes, enclosing class);
 - the file's imports, which bind aliases (``import numpy as np``): a file that imports
   anything in reach is resolved again whole.
@@ -95,9 +96,11 @@ def affected_relations(
     definitions: Iterable[DefinitionRow],
     relations: Sequence[RelationRow],
     replaced: set[str],
+    appeared: set[str],
 ) -> list[RelationRow]:
     """The relations to hand the resolver, in their original order: every relation of the
-    ``replaced`` files, every base-class relation, the relations of other files the
+    ``replaced`` files (``appeared``: those new, removed or without code before), every
+    base-class relation, the relations of other files the
     change can reach, every import and each file's first relation (see module docstring)."""
     changed = _changed(old, new)
     reach: set[str] = set()
@@ -108,8 +111,8 @@ def affected_relations(
     for path in set(old) | set(new):
         for module in _modules(old.get(path, ())) ^ _modules(new.get(path, ())):
             reach |= _last_segments(module)
-    for path in replaced:  # a file's module and folder (modules of files without definitions,
-        reach |= _last_segments(path.rsplit(".", 1)[0])  # Go package folders)
+    for path in appeared:  # a new or removed file's module and folder (modules of files
+        reach |= _last_segments(path.rsplit(".", 1)[0])  # without definitions, Go folders)
         reach |= _last_segments(path.rpartition("/")[0] or path)
     parents: dict[str, str | None] = {}
     for d in definitions:

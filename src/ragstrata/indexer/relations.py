@@ -185,7 +185,8 @@ def _scope(
     )
     if changed_bases:
         return None  # a class hierarchy changed: ``self.m()`` anywhere may move
-    return affected_relations(old, new, definitions, relations, set(fresh) | set(gone))
+    appeared = (set(fresh) - set(before)) | set(gone)
+    return affected_relations(old, new, definitions, relations, set(fresh) | set(gone), appeared)
 
 
 def _key(rel: RelationRow) -> tuple[str, str, str, str | None]:
