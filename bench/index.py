@@ -1,30 +1,37 @@
-"""Full index and no-op re-index of a real tree: ragstrata vs LlamaIndex ingestion, one run.
+"""Index a real tree three ways in one run: ragstrata, LlamaIndex (same model), static + BM25.
 
-Both sides index the SAME subset of a real tree (default: this Python's standard library,
-``*.py`` plus docs, test folders left out), copied to a temporary folder, with the SAME
-embedding model: ragstrata's packaged MiniLM int8 (``OnnxMiniLMEmbedder``), wrapped as a
-LlamaIndex ``BaseEmbedding`` for the LlamaIndex side.
+Every side indexes the SAME subset of a real tree (``--root``: default this Python's standard
+library; ``*.py`` plus docs, test folders left out), copied to a temporary folder, in its OWN
+subprocess (so peak RSS and CPU time are per side, from ``wait4``):
 
-- ragstrata: ``Indexer.run()`` (walk, tree-sitter C0-C3 / D0-D2 rows, SQLite, vectors for
-  definitions and doc sections/chunks), then a second run on the unchanged tree.
-- LlamaIndex (llama-index-core): an ``IngestionPipeline`` with a docstore (its incremental
-  mechanism: document hashes) whose splitter step sends code to ``CodeSplitter`` (tree-sitter,
-  given the installed ``tree_sitter_python`` parser; ``max_chars`` = our chunk size) and docs to
-  ``SentenceSplitter``, then the embedding step, then ``VectorStoreIndex`` over the nodes. The
-  re-index reads the files again and runs the pipeline, which skips unchanged documents.
-  Whitespace tokenizers are passed to both splitters so nothing is downloaded (tiktoken).
+- **ragstrata**: ``Indexer.run()`` (walk, tree-sitter C0-C3 / D0-D2 rows, SQLite, then vectors
+  of the packaged MiniLM int8 for definitions and doc sections). *First usable search* is when
+  the rows are committed (lexical, symbol and relation search answer; vectors follow). Then a
+  no-op re-run and a one-definition edit (incremental, with its vectors).
+- **LlamaIndex** (llama-index-core): an ``IngestionPipeline`` with a docstore whose splitter
+  step sends code to ``CodeSplitter`` (tree-sitter) and docs to ``SentenceSplitter``, then the
+  embedding step (ragstrata's MiniLM wrapped as a ``BaseEmbedding``: the same model), then
+  ``VectorStoreIndex``. Nothing is searchable before the embedding step ends.
+- **static + BM25** (the Semble-style peer): files cut into 60-line windows, bm25s over words
+  and identifier parts, plus static vectors from a token table distilled from the packaged
+  MiniLM the Model2Vec way (each vocabulary token through the model once, mean-pooled,
+  Zipf-weighted; derived locally into ``--cache`` on first use, never downloaded).
 
-    .venv/bin/python bench/index.py [--root DIR] [--max-files 400] [--json] [--skip-llama]
+    .venv/bin/python bench/index.py [--root DIR] [--max-files 300] [--sides ragstrata,llama,static]
+        [--no-embed] [--json]
 
-The subset: files sorted by path, every k-th kept so ``--max-files`` spread over the tree.
-Never gates CI; numbers go into the README.
+Ratios are peer / ragstrata (> 1: ragstrata is faster or smaller). On a shared machine, CPU
+seconds are steadier than wall seconds; both are reported. Never gates CI.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import re
 import shutil
+import subprocess
 import sys
 import sysconfig
 import tempfile
@@ -39,7 +46,7 @@ from ragstrata.ingest.walker import Walker
 from ragstrata.settings import Settings
 from ragstrata.store.sqlite import SQLiteStore
 
-_DOC_LANGS = {"markdown", "restructuredtext", "text", "rst"}
+SIDES = ("ragstrata", "llama", "static")
 
 
 def pick_subset(root: Path, max_files: int, settings: Settings) -> list[str]:
@@ -64,44 +71,62 @@ def copy_subset(root: Path, paths: Sequence[str], dest: Path) -> None:
         shutil.copy2(root / rel, target)
 
 
+def _paths(repo: Path) -> list[str]:
+    return sorted(
+        str(p.relative_to(repo))
+        for p in repo.rglob("*")
+        if p.is_file() and ".ragstrata" not in p.parts
+    )
+
+
 # --------------------------------------------------------------------------- ragstrata
 
 
-def run_ragstrata(repo: Path, embedder: OnnxMiniLMEmbedder, settings: Settings) -> dict[str, Any]:
-    phases: dict[str, float] = {}
+def run_ragstrata(repo: Path, embed: bool) -> dict[str, Any]:
+    settings = Settings()
+    embedder = OnnxMiniLMEmbedder(MINILM_MODEL)
     marks = {"start": time.perf_counter()}
 
     def progress(event: IndexEvent) -> None:
-        if event.phase == "embed" and "embed_start" not in marks:
-            marks["embed_start"] = time.perf_counter()
+        if event.phase == "embed" and "rows_ready" not in marks:
+            marks["rows_ready"] = time.perf_counter()
 
     store = SQLiteStore.for_repo(repo)
     try:
-        full = Indexer(repo, store, embedder, settings).run(progress=progress)
+        full = Indexer(repo, store, embedder, settings).run(progress=progress, embed=embed)
         end = time.perf_counter()
-        phases["rows_s"] = marks.get("embed_start", end) - marks["start"]
-        phases["embed_s"] = end - marks.get("embed_start", end)
+        first = marks.get("rows_ready", end) - marks["start"]
         t0 = time.perf_counter()
-        noop = Indexer(repo, store, embedder, settings).run()
+        noop = Indexer(repo, store, embedder, settings).run(embed=embed)
         noop_s = time.perf_counter() - t0
+        target = next(repo / p for p in _paths(repo) if p.endswith(".py"))
+        target.write_text(
+            target.read_text(encoding="utf-8") + "\n\ndef bench_added(x):\n    return x\n",
+            encoding="utf-8",
+        )
+        t1 = time.perf_counter()
+        edit = Indexer(repo, store, embedder, settings).run(embed=embed)
+        edit_s = time.perf_counter() - t1
     finally:
         store.close()
     data = full.to_dict()
     return {
+        "first_search_s": round(first, 2),
         "full_s": round(full.seconds, 2),
-        **{k: round(v, 2) for k, v in phases.items()},
         "noop_s": round(noop_s, 3),
+        "edit_s": round(edit_s, 3),
         "files": data["files"]["added"],
-        "rows": data["rows"],
+        "rows": sum(data["rows"].values()),
         "embedded_texts": data["embeddings"]["done"],
         "noop_changed": noop.added + noop.changed + noop.removed,
+        "edit_changed": edit.changed,
     }
 
 
 # --------------------------------------------------------------------------- LlamaIndex
 
 
-def run_llama(repo: Path, paths: Sequence[str], embedder: OnnxMiniLMEmbedder) -> dict[str, Any]:
+def run_llama(repo: Path, embed: bool) -> dict[str, Any]:
     import tree_sitter_python
     from llama_index.core import Document, VectorStoreIndex
     from llama_index.core.base.embeddings.base import BaseEmbedding
@@ -111,6 +136,8 @@ def run_llama(repo: Path, paths: Sequence[str], embedder: OnnxMiniLMEmbedder) ->
     from llama_index.core.storage.docstore import SimpleDocumentStore
     from pydantic import PrivateAttr
     from tree_sitter import Language, Parser
+
+    inner = OnnxMiniLMEmbedder(MINILM_MODEL)
 
     class MiniLMEmbedding(BaseEmbedding):
         """ragstrata's OnnxMiniLMEmbedder as a LlamaIndex embedding model."""
@@ -152,7 +179,8 @@ def run_llama(repo: Path, paths: Sequence[str], embedder: OnnxMiniLMEmbedder) ->
             other = [n for n in nodes if n not in py]
             return [*code(py, **kwargs), *prose(other, **kwargs)]
 
-    embed_model = MiniLMEmbedding(embedder)
+    embed_model = MiniLMEmbedding(inner)
+    paths = _paths(repo)
 
     def load() -> list[Any]:
         docs = []
@@ -161,72 +189,201 @@ def run_llama(repo: Path, paths: Sequence[str], embedder: OnnxMiniLMEmbedder) ->
             docs.append(Document(text=text, id_=rel, metadata={"file_path": rel}))
         return docs
 
-    pipeline = IngestionPipeline(
-        transformations=[BySuffix(), embed_model], docstore=SimpleDocumentStore()
-    )
+    steps: list[Any] = [BySuffix(), embed_model] if embed else [BySuffix()]
+    pipeline = IngestionPipeline(transformations=steps, docstore=SimpleDocumentStore())
     t0 = time.perf_counter()
     nodes = pipeline.run(documents=load())
-    VectorStoreIndex(nodes, embed_model=embed_model)
+    if embed:
+        VectorStoreIndex(nodes, embed_model=embed_model)
     full_s = time.perf_counter() - t0
     t1 = time.perf_counter()
     again = pipeline.run(documents=load())
     noop_s = time.perf_counter() - t1
     return {
+        "first_search_s": round(full_s, 2),  # nothing answers before the pipeline ends
         "full_s": round(full_s, 2),
         "noop_s": round(noop_s, 3),
+        "files": len(paths),
         "nodes": len(nodes),
-        "embedded_texts": len(nodes),
+        "embedded_texts": len(nodes) if embed else 0,
         "noop_nodes": len(again),
-        "splitter": "CodeSplitter (tree-sitter) + SentenceSplitter",
     }
 
 
-# --------------------------------------------------------------------------- main
+# --------------------------------------------------------------------------- static + BM25
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+
+
+def static_table(cache: Path) -> Any:
+    """The packaged MiniLM distilled to a static token table (Model2Vec's method: every
+    vocabulary token through the model once, mean-pooled; Zipf weights by vocabulary rank).
+    Built once into ``cache`` (a derived file, never committed, never downloaded)."""
+    import numpy as np
+
+    target = cache / "minilm-static.npy"
+    if target.exists():
+        return np.load(target)
+    embedder = OnnxMiniLMEmbedder(MINILM_MODEL, batch_size=256)
+    tokenizer = embedder.tokenizer()
+    vocab = tokenizer.get_vocab()
+    tokens = [t for t, _ in sorted(vocab.items(), key=lambda kv: kv[1])]
+    vectors = embedder.embed_array(tokens)  # [CLS] token [SEP], mean-pooled, unit length
+    weights = np.log1p(np.arange(len(tokens), dtype=np.float32) + 1.0)[:, None]
+    table = (vectors * weights).astype(np.float32)
+    cache.mkdir(parents=True, exist_ok=True)
+    np.save(target, table)
+    return table
+
+
+def run_static(repo: Path, cache: Path) -> dict[str, Any]:
+    import bm25s
+    import numpy as np
+    from tokenizers import Tokenizer
+
+    t_table = time.perf_counter()
+    table = static_table(cache)
+    table_s = time.perf_counter() - t_table
+    tokenizer: Tokenizer = OnnxMiniLMEmbedder(MINILM_MODEL).tokenizer()
+    t0 = time.perf_counter()
+    chunks: list[str] = []
+    for rel in _paths(repo):
+        lines = (repo / rel).read_text(encoding="utf-8", errors="replace").splitlines()
+        for start in range(0, max(len(lines), 1), 60):
+            chunks.append(rel + "\n" + "\n".join(lines[start : start + 60]))
+    corpus = [
+        [w.lower() for word in _WORD.findall(c) for w in {word, *_PART.findall(word)}]
+        for c in chunks
+    ]
+    retriever = bm25s.BM25()
+    retriever.index(corpus, show_progress=False)
+    encodings = tokenizer.encode_batch(chunks)
+    vectors = np.stack([table[e.ids].mean(axis=0) for e in encodings])
+    vectors /= np.clip(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12, None)
+    full_s = time.perf_counter() - t0
+    return {
+        "first_search_s": round(full_s, 2),
+        "full_s": round(full_s, 2),
+        "distill_s": round(table_s, 1),  # once per machine; not part of indexing
+        "files": len(_paths(repo)),
+        "chunks": len(chunks),
+        "embedded_texts": len(chunks),
+    }
+
+
+# --------------------------------------------------------------------------- orchestration
+
+
+def _peak_mb() -> int:
+    """This process's peak resident memory (VmHWM: its own address space only; ``wait4``'s
+    ru_maxrss would also count the parent it was forked from)."""
+    with open("/proc/self/status", encoding="ascii") as status:
+        line = next(x for x in status if x.startswith("VmHWM:"))
+    return round(int(line.split()[1]) / 1024)
+
+
+def run_side(side: str, repo: Path, embed: bool, cache: Path) -> dict[str, Any]:
+    """Run one side in a subprocess: its JSON (with its peak RSS) plus CPU seconds."""
+    copy = repo.parent / f"{side}-tree"
+    shutil.rmtree(copy, ignore_errors=True)
+    shutil.copytree(repo, copy)
+    cmd = [sys.executable, __file__, "--side", side, "--repo", str(copy), "--cache", str(cache)]
+    if not embed:
+        cmd.append("--no-embed")
+    started = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    out = proc.stdout.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    if os.waitstatus_to_exitcode(status) != 0:
+        return {"error": f"exit {os.waitstatus_to_exitcode(status)}"}
+    data: dict[str, Any] = json.loads(out)
+    data["process_s"] = round(time.perf_counter() - started, 2)
+    data["cpu_s"] = round(usage.ru_utime + usage.ru_stime, 1)
+    shutil.rmtree(copy, ignore_errors=True)
+    return data
+
+
+def _ratios(result: dict[str, Any]) -> dict[str, dict[str, float]]:
+    rs = result["ragstrata"]
+    out: dict[str, dict[str, float]] = {}
+    for side in SIDES[1:]:
+        peer = result.get(side)
+        if not peer or "error" in peer or "error" in rs:
+            continue
+        out[side] = {
+            key: round(peer[key] / max(rs[key], 1e-9), 2)
+            for key in ("first_search_s", "full_s", "cpu_s", "peak_rss_mb")
+            if key in peer and key in rs
+        }
+    return out
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    parser.add_argument("--root", type=Path, default=Path(sysconfig.get_paths()["stdlib"]))
-    parser.add_argument("--max-files", type=int, default=400)
+    parser.add_argument(
+        "--root", type=Path, action="append", help="repeatable: several trees side by side"
+    )
+    parser.add_argument("--max-files", type=int, default=300)
+    parser.add_argument("--sides", default=",".join(SIDES))
+    parser.add_argument("--no-embed", action="store_true", help="rows / nodes only")
     parser.add_argument("--json", action="store_true")
-    parser.add_argument("--skip-llama", action="store_true")
+    parser.add_argument(
+        "--cache", type=Path, default=Path(tempfile.gettempdir()) / "ragstrata-bench"
+    )
+    parser.add_argument("--side", choices=SIDES, help=argparse.SUPPRESS)
+    parser.add_argument("--repo", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
 
+    if args.side:  # inside one side's subprocess
+        embed = not args.no_embed
+        if args.side == "ragstrata":
+            data = run_ragstrata(args.repo, embed)
+        elif args.side == "llama":
+            data = run_llama(args.repo, embed)
+        else:
+            data = run_static(args.repo, args.cache)
+        data["peak_rss_mb"] = _peak_mb()
+        print(json.dumps(data))
+        return 0
+
     settings = Settings()
-    paths = pick_subset(args.root, args.max_files, settings)
-    embedder = OnnxMiniLMEmbedder(MINILM_MODEL)
-    embedder.embed_documents(["warm up"])  # both sides get a loaded model
+    roots: list[Path] = args.root or [Path(sysconfig.get_paths()["stdlib"])]
+    per_root = max(1, args.max_files // len(roots)) if args.max_files else 0
+    picked = [(root, pick_subset(root, per_root, settings)) for root in roots]
+    sides = [s for s in args.sides.split(",") if s in SIDES]
+    if "static" in sides:
+        static_table(args.cache)  # distil once, outside the timed runs
     with tempfile.TemporaryDirectory(prefix="ragstrata-bench-") as tmp:
         repo = Path(tmp) / "tree"
-        copy_subset(args.root, paths, repo)
-        size = sum((repo / p).stat().st_size for p in paths)
+        for i, (root, paths) in enumerate(picked):
+            copy_subset(root, paths, repo / f"t{i}" if len(roots) > 1 else repo)
+        files = _paths(repo)
         result: dict[str, Any] = {
-            "root": str(args.root),
-            "files": len(paths),
-            "bytes": size,
-            "ragstrata": run_ragstrata(repo, embedder, settings),
+            "root": ", ".join(r.name for r in roots),
+            "files": len(files),
+            "bytes": sum((repo / p).stat().st_size for p in files),
+            "embed": not args.no_embed,
         }
-        if not args.skip_llama:
-            result["llamaindex"] = run_llama(repo, paths, embedder)
-            rs, li = result["ragstrata"], result["llamaindex"]
-            result["ratio_full"] = round(li["full_s"] / max(rs["full_s"], 1e-9), 2)
-            result["ratio_noop"] = round(li["noop_s"] / max(rs["noop_s"], 1e-9), 1)
+        for side in sides:
+            result[side] = run_side(side, repo, not args.no_embed, args.cache)
+    if "ragstrata" in result:
+        result["ratios"] = _ratios(result)
     if args.json:
         print(json.dumps(result, indent=2))
-    else:
-        rs = result["ragstrata"]
-        print(f"tree: {result['root']} subset, {result['files']} files, {result['bytes']} bytes")
+        return 0
+    print(f"tree: {result['root']} subset, {result['files']} files, {result['bytes']} bytes")
+    for side in sides:
+        d = result[side]
         print(
-            f"ragstrata : full {rs['full_s']} s (rows {rs['rows_s']} s + embed {rs['embed_s']} s, "
-            f"{rs['embedded_texts']} texts), no-op {rs['noop_s']} s"
+            f"{side:10s}: first search {d.get('first_search_s')} s, full {d.get('full_s')} s, "
+            f"cpu {d.get('cpu_s')} s, peak {d.get('peak_rss_mb')} MB, "
+            f"texts {d.get('embedded_texts')}, no-op {d.get('noop_s', '-')} s, "
+            f"edit {d.get('edit_s', '-')} s"
         )
-        if "llamaindex" in result:
-            li = result["llamaindex"]
-            print(
-                f"llamaindex: full {li['full_s']} s ({li['embedded_texts']} nodes embedded), "
-                f"no-op {li['noop_s']} s"
-            )
-            print(f"ratio full {result['ratio_full']}x, no-op {result['ratio_noop']}x")
+    for side, r in result.get("ratios", {}).items():
+        print(f"{side} / ragstrata: " + ", ".join(f"{k} {v}x" for k, v in r.items()))
     return 0
 
 

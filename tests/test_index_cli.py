@@ -142,7 +142,10 @@ def test_ctrl_c_exits_130_with_one_line_and_keeps_batches(tmp_path: Path) -> Non
         time.sleep(0.01)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
-    assert out == "" and err.strip().count("\n") == 0 and "interrupted" in err
+    # stderr: plain progress lines (not a terminal), then exactly one line about the interrupt
+    lines = err.strip().splitlines()
+    assert out == "" and "interrupted" in lines[-1] and "Traceback" not in err
+    assert all(line.startswith("index: ") for line in lines[:-1]), lines
     resumed = cli("index", str(repo), "--json")
     assert resumed.returncode == 0
     data = json.loads(resumed.stdout)

@@ -330,7 +330,7 @@ def test_interrupted_run_resumes_to_clean_index(repo: Path, tmp_path: Path, phas
         if (
             event.phase == phase
             and event.done > 0
-            and len([e for e in seen if e.phase == phase]) >= (3 if phase == "write" else 12)
+            and len([e for e in seen if e.phase == phase]) >= 3
         ):
             raise KeyboardInterrupt
 
@@ -343,7 +343,7 @@ def test_interrupted_run_resumes_to_clean_index(repo: Path, tmp_path: Path, phas
     final = dump(repo)
     assert len(partial["vectors"]) < len(final["vectors"])  # the interrupted run was partial
     if phase == "embed":
-        assert partial["vectors"]  # finished embedding rounds stay
+        assert partial["vectors"]  # finished embedding batches stay
     if phase == "write":
         assert 0 < len(set(partial["files"]) - set(final["files"])) < 30
         assert len(set(final["files"]) - set(partial["files"])) > 0
@@ -384,7 +384,8 @@ def test_body_edit_takes_the_fast_path_and_matches_clean(repo: Path, tmp_path: P
     assert fast.resolved and not fast.full and not fast.projection_changed  # type: ignore[attr-defined]
     path.write_text(path.read_text(encoding="utf-8") + "\ndef new_one():\n    return 0\n")
     slow = resolution("pkg/mod3.py")
-    assert slow.full and slow.projection_changed == {"pkg/mod3.py"}  # type: ignore[attr-defined]
+    # a new definition: only relations that can name it are resolved again, not all
+    assert slow.resolved and not slow.full and slow.projection_changed == {"pkg/mod3.py"}  # type: ignore[attr-defined]
     path.write_text(
         path.read_text(encoding="utf-8").replace("def new_one():\n    return 0\n", ""),
         encoding="utf-8",

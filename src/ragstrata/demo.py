@@ -1,9 +1,12 @@
 """`python -m ragstrata.demo` — what `make demo` runs: the main job on the embedded defaults.
 
 1. routes a short Russian/English conversation and prints the Router plans;
-2. indexes this repository itself (incremental: a second run is near-instant) and shows status;
+2. indexes this repository itself — rows first (lexical, symbol and relation search work in
+   seconds), vectors left pending — and shows status;
 3. asks it questions in English and Russian — including a follow-up in the same session and a
-   question about a symbol that does not exist (an honest "not found" with candidates).
+   question about a symbol that does not exist (an honest "not found" with candidates) — from
+   what is indexed so far;
+4. fills the vectors with the packaged model (incremental: a second demo run is near-instant).
 
 Every step after the first is a real `ragstrata` CLI call, so what you see is what you get.
 """
@@ -118,9 +121,10 @@ def main() -> None:
         previous = plan
     _cli(
         console,
-        "2. Index this repository (incremental; vectors from the packaged model)",
+        "2. Index this repository: rows first (search works now; vectors follow in the last step)",
         "index",
         str(repo),
+        "--no-embed",
     )
     _cli(console, "3. Index status", "status", str(repo))
     _cli(
@@ -138,6 +142,12 @@ def main() -> None:
         if session:
             args += ["--session", session]
         _cli(console, f"{n}. Ask", *args)
+    _cli(
+        console,
+        f"{len(DEMO_QUESTIONS) + 5}. Fill the vectors (packaged MiniLM; incremental, resumable)",
+        "index",
+        str(repo),
+    )
     # Reset the demo's session so the next `make demo` starts the conversation afresh.
     (repo / ".ragstrata" / "sessions" / "demo.json").unlink(missing_ok=True)
 

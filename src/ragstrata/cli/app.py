@@ -67,6 +67,7 @@ def _register() -> None:
         search_cmd,
         serve_cmd,
         summarize_cmd,
+        watch_cmd,
     )
 
 

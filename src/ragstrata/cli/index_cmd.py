@@ -1,7 +1,8 @@
 """`ragstrata index [PATH]` (build / refresh the index) and `ragstrata status [PATH]`.
 
-Progress (files, rows, embedding batches, ETA) is drawn on stderr while stderr is a terminal;
-the result goes to stdout: a summary table, or with ``--json`` exactly one JSON object
+Progress (files, rows, embedding batches, ETA) goes to stderr: rich bars on a terminal, one
+plain line every few seconds otherwise (:mod:`ragstrata.cli.progress`). The result goes to
+stdout: a summary table, or with ``--json`` exactly one JSON object
 (:meth:`IndexReport.to_dict` / :meth:`IndexStatus.to_dict`). Ctrl-C keeps the finished batches
 and exits 130 with one line saying how to resume.
 """
@@ -13,76 +14,18 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TaskID,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 from rich.table import Table
 
 from ragstrata.cli.app import app
 from ragstrata.cli.common import edge_settings, make_console, print_json
+from ragstrata.cli.progress import PLAIN_EVERY_S, progress_view
 from ragstrata.facade import Ragstrata
-from ragstrata.indexer import IndexEvent, IndexReport, IndexStatus
+from ragstrata.indexer import IndexReport, IndexStatus
 
 __all__ = ["index_command", "status_command"]
 
-_LABELS = {
-    "scan": "scanning files",
-    "extract": "extracting",
-    "resolve": "resolving relations",
-    "write": "writing batches",
-    "remove": "removing files",
-    "embed": "embedding",
-}
 _SHOW_PATHS = 20
 _VERBS = {"added": "add", "changed": "update", "removed": "remove", "touched": "refresh"}
-
-
-class _ProgressView:
-    """Draws :class:`IndexEvent` s as rich progress bars (one per phase)."""
-
-    def __init__(self, console: Console) -> None:
-        self.progress = Progress(
-            TextColumn("{task.description:<20}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TextColumn("{task.fields[extra]}"),
-            TimeElapsedColumn(),
-            TimeRemainingColumn(),
-            console=console,
-            transient=False,
-            disable=not console.is_terminal,
-        )
-        self.tasks: dict[str, TaskID] = {}
-        self.rows = 0
-
-    def __enter__(self) -> _ProgressView:
-        self.progress.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.progress.stop()
-
-    def __call__(self, event: IndexEvent) -> None:
-        label = _LABELS.get(event.phase)
-        if label is None:
-            return
-        if event.phase == "extract":
-            self.rows += event.rows
-        extra = f"{self.rows} rows" if event.phase in ("extract", "write") else ""
-        if event.phase == "embed":
-            extra = "texts"
-        task = self.tasks.get(event.phase)
-        if task is None:
-            task = self.tasks[event.phase] = self.progress.add_task(
-                label, total=event.total or None, extra=extra
-            )
-        self.progress.update(task, completed=event.done, total=event.total or None, extra=extra)
 
 
 def _summary(report: IndexReport, console: Console) -> None:
@@ -137,13 +80,24 @@ def index_command(
         bool, typer.Option("--no-embed", help="Write rows only; leave vectors pending.")
     ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    progress_every: Annotated[
+        float,
+        typer.Option(
+            "--progress-every",
+            min=0.0,
+            help="Seconds between progress lines when stderr is not a terminal.",
+        ),
+    ] = PLAIN_EVERY_S,
 ) -> None:
-    """Build or refresh the index of PATH (only new and changed files are processed)."""
+    """Build or refresh the index of PATH (only new and changed files are processed).
+
+    Rows are committed before vectors: lexical, symbol and relation search work as soon as
+    the rows are written; vectors are filled after them, one committed batch at a time."""
     root = path or Path.cwd()
     err = make_console(stderr=True, highlight=False, soft_wrap=True)
     with Ragstrata(root, edge_settings(root if root.is_dir() else None)) as rs:
         try:
-            with _ProgressView(err) as view:
+            with progress_view(err, every=progress_every) as view:
                 report = rs.index(
                     rebuild=rebuild, dry_run=dry_run, embed=not no_embed, progress=view
                 )

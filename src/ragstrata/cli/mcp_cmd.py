@@ -54,6 +54,9 @@ def mcp_command(
         "127.0.0.1"
     ),
     port: Annotated[int, typer.Option("--port", min=1, max=65535, help="HTTP port.")] = 8766,
+    watch: Annotated[
+        bool, typer.Option("--watch", help="Re-index each repository when its files change.")
+    ] = False,
 ) -> None:
     """Serve the repository tools to coding agents over MCP (Model Context Protocol)."""
     from ragstrata.facade import Ragstrata
@@ -72,7 +75,14 @@ def mcp_command(
         facades[name] = Ragstrata(path, edge_settings(path if path.is_dir() else None))
     logging.basicConfig(level=logging.WARNING)  # stderr: stdout belongs to the protocol
     repos = RepoSet(facades)
+    stop_watching = None
+    if watch:
+        from ragstrata.cli.watch_cmd import start_watchers
+
+        stop_watching = start_watchers(facades)
     try:
         run_server(build_server(repos), transport.value, host, port)
     finally:
+        if stop_watching is not None:
+            stop_watching()
         repos.close()

@@ -65,6 +65,9 @@ def serve_command(
             help="Largest request body accepted.",
         ),
     ] = 64 * 1024,
+    watch: Annotated[
+        bool, typer.Option("--watch", help="Re-index each repository when its files change.")
+    ] = False,
 ) -> None:
     """Serve the HTTP API (/v1/...) and the web page (/) for the given repositories."""
     import uvicorn
@@ -90,4 +93,13 @@ def serve_command(
         + (" (token required)" if token else ""),
         err=True,
     )
-    uvicorn.run(application, host=host, port=port, log_level="info", server_header=False)
+    stop_watching = None
+    if watch:
+        from ragstrata.cli.watch_cmd import start_watchers
+
+        stop_watching = start_watchers(repos)
+    try:
+        uvicorn.run(application, host=host, port=port, log_level="info", server_header=False)
+    finally:
+        if stop_watching is not None:
+            stop_watching()

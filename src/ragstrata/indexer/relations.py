@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
+from ragstrata.indexer.reach import affected_relations
 from ragstrata.ingest.rows import DefinitionRow, FileRows, Layer, RelationRow, Row
 from ragstrata.store.base import Store
 from ragstrata.store.scan import rows_by_path
@@ -44,6 +45,7 @@ class Resolution:
     warnings: tuple[str, ...] = ()
     resolved: bool = False  # False: nothing needed resolving
     full: bool = False  # True: every relation of the repository was resolved again
+    scoped: int = 0  # relations of unchanged files resolved again (the scoped path)
     projection_changed: frozenset[str] = frozenset()
 
 
@@ -82,8 +84,12 @@ def resolve_changes(store: Store, extracted: Sequence[FileRows], gone: Sequence[
         return Resolution(
             files=tuple(extracted), rewrites={}, resolved=True, projection_changed=moved_state
         )
+    scope = _scope(before, fresh, gone, moved_state, definitions, relations)
     try:
-        resolved = resolve_relations(definitions, relations)
+        resolved = resolve_relations(definitions, relations if scope is None else scope)
+        if scope is not None and _bases_moved(resolved, stored, set(fresh)):
+            scope = None  # a class hierarchy moved: ``self.m()`` anywhere may follow it
+            resolved = resolve_relations(definitions, relations)
     except Exception as exc:  # same fallback as ingestion: relations stay unresolved
         return Resolution(
             files=tuple(extracted),
@@ -113,11 +119,17 @@ def resolve_changes(store: Store, extracted: Sequence[FileRows], gone: Sequence[
                 new.get(r.id, r) if isinstance(r, RelationRow) else r for r in full.get(path, [])
             )
     return Resolution(
-        files=files, rewrites=rewrites, resolved=True, full=True, projection_changed=moved_state
+        files=files,
+        rewrites=rewrites,
+        resolved=True,
+        full=scope is None,
+        scoped=0 if scope is None else sum(1 for r in scope if r.path not in fresh),
+        projection_changed=moved_state,
     )
 
 
 _STATE_RELATIONS = frozenset({"imports", "inherits", "implements"})
+_BASES = frozenset({"inherits", "implements"})
 
 
 def _projection(rows: Iterable[Row]) -> tuple[tuple[str | None, ...], ...]:
@@ -129,6 +141,52 @@ def _projection(rows: Iterable[Row]) -> tuple[tuple[str | None, ...], ...]:
         elif isinstance(row, RelationRow) and row.relation in _STATE_RELATIONS:
             out.append(("r", row.relation, row.from_symbol, row.to_name, row.language))
     return tuple(out)
+
+
+def _bases_moved(
+    resolved: Sequence[RelationRow], stored: Mapping[str, Sequence[Row]], fresh: set[str]
+) -> bool:
+    """True when a base-class relation of an unchanged file got another target."""
+    old: dict[str, tuple[str | None, str]] = {}
+    for path, rows in stored.items():
+        if path not in fresh:
+            for r in rows:
+                if isinstance(r, RelationRow) and r.relation in _BASES:
+                    old[r.id] = (r.to_symbol, r.resolution)
+    return any(
+        r.id in old and old[r.id] != (r.to_symbol, r.resolution)
+        for r in resolved
+        if r.relation in _BASES
+    )
+
+
+def _scope(
+    before: Mapping[str, Sequence[Row]],
+    fresh: Mapping[str, FileRows],
+    gone: Sequence[str],
+    moved_state: frozenset[str],
+    definitions: Sequence[DefinitionRow],
+    relations: Sequence[RelationRow],
+) -> list[RelationRow] | None:
+    """The relations to resolve again (see :mod:`ragstrata.indexer.reach`), or None for all."""
+    old = {p: [r for r in before.get(p, ()) if isinstance(r, DefinitionRow)] for p in moved_state}
+    new = {
+        p: [r for r in fresh[p].rows if isinstance(r, DefinitionRow)] if p in fresh else []
+        for p in moved_state
+    }
+    changed_bases = any(
+        [x for x in _projection(before.get(p, ())) if x[0] == "r" and x[1] != "imports"]
+        != [
+            x
+            for x in _projection(fresh[p].rows if p in fresh else ())
+            if x[0] == "r" and x[1] != "imports"
+        ]
+        for p in moved_state
+    )
+    if changed_bases:
+        return None  # a class hierarchy changed: ``self.m()`` anywhere may move
+    appeared = (set(fresh) - set(before)) | set(gone)
+    return affected_relations(old, new, definitions, relations, set(fresh) | set(gone), appeared)
 
 
 def _key(rel: RelationRow) -> tuple[str, str, str, str | None]:

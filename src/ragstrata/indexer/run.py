@@ -153,7 +153,12 @@ class Indexer:
         emit(IndexEvent("resolve", 0, 1, message="resolving relations"))
         resolution = resolve_changes(self.store, extracted, plan.removed)
         warnings.extend(resolution.warnings)
-        emit(IndexEvent("resolve", 1, 1))
+        how = (
+            "all relations resolved again"
+            if resolution.full
+            else f"{resolution.scoped} relations of unchanged files resolved again"
+        )
+        emit(IndexEvent("resolve", 1, 1, message=how if resolution.resolved else "nothing to do"))
 
         # 1. unchanged files whose relation targets moved + touched files
         catalog = self.store.catalog() if resolution.rewrites else {}

@@ -1,0 +1,121 @@
+"""`ragstrata watch [PATH]`: index PATH, then re-index whenever its files change.
+
+Each run is the ordinary incremental index (see :mod:`ragstrata.indexer.watch`): editors'
+rename-writes, deletes and branch switches all end as the same diff of the disk against the
+catalog. One line per run on stderr; ``--json`` prints one JSON object per run on stdout
+(``{"trigger", "events", "report"}`` or ``{"trigger", "events", "error"}``). Ctrl-C stops.
+
+:func:`start_watchers` is the same loop in background threads for ``serve --watch`` and
+``mcp --watch``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import threading
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from ragstrata.cli.app import app
+from ragstrata.cli.common import edge_settings
+from ragstrata.indexer.watch import DEFAULT_DEBOUNCE_MS, WatchRun, describe, watch_repository
+
+if TYPE_CHECKING:
+    from ragstrata.facade import Ragstrata
+
+__all__ = ["start_watchers", "watch_command"]
+
+
+def _as_json(run: WatchRun) -> str:
+    data: dict[str, object] = {"trigger": run.trigger, "events": run.changed_paths}
+    if run.report is not None:
+        data["report"] = run.report.to_dict()
+    else:
+        data["error"] = run.error
+    return json.dumps(data, ensure_ascii=False)
+
+
+@app.command("watch")
+def watch_command(
+    path: Annotated[
+        Path | None, typer.Argument(help="Repository folder (default: the current folder).")
+    ] = None,
+    no_embed: Annotated[
+        bool, typer.Option("--no-embed", help="Write rows only; leave vectors pending.")
+    ] = False,
+    debounce_ms: Annotated[
+        int,
+        typer.Option("--debounce-ms", min=10, help="Changes this close together: one run."),
+    ] = DEFAULT_DEBOUNCE_MS,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="One JSON object per index run on stdout.")
+    ] = False,
+    max_runs: Annotated[
+        int | None, typer.Option("--max-runs", min=1, help="Stop after this many runs.")
+    ] = None,
+) -> None:
+    """Index PATH, then keep the index fresh as files change (Ctrl-C stops)."""
+    from ragstrata.facade import Ragstrata
+
+    root = path or Path.cwd()
+    with Ragstrata(root, edge_settings(root if root.is_dir() else None)) as rs:
+
+        def report(run: WatchRun) -> None:
+            if as_json:
+                sys.stdout.write(_as_json(run) + "\n")
+                sys.stdout.flush()
+            typer.echo(describe(run), err=True)
+
+        typer.echo(f"watch: watching {rs.repo} (Ctrl-C stops)", err=True)
+        try:
+            watch_repository(
+                rs.repo,
+                lambda: rs.index(embed=not no_embed),
+                report,
+                index_dir_name=rs.settings.store.index_dir_name,
+                debounce_ms=debounce_ms,
+                max_runs=max_runs,
+            )
+        except KeyboardInterrupt:
+            typer.echo("watch: stopped", err=True)
+
+
+def start_watchers(facades: Mapping[str, Ragstrata]) -> Callable[[], None]:
+    """Watch every served repository in a daemon thread; returns a function that stops them.
+
+    Each thread indexes through its own facade (its own store connection) that shares the
+    served facade's embedder, so a server holds one model however many repositories it has.
+    """
+    from ragstrata.facade import Ragstrata
+
+    stop = threading.Event()
+    threads: list[threading.Thread] = []
+    for name, served in facades.items():
+        own = Ragstrata(served.repo, served.settings, embedder=served.embedder)
+
+        def loop(own: Ragstrata = own, name: str = name) -> None:
+            try:
+                watch_repository(
+                    own.repo,
+                    own.index,
+                    lambda run: print(describe(run, name), file=sys.stderr, flush=True),
+                    index_dir_name=own.settings.store.index_dir_name,
+                    stop=stop,
+                )
+            finally:
+                own.close()
+
+        thread = threading.Thread(target=loop, name=f"ragstrata-watch-{name}", daemon=True)
+        thread.start()
+        threads.append(thread)
+
+    def close() -> None:
+        stop.set()
+        for thread in threads:
+            thread.join(timeout=5)
+
+    return close
