@@ -90,6 +90,7 @@ COMMANDS: dict[str, object] = {
     "schema": lambda r: ["schema", "router-plan"],
     "search": lambda r: ["search", "charge", "--repo", str(r), "--json"],
     "summarize": lambda r: ["summarize", str(r), "--dry-run", "--json"],
+    "watch": lambda r: ["watch", str(r), "--max-runs", "1", "--no-embed", "--json"],
     "eval": None,  # needs a dataset file: its own test below
 }
 
@@ -104,7 +105,7 @@ def test_command_in_fresh_interpreter(name: str, repo: Path) -> None:
     assert proc.stdout.strip()
     if name == "gendocs":
         assert "charge" in proc.stdout
-    if name in {"ask", "search", "status", "doctor", "route", "schema", "summarize"}:
+    if name in {"ask", "search", "status", "doctor", "route", "schema", "summarize", "watch"}:
         json.loads(proc.stdout)
 
 
