@@ -5,7 +5,6 @@ from __future__ import annotations
 import ipaddress
 import json
 import os
-import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -13,7 +12,8 @@ from typing import Any
 from rich.console import Console, ConsoleOptions, ConsoleRenderable, RenderHook, RenderResult
 from rich.segment import Segment
 
-from ragstrata.errors import ConfigError, InvalidStateError, UserError
+from ragstrata.errors import InvalidStateError
+from ragstrata.registry import parse_repo_spec
 from ragstrata.settings import Settings, load_settings
 from ragstrata.text.visible import visible, visible_json
 
@@ -29,8 +29,6 @@ __all__ = [
 
 MAX_TOP_K = 1000
 """Largest ``--top-k`` a command accepts (every numeric input has bounds)."""
-
-_REPO_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
 
 def parse_json_arg(value: str | None, name: str) -> Any:
@@ -116,22 +114,6 @@ def is_loopback(host: str) -> bool:
 
 
 def parse_repo_arg(value: str) -> tuple[str, Path]:
-    """A ``--repo`` value, ``NAME=PATH`` or ``PATH`` (named by its folder) -> ``(name, path)``.
-
-    ``NAME=PATH`` is recognised only when NAME is a plain name and the whole value is not itself
-    an existing path, so folders whose names contain ``=`` still work.
-    """
-    text = value.strip()
-    if not text:
-        raise ConfigError("empty --repo value; give PATH or NAME=PATH")
-    name, sep, rest = text.partition("=")
-    if sep and rest and _REPO_NAME_RE.match(name) and not Path(text).expanduser().exists():
-        return name, Path(rest).expanduser()
-    path = Path(text).expanduser()
-    name = path.resolve().name
-    if not _REPO_NAME_RE.match(name):
-        raise UserError(
-            f"cannot name repository {value!r} ({name!r}); give it a name as NAME=PATH "
-            "(1-64 letters, digits, '.', '_', '-')"
-        )
-    return name, path
+    """A ``--repo`` value, ``NAME=PATH`` or ``PATH`` -> ``(name, path)``: the registry's rule
+    (:func:`ragstrata.registry.parse_repo_spec`), shared by ``serve`` and ``mcp``."""
+    return parse_repo_spec(value)

@@ -9,33 +9,18 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
 from ragstrata.cli.app import app
 from ragstrata.cli.common import edge_settings, is_loopback, parse_repo_arg
-from ragstrata.errors import ConfigError, UserError
-
-if TYPE_CHECKING:
-    from ragstrata.facade import Ragstrata
+from ragstrata.errors import ConfigError
 
 __all__ = ["is_loopback", "parse_repo_arg", "serve_command"]
 
 DEFAULT_TOKEN_ENV = "RAGSTRATA_API_TOKEN"
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
-
-
-def _open_repos(values: list[str]) -> dict[str, Ragstrata]:
-    from ragstrata.facade import Ragstrata
-
-    repos: dict[str, Ragstrata] = {}
-    for value in values:
-        name, path = parse_repo_arg(value)
-        if name in repos:
-            raise UserError(f"repository name {name!r} is used twice; use NAME=PATH to rename one")
-        repos[name] = Ragstrata(path, edge_settings(path if path.is_dir() else None))
-    return repos
 
 
 @app.command("serve")
@@ -82,7 +67,9 @@ def serve_command(
             f"refusing to bind {host}: serving beyond loopback needs an API token; "
             f"set the environment variable {token_env}"
         )
-    repos = _open_repos(repo or [str(Path.cwd())])
+    from ragstrata.registry import open_facades
+
+    repos = open_facades(repo or [str(Path.cwd())], edge_settings)
     # On loopback, accept only loopback Host headers (no DNS rebinding from a web page).
     named = f"[{host.strip('[]')}]" if ":" in host else host
     hosts = (*LOOPBACK_HOSTS, named.lower()) if is_loopback(host) else None
