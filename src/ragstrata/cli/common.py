@@ -6,6 +6,7 @@ import ipaddress
 import json
 import os
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,9 @@ from ragstrata.text.visible import visible, visible_json
 
 __all__ = [
     "MAX_TOP_K",
+    "GlobalOptions",
     "edge_settings",
+    "err_console",
     "is_loopback",
     "make_console",
     "parse_json_arg",
@@ -84,22 +87,36 @@ def make_console(**kwargs: Any) -> Console:
     return console
 
 
-GLOBAL_OVERRIDES: dict[str, Any] = {}
-"""Settings given by global flags (``ragstrata --store URL ...``), set by the root callback."""
-
-GLOBAL_FLAGS: dict[str, bool] = {"trust_repo_config": False}
-"""Global switches that are not settings (``--trust-repo-config``), set by the root callback."""
+err_console = make_console(stderr=True, soft_wrap=True)
+"""Where errors and warnings go (one line each)."""
 
 
-def edge_settings(folder: Path | None = None, **overrides: Any) -> Settings:
+@dataclass(frozen=True, slots=True)
+class GlobalOptions:
+    """The global flags (``ragstrata --store URL --trust-repo-config CMD ...``): the root
+    callback puts them on the click context (``ctx.obj``) of one invocation; a command hands
+    ``ctx.obj`` to :func:`edge_settings`. Nothing outlives the invocation."""
+
+    store: str | None = None
+    trust_repo_config: bool = False
+
+    def overrides(self) -> dict[str, Any]:
+        """The settings these flags set (the highest layer)."""
+        return {"store": {"url": self.store}} if self.store else {}
+
+
+def edge_settings(
+    folder: Path | None = None, *, options: GlobalOptions | None = None, **overrides: Any
+) -> Settings:
     """The settings for a command: user file < repository file in ``folder`` (or cwd, under the
-    repository rules) < environment < flags."""
-    merged = {**GLOBAL_OVERRIDES, **overrides}
+    repository rules) < environment < the global ``options`` < the command's ``overrides``."""
+    options = options or GlobalOptions()
+    merged = {**options.overrides(), **overrides}
     return load_settings(
         folder or Path.cwd(),
         env=os.environ,
         overrides=merged or None,
-        trust_repo_config=GLOBAL_FLAGS["trust_repo_config"],
+        trust_repo_config=options.trust_repo_config,
     )
 
 

@@ -14,7 +14,6 @@ from typing import Annotated
 
 import typer
 
-from ragstrata.cli.app import app
 from ragstrata.cli.common import edge_settings, is_loopback
 from ragstrata.errors import ConfigError
 
@@ -38,8 +37,8 @@ def check_loopback(host: str) -> str:
     return host
 
 
-@app.command("mcp")
 def mcp_command(
+    ctx: typer.Context,
     repo: Annotated[
         list[str] | None,
         typer.Option(
@@ -65,7 +64,9 @@ def mcp_command(
 
     if transport is TransportChoice.HTTP:
         check_loopback(host)
-    facades = open_facades(repo or [str(Path.cwd())], edge_settings)
+    facades = open_facades(
+        repo or [str(Path.cwd())], lambda folder: edge_settings(folder, options=ctx.obj)
+    )
     logging.basicConfig(level=logging.WARNING)  # stderr: stdout belongs to the protocol
     repos = RepoSet(facades)
     stop_watching = None

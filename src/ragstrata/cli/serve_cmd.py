@@ -13,7 +13,6 @@ from typing import Annotated
 
 import typer
 
-from ragstrata.cli.app import app
 from ragstrata.cli.common import edge_settings, is_loopback, parse_repo_arg
 from ragstrata.errors import ConfigError
 
@@ -23,8 +22,8 @@ DEFAULT_TOKEN_ENV = "RAGSTRATA_API_TOKEN"
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
 
 
-@app.command("serve")
 def serve_command(
+    ctx: typer.Context,
     repo: Annotated[
         list[str] | None,
         typer.Option(
@@ -69,7 +68,9 @@ def serve_command(
         )
     from ragstrata.registry import open_facades
 
-    repos = open_facades(repo or [str(Path.cwd())], edge_settings)
+    repos = open_facades(
+        repo or [str(Path.cwd())], lambda folder: edge_settings(folder, options=ctx.obj)
+    )
     # On loopback, accept only loopback Host headers (no DNS rebinding from a web page).
     named = f"[{host.strip('[]')}]" if ":" in host else host
     hosts = (*LOOPBACK_HOSTS, named.lower()) if is_loopback(host) else None

@@ -19,7 +19,6 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from ragstrata.cli.app import app
 from ragstrata.cli.common import edge_settings, make_console, print_json
 from ragstrata.facade import Ragstrata
 from ragstrata.llm.summary_plan import SummaryPlan, SummaryRunReport
@@ -67,8 +66,8 @@ def _table(plan: SummaryPlan, report: SummaryRunReport | None, console: Console)
     console.print(table)
 
 
-@app.command("summarize")
 def summarize_command(
+    ctx: typer.Context,
     path: Annotated[
         Path | None, typer.Argument(help="Repository folder (default: the current folder).")
     ] = None,
@@ -105,7 +104,8 @@ def summarize_command(
     def progress(done: int, total: int, key: str) -> None:
         bar.update(task, completed=done, total=total, key=key[-50:])
 
-    with Ragstrata(root, edge_settings(root if root.is_dir() else None)) as rs, bar:
+    settings = edge_settings(root if root.is_dir() else None, options=ctx.obj)
+    with Ragstrata(root, settings) as rs, bar:
         result = rs.summarize(
             kinds=_kinds(files, definitions),
             include_tests=include_tests,

@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ragstrata.cli.app import app
 from ragstrata.cli.common import edge_settings
 from ragstrata.indexer.watch import DEFAULT_DEBOUNCE_MS, WatchRun, describe, watch_repository
 
@@ -39,8 +38,8 @@ def _as_json(run: WatchRun) -> str:
     return json.dumps(data, ensure_ascii=False)
 
 
-@app.command("watch")
 def watch_command(
+    ctx: typer.Context,
     path: Annotated[
         Path | None, typer.Argument(help="Repository folder (default: the current folder).")
     ] = None,
@@ -62,7 +61,7 @@ def watch_command(
     from ragstrata.facade import Ragstrata
 
     root = path or Path.cwd()
-    with Ragstrata(root, edge_settings(root if root.is_dir() else None)) as rs:
+    with Ragstrata(root, edge_settings(root if root.is_dir() else None, options=ctx.obj)) as rs:
 
         def report(run: WatchRun) -> None:
             if as_json:
