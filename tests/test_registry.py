@@ -180,45 +180,36 @@ def test_reads_wait_out_a_rebuild_but_status_may_watch(pay: Ragstrata) -> None:
         pass
 
 
-def test_first_use_runs_alone_then_readers_share(pay: Ragstrata) -> None:
-    registry = Registry({"pay": pay})
-    inside = threading.Event()
-    leave = threading.Event()
-    second_in = threading.Event()
-
-    def first() -> None:
-        with registry.reading("pay"):
-            inside.set()
-            leave.wait(10)
-
-    def second() -> None:
-        with registry.reading("pay"):
-            second_in.set()
-
-    a = threading.Thread(target=first)
-    a.start()
-    assert inside.wait(10)
-    b = threading.Thread(target=second)
-    b.start()
-    b.join(0.3)
-    assert not second_in.is_set()  # the facade's lazy parts open once, in the first read
-    leave.set()
-    a.join(10)
-    b.join(10)
-    assert second_in.is_set()
-    # Warmed: two readers are inside at once.
-    both = threading.Barrier(2, timeout=10)
+def test_first_readers_share_one_store_and_run_together(pay: Ragstrata) -> None:
+    # A fresh facade over the indexed repository: nothing opened yet.
+    rs = Ragstrata(pay.repo, SETTINGS)
+    registry = Registry({"pay": rs})
+    together = threading.Barrier(8, timeout=10)
+    seen: list[tuple[int, int]] = []
 
     def reader() -> None:
-        with registry.reading("pay"):
-            both.wait()
+        with registry.reading("pay") as (_, facade):
+            together.wait()  # all eight are inside at once: reads are never serialized
+            seen.append((id(facade.store), id(facade.embedder)))
 
-    threads = [threading.Thread(target=reader) for _ in range(2)]
+    threads = [threading.Thread(target=reader) for _ in range(8)]
     for t in threads:
         t.start()
     for t in threads:
         t.join(10)
-    assert not both.broken
+    assert not together.broken and len(seen) == 8
+    assert len(set(seen)) == 1  # one store and one embedder, opened once
+    rs.close()
+
+
+def test_an_index_run_opens_the_facade_too(pay: Ragstrata) -> None:
+    rs = Ragstrata(pay.repo, SETTINGS)
+    registry = Registry({"pay": rs})
+    with registry.claim_index("pay", owner="job 9"):
+        store = rs.store
+    with registry.reading("pay") as (_, facade):
+        assert facade.store is store
+    rs.close()
 
 
 # ---------------------------------------------------------------------- HTTP and MCP agree

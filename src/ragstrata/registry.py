@@ -17,8 +17,8 @@ It decides, for every interface alike:
   read (search, ask…)   runs beside an incremental index run (the stores read
                         consistent snapshots: SQLite WAL, PostgreSQL MVCC); refused
                         with ``index_busy`` while a *rebuild* has emptied the index
-  first use             the first read of a repository runs alone, so the facade's
-                        lazy store / embedder / router are opened once, not per thread
+  first use             the facade's lazy store and embedder are opened by one thread,
+                        once, before the first reads or index run of a repository go on
   ====================  ===========================================================
 
 ::
@@ -249,22 +249,21 @@ class Registry:
                         f"repository {key!r} is being rebuilt ({slot.indexer}); "
                         "try again when it finishes"
                     )
-        with self._first_use(slot):
-            if indexed and not self.has_index(key):
-                raise IndexMissingError(f"repository {key!r} has no index yet; {self.index_hint}")
-            yield key, slot.rs
+        self._open_once(slot)
+        if indexed and not self.has_index(key):
+            raise IndexMissingError(f"repository {key!r} has no index yet; {self.index_hint}")
+        yield key, slot.rs
 
-    @contextmanager
-    def _first_use(self, slot: _Slot) -> Iterator[None]:
+    @staticmethod
+    def _open_once(slot: _Slot) -> None:
+        """Open the facade's lazy store and embedder in one thread, once: threads that use a
+        repository for the first time at once would otherwise each open (and leak) their own."""
         if slot.warmed:
-            yield
             return
         with slot.first_use:
-            if slot.warmed:  # another thread finished the first use while this one waited
-                yield
-                return
-            yield
-            slot.warmed = True
+            if not slot.warmed:
+                _ = (slot.rs.store, slot.rs.embedder)  # properties: the first access opens
+                slot.warmed = True
 
     def claim_index(self, name: str | None, *, owner: str, rebuild: bool = False) -> IndexClaim:
         """The right to index ``name`` now, held by ``owner`` (named in the busy message);
@@ -278,7 +277,13 @@ class Registry:
                     "wait for it to finish"
                 )
             slot.indexer, slot.rebuild = owner, rebuild
-        return IndexClaim(slot, key, owner)
+        claim = IndexClaim(slot, key, owner)
+        try:
+            self._open_once(slot)
+        except BaseException:
+            claim.release()
+            raise
+        return claim
 
     def close(self) -> None:
         """Close every facade's store."""

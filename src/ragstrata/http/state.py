@@ -17,12 +17,14 @@ INDEX_HINT = "start one with POST /v1/index"
 """How a client builds a missing index (ends the ``index_missing`` message)."""
 
 
-def served(request: Request) -> Registry:
+# ``async``: FastAPI runs a sync dependency on a worker thread; these only read app.state, so
+# they run on the event loop and never wait behind the threads that run searches.
+async def served(request: Request) -> Registry:
     """The repositories this app serves."""
     return cast(Registry, request.app.state.repos)
 
 
-def jobs(request: Request) -> JobManager:
+async def jobs(request: Request) -> JobManager:
     """The app's index jobs."""
     return cast(JobManager, request.app.state.jobs)
 

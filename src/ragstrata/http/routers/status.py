@@ -50,6 +50,8 @@ def _status(served: Registry, jobs: JobManager, name: str) -> m.RepoStatus:
 
 
 @health_router.get("/healthz", summary="Liveness", response_model=m.HealthResponse)
-def healthz(served: Served) -> m.HealthResponse:
-    """Always 200 while the server runs (no token needed)."""
+async def healthz(served: Served) -> m.HealthResponse:
+    """Always 200 while the server runs (no token needed). ``async`` (and so is its
+    dependency): it answers on the event loop itself, never queued behind the worker threads
+    that run searches."""
     return m.HealthResponse(status="ok", version=__version__, repos=sorted(served.names))
