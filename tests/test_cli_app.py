@@ -7,10 +7,13 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 import ragstrata.cli
 from cli_runner import run_cli
 from ragstrata.cli.app import COMMANDS, app
 from ragstrata.cli.common import GlobalOptions, edge_settings
+from ragstrata.errors import ConfigError
 
 CLI = Path(ragstrata.cli.__file__).parent
 
@@ -58,3 +61,19 @@ def test_global_options_layer_over_settings(tmp_path: Path) -> None:
     assert edge_settings(tmp_path, options=options).store.url == "postgresql://u@h/db"
     assert edge_settings(tmp_path).store.url is None
     assert GlobalOptions().overrides() == {}
+
+
+def test_trust_repo_config_travels_in_the_options(tmp_path: Path) -> None:
+    (tmp_path / "ragstrata.toml").write_text(
+        '[store]\nurl = "postgresql://u@h/db"\n', encoding="utf-8"
+    )
+    with pytest.raises(ConfigError, match="store"):
+        edge_settings(tmp_path)  # a repository file may not choose the store
+    trusted = edge_settings(tmp_path, options=GlobalOptions(trust_repo_config=True))
+    assert trusted.store.url == "postgresql://u@h/db"
+    refused = run_cli("status", tmp_path, clean_env=True)
+    assert refused.returncode == 2 and "--trust-repo-config" in refused.stderr
+    # --trust-repo-config on one run leaves nothing behind
+    run_cli("--trust-repo-config", "--store", "mysql://x/y", "status", tmp_path, clean_env=True)
+    with pytest.raises(ConfigError):
+        edge_settings(tmp_path)

@@ -270,15 +270,39 @@ def test_http_and_mcp_give_the_same_repository_errors(pay: Ragstrata, bare: Rags
     )
 
 
-def test_a_second_index_run_is_busy_over_mcp_too(pay: Ragstrata) -> None:
+def test_a_second_reindex_over_mcp_waits_its_turn(pay: Ragstrata) -> None:
     repos = RepoSet({"pay": pay})
-    with repos.claim_index("pay", owner="job 7"):
-        out: dict[str, Any] = {}
+    claim = repos.claim_index("pay", owner="job 7")  # an index run is under way
+    out: dict[str, Any] = {}
 
+    def call() -> None:
         async def main() -> None:
             async with Client(build_server(repos)) as client:
                 result = await client.call_tool("reindex", {})
                 out.update(result.structured_content or {})
 
         anyio.run(main)
-    assert out["error"]["code"] == "index_busy" and "job 7" in out["error"]["message"]
+
+    waiting = threading.Thread(target=call)
+    waiting.start()
+    waiting.join(1.0)
+    assert waiting.is_alive() and not out  # the tool call waits for job 7
+    claim.release()
+    waiting.join(30)
+    assert out.get("repo") == "pay" and "error" not in out, out
+    assert repos.indexer("pay") is None
+
+
+def test_claim_with_wait_blocks_until_release(pay: Ragstrata) -> None:
+    registry = Registry({"pay": pay})
+    first = registry.claim_index("pay", owner="job 1")
+    got: list[str] = []
+    waiter = threading.Thread(
+        target=lambda: got.append(registry.claim_index("pay", owner="job 2", wait=True).owner)
+    )
+    waiter.start()
+    waiter.join(0.3)
+    assert got == [] and registry.indexer("pay") == "job 1"
+    first.release()
+    waiter.join(10)
+    assert got == ["job 2"] and registry.indexer("pay") == "job 2"

@@ -13,7 +13,8 @@ It decides, for every interface alike:
 
   ====================  ===========================================================
   index run             one at a time; a second one fails at once with
-                        :class:`~ragstrata.errors.IndexBusyError` (``index_busy``)
+                        :class:`~ragstrata.errors.IndexBusyError` (``index_busy``), or
+                        waits its turn when the caller asks to (``wait``)
   read (search, ask…)   runs beside an incremental index run (the stores read
                         consistent snapshots: SQLite WAL, PostgreSQL MVCC); refused
                         with ``index_busy`` while a *rebuild* has emptied the index
@@ -122,7 +123,7 @@ class _Slot:
     """One served repository and its locking state (fields guarded by ``lock``)."""
 
     rs: Ragstrata
-    lock: threading.Lock = field(default_factory=threading.Lock)
+    lock: threading.Condition = field(default_factory=threading.Condition)  # notified on release
     first_use: threading.Lock = field(default_factory=threading.Lock)
     warmed: bool = False
     indexer: str | None = None  # who runs the index now
@@ -146,6 +147,7 @@ class IndexClaim:
             if not self._released and self._slot.indexer == self.owner:
                 self._slot.indexer = None
                 self._slot.rebuild = False
+                self._slot.lock.notify_all()
             self._released = True
 
     def __enter__(self) -> IndexClaim:
@@ -265,12 +267,17 @@ class Registry:
                 _ = (slot.rs.store, slot.rs.embedder)  # properties: the first access opens
                 slot.warmed = True
 
-    def claim_index(self, name: str | None, *, owner: str, rebuild: bool = False) -> IndexClaim:
-        """The right to index ``name`` now, held by ``owner`` (named in the busy message);
-        ``IndexBusyError`` at once when an index run of it is under way."""
+    def claim_index(
+        self, name: str | None, *, owner: str, rebuild: bool = False, wait: bool = False
+    ) -> IndexClaim:
+        """The right to index ``name``, held by ``owner`` (named in the busy message). When an
+        index run of it is under way: ``IndexBusyError`` at once, or with ``wait`` (a caller
+        that blocks anyway, like an MCP tool call) the claim after that run ends."""
         key = self.resolve(name)
         slot = self._slots[key]
         with slot.lock:
+            while wait and slot.indexer is not None:
+                slot.lock.wait()
             if slot.indexer is not None:
                 raise IndexBusyError(
                     f"repository {key!r} is already being indexed ({slot.indexer}); "

@@ -171,8 +171,9 @@ def reindex(
     progress: Callable[[IndexEvent], None] | None = None,
 ) -> ToolOutput:
     """Run the incremental index (or a full rebuild); ``IndexReport.to_dict()`` plus ``repo``.
-    One run per repository at a time: a second call fails at once with ``index_busy``."""
-    with repos.claim_index(repo, owner="a reindex call", rebuild=rebuild) as claim:
+    One run per repository at a time: a second call waits for the running one (a tool call
+    blocks anyway), then runs (an HTTP index job fails fast with ``index_busy`` instead)."""
+    with repos.claim_index(repo, owner="a reindex call", rebuild=rebuild, wait=True) as claim:
         name, rs = claim.name, repos.get(claim.name)
         report = rs.index(rebuild=rebuild, progress=progress)
     data = {"repo": name, **report.to_dict()}
