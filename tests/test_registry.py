@@ -306,3 +306,25 @@ def test_claim_with_wait_blocks_until_release(pay: Ragstrata) -> None:
     first.release()
     waiter.join(10)
     assert got == ["job 2"] and registry.indexer("pay") == "job 2"
+
+
+def test_server_watchers_index_only_when_the_registry_lets_them(tmp_path: Path) -> None:
+    from ragstrata.cli.watch_cmd import start_watchers
+
+    root = write_repo(tmp_path / "shop")
+    rs = Ragstrata(root, SETTINGS)
+    registry = Registry({"shop": rs})
+    claim = registry.claim_index("shop", owner="job 5")  # an HTTP job holds the repository
+    stop = start_watchers({"shop": rs}, registry)
+    try:
+        threading.Event().wait(1.5)  # the watcher's first run is due at once: it must wait
+        assert not rs.has_index()
+        claim.release()
+        for _ in range(300):
+            if rs.has_index() and registry.indexer("shop") is None:
+                break
+            threading.Event().wait(0.1)
+        assert rs.has_index()
+    finally:
+        stop()
+        rs.close()

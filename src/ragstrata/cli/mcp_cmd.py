@@ -73,7 +73,7 @@ def mcp_command(
     if watch:
         from ragstrata.cli.watch_cmd import start_watchers
 
-        stop_watching = start_watchers(facades)
+        stop_watching = start_watchers(facades, repos)
     try:
         run_server(build_server(repos), transport.value, host, port)
     finally:

@@ -66,7 +66,8 @@ def serve_command(
             f"refusing to bind {host}: serving beyond loopback needs an API token; "
             f"set the environment variable {token_env}"
         )
-    from ragstrata.registry import open_facades
+    from ragstrata.http.state import INDEX_HINT
+    from ragstrata.registry import Registry, open_facades
 
     repos = open_facades(
         repo or [str(Path.cwd())], lambda folder: edge_settings(folder, options=ctx.obj)
@@ -74,7 +75,10 @@ def serve_command(
     # On loopback, accept only loopback Host headers (no DNS rebinding from a web page).
     named = f"[{host.strip('[]')}]" if ":" in host else host
     hosts = (*LOOPBACK_HOSTS, named.lower()) if is_loopback(host) else None
-    application = create_app(repos, token=token, max_body_bytes=max_body_bytes, allowed_hosts=hosts)
+    served = Registry(repos, index_hint=INDEX_HINT)
+    application = create_app(
+        served, token=token, max_body_bytes=max_body_bytes, allowed_hosts=hosts
+    )
     shown = f"[{host}]" if ":" in host else host
     typer.echo(
         f"ragstrata: serving {', '.join(sorted(repos))} at http://{shown}:{port}/"
@@ -85,7 +89,7 @@ def serve_command(
     if watch:
         from ragstrata.cli.watch_cmd import start_watchers
 
-        stop_watching = start_watchers(repos)
+        stop_watching = start_watchers(repos, served)
     try:
         uvicorn.run(application, host=host, port=port, log_level="info", server_header=False)
     finally:

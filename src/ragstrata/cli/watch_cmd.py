@@ -25,6 +25,8 @@ from ragstrata.indexer.watch import DEFAULT_DEBOUNCE_MS, WatchRun, describe, wat
 
 if TYPE_CHECKING:
     from ragstrata.facade import Ragstrata
+    from ragstrata.indexer import IndexReport
+    from ragstrata.registry import Registry
 
 __all__ = ["start_watchers", "watch_command"]
 
@@ -83,11 +85,15 @@ def watch_command(
             typer.echo("watch: stopped", err=True)
 
 
-def start_watchers(facades: Mapping[str, Ragstrata]) -> Callable[[], None]:
+def start_watchers(
+    facades: Mapping[str, Ragstrata], registry: Registry | None = None
+) -> Callable[[], None]:
     """Watch every served repository in a daemon thread; returns a function that stops them.
 
     Each thread indexes through its own facade (its own store connection) that shares the
     served facade's embedder, so a server holds one model however many repositories it has.
+    With the server's ``registry``, each run waits its turn behind an index job or ``reindex``
+    call of the same repository (one index run at a time).
     """
     from ragstrata.facade import Ragstrata
 
@@ -96,11 +102,19 @@ def start_watchers(facades: Mapping[str, Ragstrata]) -> Callable[[], None]:
     for name, served in facades.items():
         own = Ragstrata(served.repo, served.settings, embedder=served.embedder)
 
-        def loop(own: Ragstrata = own, name: str = name) -> None:
+        def index(own: Ragstrata = own, name: str = name) -> IndexReport:
+            if registry is None:
+                return own.index()
+            with registry.claim_index(name, owner="the file watcher", wait=True):
+                return own.index()
+
+        def loop(
+            own: Ragstrata = own, name: str = name, index: Callable[[], IndexReport] = index
+        ) -> None:
             try:
                 watch_repository(
                     own.repo,
-                    own.index,
+                    index,
                     lambda run: print(describe(run, name), file=sys.stderr, flush=True),
                     index_dir_name=own.settings.store.index_dir_name,
                     stop=stop,
