@@ -166,7 +166,7 @@ def test_status_all_and_one(server: httpx.Client, pay: Ragstrata) -> None:
     one = server.get("/v1/status", params={"repo": "pay"}).json()["repos"]
     assert [r["name"] for r in one] == ["pay"]
     msg = _error(server.get("/v1/status", params={"repo": "nope"}), 404, "unknown_repo")
-    assert "'nope'" in msg and "fresh, pay" in msg
+    assert "'nope'" in msg and "pay, fresh" in msg
 
 
 # ---------------------------------------------------------------------- route, search, ask
@@ -256,7 +256,7 @@ def test_ask_russian_rendered_safely(server: httpx.Client) -> None:
 
 def test_repo_addressing(server: httpx.Client, guarded: httpx.Client) -> None:
     msg = _error(server.post("/v1/search", json={"query": "charge"}), 400, "repo_required")
-    assert "fresh, pay" in msg
+    assert "pay, fresh" in msg
     _error(server.post("/v1/ask", json={"query": "charge", "repo": "zzz"}), 404, "unknown_repo")
     _error(server.post("/v1/index", json={"repo": "zzz"}), 404, "unknown_repo")
     # One repository served: the name may be omitted.

@@ -351,7 +351,7 @@ def test_streamable_http_serves_several_repositories(repo: Path, tmp_path: Path)
             )
             assert data["definitions"][0]["citation"] == "src/payments/gateway.py:25-27"
             text = _error(
-                await client.call_tool("get_definition", {"symbol": "charge"}), "bad_request"
+                await client.call_tool("get_definition", {"symbol": "charge"}), "repo_required"
             )
             assert "pay, other" in text
 

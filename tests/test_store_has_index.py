@@ -63,7 +63,7 @@ def test_postgres_store_is_judged_by_its_contents(
             assert response.status_code == 409
             assert response.json()["error"]["code"] == "index_missing"
         repos = RepoSet({"shop": rs})
-        with pytest.raises(IndexMissingError), repos.use("shop"):
+        with pytest.raises(IndexMissingError), repos.reading("shop"):
             pass
         with pytest.raises(SystemExit) as exc:
             main(["--store", url, "search", "charge", "--repo", str(repo)])

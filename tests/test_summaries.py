@@ -17,7 +17,7 @@ import pytest
 
 from cli_runner import CliResult, run_cli
 from conftest import CONFORMANCE
-from ragstrata.errors import ProviderAuthError, ProviderError
+from ragstrata.errors import ConfigError, IndexMissingError, ProviderAuthError, ProviderError
 from ragstrata.facade import Ragstrata
 from ragstrata.ingest.rows import DefinitionRow, FileRow, Layer
 from ragstrata.llm.base import Request, summary_hash
@@ -30,7 +30,7 @@ from ragstrata.llm.summaries import (
     file_target,
     summarize,
 )
-from ragstrata.settings import EmbedderSettings, Settings
+from ragstrata.settings import EmbedderSettings, LLMSettings, Settings
 from ragstrata.store.base import SummaryKind
 from ragstrata.store.sqlite import SQLiteStore
 from ragstrata.testing import HashEmbedder, ScriptedRunner
@@ -435,3 +435,43 @@ def test_cli_preflight_stops_a_run_when_the_llm_is_down(indexed: Ragstrata) -> N
         assert store.get_summaries("definition") == {}
     finally:
         store.close()
+
+
+# ---------------------------------------------------------------------- Ragstrata.summarize
+
+
+def test_facade_summarize_dry_run_and_refusals(indexed: Ragstrata, tmp_path: Path) -> None:
+    result = indexed.summarize(kinds=[SummaryKind.DEFINITION], dry_run=True)
+    assert result.dry_run and result.report is None and not result.priced
+    assert result.plan.calls == result.plan.count(SummaryKind.DEFINITION) == 4
+    assert result.to_dict() == {"dry_run": True, "plan": result.plan.to_dict(), "report": None}
+    with pytest.raises(ConfigError, match="RAGSTRATA_LLM_PROVIDER"):
+        indexed.summarize()  # a real run without an LLM
+    bare = tmp_path / "bare"
+    bare.mkdir()
+    with pytest.raises(IndexMissingError, match="ragstrata index"):
+        Ragstrata(bare, indexed.settings).summarize(dry_run=True)
+    assert not (bare / ".ragstrata" / "index.sqlite").exists()
+
+
+def test_facade_summarize_runs_with_the_plan_first(
+    indexed: Ragstrata, chat_server: _ChatServer
+) -> None:
+    llm = LLMSettings(
+        provider="openai",
+        model="gpt-4o-mini",
+        base_url=f"http://127.0.0.1:{chat_server.server_port}/v1",
+        api_key="sk-test",
+    )
+    rs = Ragstrata(indexed.repo, Settings(embedder=indexed.settings.embedder, llm=llm))
+    seen: list[tuple[str, Any]] = []
+    result = rs.summarize(
+        kinds=["file"],
+        on_plan=lambda planned: seen.append(("plan", planned.plan.calls)),
+        progress=lambda done, total, key: seen.append(("progress", (done, total))),
+    )
+    assert result.priced and not result.dry_run and result.report is not None
+    assert result.report.files == 2 and result.report.definitions == 0
+    assert seen == [("plan", 2), ("progress", (1, 2)), ("progress", (2, 2))]
+    assert rs.summarize(kinds=["file"]).report is None  # nothing changed: no call
+    rs.close()

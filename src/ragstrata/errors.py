@@ -8,8 +8,11 @@
     │   ├── InvalidStateError          malformed conversation_state / repo_context (ValueError)
     │   ├── ConfigError                bad settings file, env value or flag (ValueError)
     │   ├── RepositoryNotFoundError    the repository path does not exist or is not a folder
+    │   ├── UnknownRepositoryError     no served repository has that name (HTTP 404)
+    │   ├── RepositoryRequiredError    several repositories are served and none was named
     │   ├── IndexMissingError          no index yet at that path (run `ragstrata index`)
-    │   └── IndexMismatchError         index built by another schema / embedder (use --rebuild)
+    │   ├── IndexMismatchError         index built by another schema / embedder (use --rebuild)
+    │   └── IndexBusyError             an index run of that repository is under way (HTTP 409)
     └── SystemFailure                  something outside the caller's control failed (exit 3, HTTP 5xx)
         ├── ProviderError              an LLM / embedding provider failed (after retries)
         │   └── ProviderAuthError      401/403/404: bad key or unknown model
@@ -25,6 +28,7 @@ from __future__ import annotations
 __all__ = [
     "ConfigError",
     "DecomposerError",
+    "IndexBusyError",
     "IndexCorruptError",
     "IndexMismatchError",
     "IndexMissingError",
@@ -34,8 +38,10 @@ __all__ = [
     "ProviderError",
     "RagstrataError",
     "RepositoryNotFoundError",
+    "RepositoryRequiredError",
     "StoreError",
     "SystemFailure",
+    "UnknownRepositoryError",
     "UserError",
     "one_line",
 ]
@@ -85,6 +91,18 @@ class RepositoryNotFoundError(UserError):
     code = "repo_not_found"
 
 
+class UnknownRepositoryError(UserError):
+    """No served repository has the name given (see ``ragstrata.registry``)."""
+
+    code = "unknown_repo"
+
+
+class RepositoryRequiredError(UserError):
+    """Several repositories are served and the request named none of them."""
+
+    code = "repo_required"
+
+
 class IndexMissingError(UserError):
     """No index exists yet for the repository."""
 
@@ -95,6 +113,13 @@ class IndexMismatchError(UserError):
     """The index was built with another schema version or embedder."""
 
     code = "index_mismatch"
+
+
+class IndexBusyError(UserError):
+    """An index run of the repository is under way: a second one (or a read during a
+    rebuild) must wait for it."""
+
+    code = "index_busy"
 
 
 class SystemFailure(RagstrataError):

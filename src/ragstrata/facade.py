@@ -12,6 +12,7 @@ lazily on first use.
     rs.ask("how does retry work?", session="s1")  # plan + evidence + cited answer
     rs.definition("Class::method")               # the one symbol resolver's definitions
     rs.references("charge"); rs.outline("src/app.py")
+    rs.summarize(dry_run=True)                   # LLM summaries: the plan, tokens and cost
 """
 
 from __future__ import annotations
@@ -31,10 +32,12 @@ if TYPE_CHECKING:
     from ragstrata.indexer import IndexEvent, IndexReport, IndexStatus
     from ragstrata.llm.base import Runner
     from ragstrata.llm.preflight import PreflightResult
+    from ragstrata.llm.summary_plan import Progress as SummaryProgress
+    from ragstrata.llm.summary_result import SummarizeResult
     from ragstrata.query.router import Router
     from ragstrata.retrieve.base import SearchResult
     from ragstrata.retrieve.lookups import DefinitionResult, OutlineResult, ReferencesResult
-    from ragstrata.store.base import SearchFilters, Store
+    from ragstrata.store.base import SearchFilters, Store, SummaryKind
 
 __all__ = ["Ragstrata"]
 
@@ -306,6 +309,70 @@ class Ragstrata:
             return file.read_text(encoding="utf-8", errors="replace")
         except OSError:
             return None
+
+    def summarize(
+        self,
+        *,
+        kinds: Sequence[SummaryKind | str] | None = None,
+        include_tests: bool = False,
+        force: bool = False,
+        limit: int | None = None,
+        dry_run: bool = False,
+        on_plan: Callable[[SummarizeResult], None] | None = None,
+        progress: SummaryProgress | None = None,
+    ) -> SummarizeResult:
+        """Cached LLM summaries of files and definitions (``kinds``: both by default): only
+        those whose prompt changed, or all with ``force``; at most ``limit`` calls.
+
+        ``dry_run`` plans and estimates tokens and cost, spends nothing and needs no LLM. A real
+        run needs one (``ConfigError``) and passes the pre-flight checks first (a blocking
+        finding is raised); ``on_plan`` sees the plan before the first call, ``progress`` gets
+        ``(done, total, key)`` after each."""
+        from ragstrata.doctor import blocking_error
+        from ragstrata.errors import ConfigError, IndexMissingError
+        from ragstrata.llm.summary_plan import SummaryPlanner
+        from ragstrata.llm.summary_result import (
+            NO_LLM_MESSAGE,
+            PREFLIGHT_CATEGORIES,
+            SummarizeResult,
+            price_function,
+        )
+        from ragstrata.store.base import SummaryKind
+
+        if not dry_run and self.settings.llm.provider == "none":
+            raise ConfigError(NO_LLM_MESSAGE)
+        if not self.has_index():
+            raise IndexMissingError(
+                f"no index at {self.index_dir}; run `ragstrata index {self.repo}`"
+            )
+        price, priced = price_function(self.settings.llm)
+        planner = SummaryPlanner(
+            self.store,
+            self.repo,
+            kinds=kinds or (SummaryKind.FILE, SummaryKind.DEFINITION),
+            include_tests=include_tests,
+            model=self.settings.llm.model or "",
+            price=price,
+        )
+        planned = SummarizeResult(
+            dry_run=dry_run, plan=planner.plan(force=force, limit=limit), report=None, priced=priced
+        )
+        if dry_run:
+            return planned
+        blocking = blocking_error(
+            self.doctor(), action="summarize", categories=PREFLIGHT_CATEGORIES
+        )
+        if blocking is not None:
+            raise blocking
+        runner = self.runner
+        if runner is None:
+            raise ConfigError(NO_LLM_MESSAGE)
+        if on_plan is not None:
+            on_plan(planned)
+        if not planned.plan.calls:
+            return planned
+        report = planner.run(runner, force=force, limit=limit, progress=progress)
+        return SummarizeResult(dry_run=False, plan=planned.plan, report=report, priced=priced)
 
     def doctor(self) -> PreflightResult:
         """Run the pre-flight checks (settings, index, provider, dimensions, disk)."""

@@ -4,19 +4,58 @@ Errors become one line on stderr and an exit code (``RagstrataError.exit_code``:
 errors and every command-line parse error, 3 for system failures, 1 for anything unexpected, 130
 when interrupted); ``--debug`` shows the traceback instead. The global options ``--store`` and
 ``--debug`` are accepted before or after the subcommand.
+
+Commands are plain functions in the ``*_cmd`` modules, registered here by name (:data:`COMMANDS`);
+no command module imports this one, so there is no import cycle. The global options travel on
+the click context: the root callback puts a :class:`~ragstrata.cli.common.GlobalOptions` on
+``ctx.obj`` and each command hands ``ctx.obj`` to ``edge_settings`` — nothing outlives one
+invocation.
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import typer
 
-from ragstrata.cli.common import make_console
+from ragstrata.cli import (
+    ask_cmd,
+    doctor_cmd,
+    eval_cmd,
+    gendocs_cmd,
+    index_cmd,
+    inspect_cmd,
+    mcp_cmd,
+    route_cmd,
+    search_cmd,
+    serve_cmd,
+    summarize_cmd,
+    watch_cmd,
+)
+from ragstrata.cli.common import GlobalOptions, err_console
 from ragstrata.errors import RagstrataError
 
-__all__ = ["app", "main"]
+__all__ = ["COMMANDS", "app", "main"]
+
+COMMANDS: tuple[tuple[str, Callable[..., Any]], ...] = (
+    ("index", index_cmd.index_command),
+    ("status", index_cmd.status_command),
+    ("search", search_cmd.search_command),
+    ("ask", ask_cmd.ask_command),
+    ("gendocs", gendocs_cmd.gendocs_command),
+    ("route", route_cmd.route_command),
+    ("schema", route_cmd.schema_command),
+    ("inspect", inspect_cmd.inspect),
+    ("doctor", doctor_cmd.doctor_command),
+    ("summarize", summarize_cmd.summarize_command),
+    ("eval", eval_cmd.eval_command),
+    ("serve", serve_cmd.serve_command),
+    ("mcp", mcp_cmd.mcp_command),
+    ("watch", watch_cmd.watch_command),
+)
+"""Every command: its name and the function typer turns into it."""
 
 app = typer.Typer(
     name="ragstrata",
@@ -26,11 +65,11 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode="rich",
 )
-err_console = make_console(stderr=True, soft_wrap=True)
 
 
 @app.callback()
 def _root(
+    ctx: typer.Context,
     debug: bool = typer.Option(False, "--debug", help="Show tracebacks on errors."),
     store: str | None = typer.Option(
         None,
@@ -45,30 +84,11 @@ def _root(
     ),
 ) -> None:
     """ragstrata: layered retrieval over code (C0-C3) and docs (D0-D2)."""
-    from ragstrata.cli.common import GLOBAL_FLAGS, GLOBAL_OVERRIDES
-
-    GLOBAL_OVERRIDES.clear()
-    if store:
-        GLOBAL_OVERRIDES["store"] = {"url": store}
-    GLOBAL_FLAGS["trust_repo_config"] = trust_repo_config
+    ctx.obj = GlobalOptions(store=store or None, trust_repo_config=trust_repo_config)
 
 
-def _register() -> None:
-    # Each command lives in its own module; importing it registers it on ``app``.
-    from ragstrata.cli import (  # noqa: F401
-        ask_cmd,
-        doctor_cmd,
-        eval_cmd,
-        gendocs_cmd,
-        index_cmd,
-        inspect_cmd,
-        mcp_cmd,
-        route_cmd,
-        search_cmd,
-        serve_cmd,
-        summarize_cmd,
-        watch_cmd,
-    )
+for _name, _command in COMMANDS:
+    app.command(_name)(_command)
 
 
 def _one_line(exc: BaseException) -> str:
@@ -124,17 +144,10 @@ def _usage_error(exc: typer.TyperException) -> str:
 def main(argv: Sequence[str] | None = None) -> None:
     """Entry point of the console script and ``python -m ragstrata``."""
     args = hoist_global_options(sys.argv[1:] if argv is None else argv)
-    debug = "--debug" in args
-    _register()
-    try:
-        _run(args, debug)
-    finally:
-        # Global flags live for one invocation: an in-process caller (tests, embedders) must
-        # not inherit the previous call's --store or --trust-repo-config.
-        from ragstrata.cli.common import GLOBAL_FLAGS, GLOBAL_OVERRIDES
-
-        GLOBAL_OVERRIDES.clear()
-        GLOBAL_FLAGS["trust_repo_config"] = False
+    # The global flags live on this invocation's click context only (ctx.obj): an in-process
+    # caller (tests, embedders) never inherits the previous call's --store or
+    # --trust-repo-config.
+    _run(args, "--debug" in args)
 
 
 def _run(args: list[str], debug: bool) -> None:

@@ -17,8 +17,14 @@ from rich.console import Console
 from rich.markdown import Markdown
 from rich.text import Text
 
-from ragstrata.cli.app import app, err_console
-from ragstrata.cli.common import MAX_TOP_K, edge_settings, make_console, print_json
+from ragstrata.cli.common import (
+    MAX_TOP_K,
+    GlobalOptions,
+    edge_settings,
+    err_console,
+    make_console,
+    print_json,
+)
 from ragstrata.docgen.fsio import write_atomic
 from ragstrata.errors import IndexMissingError, InvalidQueryError
 
@@ -41,20 +47,20 @@ RepoOption = Annotated[
 ]
 
 
-def open_index(repo: Path | None) -> Ragstrata:
-    """The facade over ``repo`` (default: the current folder); ``IndexMissingError`` without an
-    index."""
+def open_index(repo: Path | None, options: GlobalOptions | None = None) -> Ragstrata:
+    """The facade over ``repo`` (default: the current folder) with the global ``options``
+    (``ctx.obj``); ``IndexMissingError`` without an index."""
     from ragstrata.facade import Ragstrata
 
     root = repo or Path.cwd()
-    rs = Ragstrata(root, edge_settings(root if root.is_dir() else None))
+    rs = Ragstrata(root, edge_settings(root if root.is_dir() else None, options=options))
     if not rs.has_index():
         raise IndexMissingError(f"no index at {rs.index_dir}; run `ragstrata index {rs.repo}`")
     return rs
 
 
-@app.command("ask")
 def ask_command(
+    ctx: typer.Context,
     question: Annotated[str, typer.Argument(help="The question, in Russian or English.")],
     repo: RepoOption = None,
     session: Annotated[
@@ -69,7 +75,7 @@ def ask_command(
     """Answer QUESTION from cited evidence in the repository's index."""
     if not question.strip():
         raise InvalidQueryError("empty question; ask something about the repository")
-    with open_index(repo) as rs:
+    with open_index(repo, ctx.obj) as rs:
         result = rs.ask(question, session=session, top_k=top_k)
     for line in answer_warnings(result):
         err_console.print(line, markup=False, highlight=False)

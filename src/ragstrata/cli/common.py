@@ -5,21 +5,24 @@ from __future__ import annotations
 import ipaddress
 import json
 import os
-import re
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console, ConsoleOptions, ConsoleRenderable, RenderHook, RenderResult
 from rich.segment import Segment
 
-from ragstrata.errors import ConfigError, InvalidStateError, UserError
+from ragstrata.errors import InvalidStateError
+from ragstrata.registry import parse_repo_spec
 from ragstrata.settings import Settings, load_settings
 from ragstrata.text.visible import visible, visible_json
 
 __all__ = [
     "MAX_TOP_K",
+    "GlobalOptions",
     "edge_settings",
+    "err_console",
     "is_loopback",
     "make_console",
     "parse_json_arg",
@@ -29,8 +32,6 @@ __all__ = [
 
 MAX_TOP_K = 1000
 """Largest ``--top-k`` a command accepts (every numeric input has bounds)."""
-
-_REPO_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
 
 def parse_json_arg(value: str | None, name: str) -> Any:
@@ -86,22 +87,36 @@ def make_console(**kwargs: Any) -> Console:
     return console
 
 
-GLOBAL_OVERRIDES: dict[str, Any] = {}
-"""Settings given by global flags (``ragstrata --store URL ...``), set by the root callback."""
-
-GLOBAL_FLAGS: dict[str, bool] = {"trust_repo_config": False}
-"""Global switches that are not settings (``--trust-repo-config``), set by the root callback."""
+err_console = make_console(stderr=True, soft_wrap=True)
+"""Where errors and warnings go (one line each)."""
 
 
-def edge_settings(folder: Path | None = None, **overrides: Any) -> Settings:
+@dataclass(frozen=True, slots=True)
+class GlobalOptions:
+    """The global flags (``ragstrata --store URL --trust-repo-config CMD ...``): the root
+    callback puts them on the click context (``ctx.obj``) of one invocation; a command hands
+    ``ctx.obj`` to :func:`edge_settings`. Nothing outlives the invocation."""
+
+    store: str | None = None
+    trust_repo_config: bool = False
+
+    def overrides(self) -> dict[str, Any]:
+        """The settings these flags set (the highest layer)."""
+        return {"store": {"url": self.store}} if self.store else {}
+
+
+def edge_settings(
+    folder: Path | None = None, *, options: GlobalOptions | None = None, **overrides: Any
+) -> Settings:
     """The settings for a command: user file < repository file in ``folder`` (or cwd, under the
-    repository rules) < environment < flags."""
-    merged = {**GLOBAL_OVERRIDES, **overrides}
+    repository rules) < environment < the global ``options`` < the command's ``overrides``."""
+    options = options or GlobalOptions()
+    merged = {**options.overrides(), **overrides}
     return load_settings(
         folder or Path.cwd(),
         env=os.environ,
         overrides=merged or None,
-        trust_repo_config=GLOBAL_FLAGS["trust_repo_config"],
+        trust_repo_config=options.trust_repo_config,
     )
 
 
@@ -116,22 +131,6 @@ def is_loopback(host: str) -> bool:
 
 
 def parse_repo_arg(value: str) -> tuple[str, Path]:
-    """A ``--repo`` value, ``NAME=PATH`` or ``PATH`` (named by its folder) -> ``(name, path)``.
-
-    ``NAME=PATH`` is recognised only when NAME is a plain name and the whole value is not itself
-    an existing path, so folders whose names contain ``=`` still work.
-    """
-    text = value.strip()
-    if not text:
-        raise ConfigError("empty --repo value; give PATH or NAME=PATH")
-    name, sep, rest = text.partition("=")
-    if sep and rest and _REPO_NAME_RE.match(name) and not Path(text).expanduser().exists():
-        return name, Path(rest).expanduser()
-    path = Path(text).expanduser()
-    name = path.resolve().name
-    if not _REPO_NAME_RE.match(name):
-        raise UserError(
-            f"cannot name repository {value!r} ({name!r}); give it a name as NAME=PATH "
-            "(1-64 letters, digits, '.', '_', '-')"
-        )
-    return name, path
+    """A ``--repo`` value, ``NAME=PATH`` or ``PATH`` -> ``(name, path)``: the registry's rule
+    (:func:`ragstrata.registry.parse_repo_spec`), shared by ``serve`` and ``mcp``."""
+    return parse_repo_spec(value)

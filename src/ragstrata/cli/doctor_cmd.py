@@ -17,8 +17,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from ragstrata.cli.app import app
-from ragstrata.cli.common import edge_settings, make_console, print_json
+from ragstrata.cli.common import GlobalOptions, edge_settings, make_console, print_json
 from ragstrata.doctor import CATEGORIES, DoctorFinding, finding_to_dict
 from ragstrata.errors import ConfigError, one_line
 from ragstrata.facade import Ragstrata
@@ -30,9 +29,9 @@ EXIT_BLOCKING = 2
 _STYLE = {Severity.HIGH: "bold red", Severity.MEDIUM: "yellow", Severity.LOW: "cyan"}
 
 
-def _checks(root: Path) -> PreflightResult:
+def _checks(root: Path, options: GlobalOptions | None) -> PreflightResult:
     try:
-        settings = edge_settings(root if root.is_dir() else None)
+        settings = edge_settings(root if root.is_dir() else None, options=options)
     except ConfigError as exc:
         finding = DoctorFinding(
             Severity.HIGH,
@@ -66,8 +65,8 @@ def _table(result: PreflightResult, console: Console) -> None:
         )
 
 
-@app.command("doctor")
 def doctor_command(
+    ctx: typer.Context,
     path: Annotated[
         Path | None, typer.Argument(help="Repository folder (default: the current folder).")
     ] = None,
@@ -75,7 +74,7 @@ def doctor_command(
 ) -> None:
     """Check settings, index, embedder, LLM and disk; exit 2 when something blocks answers."""
     root = path or Path.cwd()
-    result = _checks(root)
+    result = _checks(root, ctx.obj)
     if as_json:
         print_json(
             {

@@ -16,8 +16,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from ragstrata.cli.app import app
-from ragstrata.cli.common import MAX_TOP_K, edge_settings, make_console, print_json
+from ragstrata.cli.common import MAX_TOP_K, GlobalOptions, edge_settings, make_console, print_json
 from ragstrata.errors import RepositoryNotFoundError, UserError
 from ragstrata.evaluation import KS, EvalReport, evaluate, load_dataset, select_for_tree
 from ragstrata.facade import Ragstrata
@@ -89,8 +88,8 @@ def _table(report: EvalReport, repo_name: str | None) -> None:
     )
 
 
-@app.command("eval")
 def eval_command(
+    ctx: typer.Context,
     tree: Annotated[Path, typer.Option("--tree", help="The repository's tree folder.")],
     dataset: Annotated[
         Path | None, typer.Option("--dataset", help="JSONL of {query, gold_files, ...}.")
@@ -117,7 +116,7 @@ def eval_command(
     if not tree.is_dir():
         raise RepositoryNotFoundError(f"tree folder not found: {tree}")
     if answers is not None:
-        _eval_answers(answers, tree, repo_name, as_json=as_json, per_case=per_query)
+        _eval_answers(answers, tree, repo_name, ctx.obj, as_json=as_json, per_case=per_query)
         return
     assert dataset is not None
     items = load_dataset(dataset)
@@ -130,7 +129,7 @@ def eval_command(
         raise UserError(
             f"no dataset rows to evaluate in {dataset}" + (f" for {chosen}" if chosen else "")
         )
-    with Ragstrata(tree, edge_settings(tree)) as rs:
+    with Ragstrata(tree, edge_settings(tree, options=ctx.obj)) as rs:
         ensure_index(rs)
         with _progress() as bar:
             task = bar.add_task("searching", total=len(items))
@@ -148,7 +147,13 @@ def eval_command(
 
 
 def _eval_answers(
-    path: Path, tree: Path, repo_name: str | None, *, as_json: bool, per_case: bool
+    path: Path,
+    tree: Path,
+    repo_name: str | None,
+    options: GlobalOptions | None,
+    *,
+    as_json: bool,
+    per_case: bool,
 ) -> None:
     from ragstrata.evaluation_answers import evaluate_answers, load_answer_cases
 
@@ -160,7 +165,7 @@ def _eval_answers(
         cases, chosen = select_for_tree(cases, tree)
     if not cases:
         raise UserError(f"no answer cases in {path}" + (f" for {chosen}" if chosen else ""))
-    with Ragstrata(tree, edge_settings(tree)) as rs:
+    with Ragstrata(tree, edge_settings(tree, options=options)) as rs:
         ensure_index(rs)
         with _progress() as bar:
             task = bar.add_task("asking", total=len(cases))

@@ -20,9 +20,8 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from ragstrata.cli.app import app
 from ragstrata.cli.ask_cmd import RepoOption, open_index
-from ragstrata.cli.common import make_console
+from ragstrata.cli.common import GlobalOptions, make_console
 from ragstrata.docgen.fsio import write_atomic
 from ragstrata.docgen.strings import LANGUAGES, strings
 from ragstrata.errors import UserError
@@ -38,8 +37,8 @@ __all__ = ["gendocs_command"]
 _err = make_console(stderr=True, highlight=False, soft_wrap=True)
 
 
-@app.command("gendocs")
 def gendocs_command(
+    ctx: typer.Context,
     target: Annotated[
         str | None, typer.Argument(help="A file path, a folder/package (`.`: root) or a symbol.")
     ] = None,
@@ -67,13 +66,13 @@ def gendocs_command(
     if lang not in LANGUAGES:
         raise UserError(f"unknown --lang {lang!r}; valid: {', '.join(LANGUAGES)}")
     if check is not None:
-        _check(check, repo, lang)
+        _check(check, repo, lang, ctx.obj)
         return
     if every and out is None and not dry_run:
         raise UserError("--all needs --out DIR (the folder for the pages)")
     if not every and (target is None or not target.strip()):
         raise UserError("empty gendocs target; give a file path, a folder or a symbol, or --all")
-    with open_index(repo) as rs:
+    with open_index(repo, ctx.obj) as rs:
         docs = rs.docs(lang, use_llm=not no_llm)
         if dry_run:
             _dry_run(docs, None if every else target, rs.settings)
@@ -140,10 +139,10 @@ def _dry_run(docs: DocsGenerator, target: str | None, settings: Settings) -> Non
     )
 
 
-def _check(folder: Path, repo: Path | None, lang: str) -> None:
+def _check(folder: Path, repo: Path | None, lang: str, options: GlobalOptions | None) -> None:
     if not folder.is_dir():
         raise UserError(f"--check needs a folder of generated pages: {folder}")
-    with open_index(repo) as rs:
+    with open_index(repo, options) as rs:
         report = rs.check_docs(folder)
     if report.pages == 0 and not report.stale:
         raise UserError(strings(lang).t("drift_no_pages", folder=folder))

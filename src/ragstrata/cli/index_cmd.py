@@ -16,7 +16,6 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from ragstrata.cli.app import app
 from ragstrata.cli.common import edge_settings, make_console, print_json
 from ragstrata.cli.progress import PLAIN_EVERY_S, progress_view
 from ragstrata.facade import Ragstrata
@@ -61,8 +60,8 @@ def _summary(report: IndexReport, console: Console) -> None:
         )
 
 
-@app.command("index")
 def index_command(
+    ctx: typer.Context,
     path: Annotated[
         Path | None, typer.Argument(help="Repository folder (default: the current folder).")
     ] = None,
@@ -95,7 +94,7 @@ def index_command(
     the rows are written; vectors are filled after them, one committed batch at a time."""
     root = path or Path.cwd()
     err = make_console(stderr=True, highlight=False, soft_wrap=True)
-    with Ragstrata(root, edge_settings(root if root.is_dir() else None)) as rs:
+    with Ragstrata(root, edge_settings(root if root.is_dir() else None, options=ctx.obj)) as rs:
         try:
             with progress_view(err, every=progress_every) as view:
                 report = rs.index(
@@ -129,8 +128,8 @@ def _status_table(status: IndexStatus, console: Console) -> None:
     console.print(table)
 
 
-@app.command("status")
 def status_command(
+    ctx: typer.Context,
     path: Annotated[
         Path | None, typer.Argument(help="Repository folder (default: the current folder).")
     ] = None,
@@ -138,7 +137,7 @@ def status_command(
 ) -> None:
     """Show rows per layer, stale files and pending embeddings of PATH's index."""
     root = path or Path.cwd()
-    with Ragstrata(root, edge_settings(root if root.is_dir() else None)) as rs:
+    with Ragstrata(root, edge_settings(root if root.is_dir() else None, options=ctx.obj)) as rs:
         status = rs.status()
     if as_json:
         print_json(status.to_dict())

@@ -20,7 +20,6 @@ import typer
 from rich.text import Text
 from rich.tree import Tree
 
-from ragstrata.cli.app import app
 from ragstrata.cli.common import edge_settings, make_console
 from ragstrata.errors import ConfigError, RepositoryNotFoundError
 from ragstrata.ingest.pipeline import IngestResult, ingest_repository
@@ -68,8 +67,8 @@ def row_to_dict(row: Row) -> dict[str, Any]:
     return {**{key: data.pop(key) for key in _LEAD}, **data}
 
 
-@app.command("inspect")
 def inspect(
+    ctx: typer.Context,
     path: Annotated[Path, typer.Argument(help="Repository folder (or one file in it) to ingest.")],
     layer: Annotated[
         list[str] | None,
@@ -84,7 +83,7 @@ def inspect(
     if not path.exists():
         raise RepositoryNotFoundError(f"no such file or folder: {path}")
     root, only = (path.parent, path.name) if path.is_file() else (path, None)
-    settings = edge_settings(root).index
+    settings = edge_settings(root, options=ctx.obj).index
     if only is not None:  # walk the folder but read only this file (its own skip rules apply)
         settings = settings.model_copy(update={"include": ("/" + _glob_escape(only),)})
     result = ingest_repository(root, settings)

@@ -14,8 +14,7 @@ from typing import Annotated
 
 import typer
 
-from ragstrata.cli.app import app
-from ragstrata.cli.common import edge_settings, is_loopback, parse_repo_arg
+from ragstrata.cli.common import edge_settings, is_loopback
 from ragstrata.errors import ConfigError
 
 __all__ = ["TransportChoice", "check_loopback", "mcp_command"]
@@ -38,8 +37,8 @@ def check_loopback(host: str) -> str:
     return host
 
 
-@app.command("mcp")
 def mcp_command(
+    ctx: typer.Context,
     repo: Annotated[
         list[str] | None,
         typer.Option(
@@ -59,27 +58,22 @@ def mcp_command(
     ] = False,
 ) -> None:
     """Serve the repository tools to coding agents over MCP (Model Context Protocol)."""
-    from ragstrata.facade import Ragstrata
     from ragstrata.mcp.repos import RepoSet
     from ragstrata.mcp.server import build_server, run_server
+    from ragstrata.registry import open_facades
 
     if transport is TransportChoice.HTTP:
         check_loopback(host)
-    specs = [parse_repo_arg(s) for s in (repo or [str(Path.cwd())])]
-    facades: dict[str, Ragstrata] = {}
-    for name, path in specs:
-        if name in facades:
-            raise ConfigError(
-                f"two repositories are named {name!r}; name them with --repo NAME=PATH"
-            )
-        facades[name] = Ragstrata(path, edge_settings(path if path.is_dir() else None))
+    facades = open_facades(
+        repo or [str(Path.cwd())], lambda folder: edge_settings(folder, options=ctx.obj)
+    )
     logging.basicConfig(level=logging.WARNING)  # stderr: stdout belongs to the protocol
     repos = RepoSet(facades)
     stop_watching = None
     if watch:
         from ragstrata.cli.watch_cmd import start_watchers
 
-        stop_watching = start_watchers(facades)
+        stop_watching = start_watchers(facades, repos)
     try:
         run_server(build_server(repos), transport.value, host, port)
     finally:

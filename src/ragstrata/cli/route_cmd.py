@@ -7,7 +7,6 @@ from typing import Any
 
 import typer
 
-from ragstrata.cli.app import app
 from ragstrata.cli.common import edge_settings, parse_json_arg, print_json
 from ragstrata.errors import UserError
 
@@ -24,8 +23,8 @@ SCHEMAS: dict[str, Callable[[], dict[str, Any]]] = {"router-plan": _router_plan_
 """Schema name -> a function returning the JSON Schema."""
 
 
-@app.command("route")
 def route_command(
+    ctx: typer.Context,
     query: str = typer.Argument(..., help="The question to route."),
     state: str | None = typer.Option(
         None, "--state", help="conversation_state as JSON, or @file holding JSON."
@@ -37,14 +36,13 @@ def route_command(
     """Print the Intent Router plan (schema 1.1) of QUERY as JSON."""
     from ragstrata.query.router import Router
 
-    settings = edge_settings()
+    settings = edge_settings(options=ctx.obj)
     conversation_state = parse_json_arg(state, "--state")
     context = parse_json_arg(repo_context, "--repo-context")
     router = Router(settings.router)
     print_json(router.route(query, conversation_state, context))
 
 
-@app.command("schema")
 def schema_command(
     name: str = typer.Argument(..., help=f"Schema name: {', '.join(SCHEMAS)}."),
 ) -> None:

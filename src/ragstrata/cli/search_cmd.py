@@ -18,8 +18,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from ragstrata.cli.app import app
-from ragstrata.cli.common import MAX_TOP_K, edge_settings, make_console, print_json
+from ragstrata.cli.common import MAX_TOP_K, GlobalOptions, edge_settings, make_console, print_json
 from ragstrata.errors import IndexMissingError, InvalidQueryError, UserError
 from ragstrata.facade import Ragstrata
 from ragstrata.retrieve.base import SearchResult
@@ -28,9 +27,9 @@ from ragstrata.text.visible import visible_json
 __all__ = ["open_indexed", "read_batch", "search_command"]
 
 
-def open_indexed(repo: Path) -> Ragstrata:
+def open_indexed(repo: Path, options: GlobalOptions | None = None) -> Ragstrata:
     """The facade for ``repo``; raises ``IndexMissingError`` when it has no index yet."""
-    rs = Ragstrata(repo, edge_settings(repo))
+    rs = Ragstrata(repo, edge_settings(repo, options=options))
     if not rs.has_index():
         raise IndexMissingError(f"no index at {rs.index_dir}; run `ragstrata index {repo}` first")
     return rs
@@ -101,8 +100,8 @@ def _render(result: SearchResult) -> None:
     console.print(table)
 
 
-@app.command("search")
 def search_command(
+    ctx: typer.Context,
     query: Annotated[str | None, typer.Argument(help="The question or search text.")] = None,
     repo: Annotated[Path, typer.Option("--repo", help="Repository folder.")] = Path("."),
     layer: Annotated[
@@ -124,7 +123,7 @@ def search_command(
     if (query is None) == (batch is None):
         raise UserError("give either a QUERY or --batch FILE (not both)")
     layers = [x.strip().upper() for x in layer] if layer else None
-    with open_indexed(repo) as rs:
+    with open_indexed(repo, ctx.obj) as rs:
         if batch is not None:
             _batch(rs, batch, layers, top_k)
             return

@@ -9,16 +9,12 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
-from ragstrata.cli.app import app
 from ragstrata.cli.common import edge_settings, is_loopback, parse_repo_arg
-from ragstrata.errors import ConfigError, UserError
-
-if TYPE_CHECKING:
-    from ragstrata.facade import Ragstrata
+from ragstrata.errors import ConfigError
 
 __all__ = ["is_loopback", "parse_repo_arg", "serve_command"]
 
@@ -26,20 +22,8 @@ DEFAULT_TOKEN_ENV = "RAGSTRATA_API_TOKEN"
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
 
 
-def _open_repos(values: list[str]) -> dict[str, Ragstrata]:
-    from ragstrata.facade import Ragstrata
-
-    repos: dict[str, Ragstrata] = {}
-    for value in values:
-        name, path = parse_repo_arg(value)
-        if name in repos:
-            raise UserError(f"repository name {name!r} is used twice; use NAME=PATH to rename one")
-        repos[name] = Ragstrata(path, edge_settings(path if path.is_dir() else None))
-    return repos
-
-
-@app.command("serve")
 def serve_command(
+    ctx: typer.Context,
     repo: Annotated[
         list[str] | None,
         typer.Option(
@@ -82,11 +66,19 @@ def serve_command(
             f"refusing to bind {host}: serving beyond loopback needs an API token; "
             f"set the environment variable {token_env}"
         )
-    repos = _open_repos(repo or [str(Path.cwd())])
+    from ragstrata.http.state import INDEX_HINT
+    from ragstrata.registry import Registry, open_facades
+
+    repos = open_facades(
+        repo or [str(Path.cwd())], lambda folder: edge_settings(folder, options=ctx.obj)
+    )
     # On loopback, accept only loopback Host headers (no DNS rebinding from a web page).
     named = f"[{host.strip('[]')}]" if ":" in host else host
     hosts = (*LOOPBACK_HOSTS, named.lower()) if is_loopback(host) else None
-    application = create_app(repos, token=token, max_body_bytes=max_body_bytes, allowed_hosts=hosts)
+    served = Registry(repos, index_hint=INDEX_HINT)
+    application = create_app(
+        served, token=token, max_body_bytes=max_body_bytes, allowed_hosts=hosts
+    )
     shown = f"[{host}]" if ":" in host else host
     typer.echo(
         f"ragstrata: serving {', '.join(sorted(repos))} at http://{shown}:{port}/"
@@ -97,7 +89,7 @@ def serve_command(
     if watch:
         from ragstrata.cli.watch_cmd import start_watchers
 
-        stop_watching = start_watchers(repos)
+        stop_watching = start_watchers(repos, served)
     try:
         uvicorn.run(application, host=host, port=port, log_level="info", server_header=False)
     finally:

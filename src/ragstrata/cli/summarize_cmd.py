@@ -19,44 +19,20 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from ragstrata.cli.app import app
 from ragstrata.cli.common import edge_settings, make_console, print_json
-from ragstrata.errors import ConfigError, IndexMissingError
 from ragstrata.facade import Ragstrata
-from ragstrata.llm.summaries import PriceFunction, SummaryPlan, SummaryPlanner, SummaryRunReport
-from ragstrata.settings import Settings
+from ragstrata.llm.summary_plan import SummaryPlan, SummaryRunReport
+from ragstrata.llm.summary_result import NO_LLM_MESSAGE, SummarizeResult
 from ragstrata.store.base import SummaryKind
 
 __all__ = ["NO_LLM_MESSAGE", "summarize_command"]
 
-NO_LLM_MESSAGE = (
-    "no LLM configured for summaries: set RAGSTRATA_LLM_PROVIDER (openai or ollama), "
-    "RAGSTRATA_LLM_MODEL, RAGSTRATA_LLM_BASE_URL and RAGSTRATA_LLM_API_KEY "
-    "(or the [llm] section of ~/.config/ragstrata/config.toml); --dry-run works without one"
-)
-_PREFLIGHT_CATEGORIES = frozenset({"settings", "index", "schema", "llm", "disk"})
 
-
-def _price(settings: Settings) -> tuple[PriceFunction | None, bool]:
-    """A price function for the configured model and whether the model has a listed price."""
-    model = settings.llm.model
-    if not model:
-        return None, False
-    from ragstrata.llm.pricing import PriceTable
-
-    table = PriceTable.load(getattr(settings.llm, "price_file", None))
-
-    def price(name: str, input_tokens: int, output_tokens: int) -> float:
-        found = table.get(name)
-        return found.cost(input_tokens, output_tokens) if found else 0.0
-
-    return price, model in table
-
-
-def _plan_line(plan: SummaryPlan, priced: bool) -> str:
+def _plan_line(result: SummarizeResult) -> str:
+    plan = result.plan
     cost = "cost unknown (no model configured)"
     if plan.cost_usd is not None:
-        cost = f"≈ ${plan.cost_usd:.4f}" if priced else f"price unknown for {plan.model!r}"
+        cost = f"≈ ${plan.cost_usd:.4f}" if result.priced else f"price unknown for {plan.model!r}"
     return (
         f"{plan.calls} calls ({plan.count(SummaryKind.DEFINITION)} definitions, "
         f"{plan.count(SummaryKind.FILE)} files; {plan.up_to_date} up to date): "
@@ -64,28 +40,12 @@ def _plan_line(plan: SummaryPlan, priced: bool) -> str:
     )
 
 
-def _run(
-    rs: Ragstrata, planner: SummaryPlanner, force: bool, limit: int | None
-) -> SummaryRunReport:
-    err = make_console(stderr=True, highlight=False, soft_wrap=True)
-    runner = rs.runner
-    if runner is None:
-        raise ConfigError(NO_LLM_MESSAGE)
-    with Progress(
-        TextColumn("summarizing"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("{task.fields[key]}"),
-        TimeElapsedColumn(),
-        console=err,
-        disable=not err.is_terminal,
-    ) as bar:
-        task = bar.add_task("summaries", total=None, key="")
-
-        def progress(done: int, total: int, key: str) -> None:
-            bar.update(task, completed=done, total=total, key=key[-50:])
-
-        return planner.run(runner, force=force, limit=limit, progress=progress)
+def _kinds(files: bool, definitions: bool) -> list[SummaryKind]:
+    if files and not definitions:
+        return [SummaryKind.FILE]
+    if definitions and not files:
+        return [SummaryKind.DEFINITION]
+    return [SummaryKind.FILE, SummaryKind.DEFINITION]
 
 
 def _table(plan: SummaryPlan, report: SummaryRunReport | None, console: Console) -> None:
@@ -106,8 +66,8 @@ def _table(plan: SummaryPlan, report: SummaryRunReport | None, console: Console)
     console.print(table)
 
 
-@app.command("summarize")
 def summarize_command(
+    ctx: typer.Context,
     path: Annotated[
         Path | None, typer.Argument(help="Repository folder (default: the current folder).")
     ] = None,
@@ -129,48 +89,36 @@ def summarize_command(
 ) -> None:
     """Generate cached LLM summaries (searchable text, used by docs and overview answers)."""
     root = path or Path.cwd()
-    settings = edge_settings(root if root.is_dir() else None)
-    if not dry_run and settings.llm.provider == "none":
-        raise ConfigError(NO_LLM_MESSAGE)
-    kinds = [SummaryKind.FILE] if files and not definitions else []
-    if definitions and not files:
-        kinds = [SummaryKind.DEFINITION]
-    kinds = kinds or [SummaryKind.FILE, SummaryKind.DEFINITION]
-    price, priced = _price(settings)
     err = make_console(stderr=True, highlight=False, soft_wrap=True)
-    with Ragstrata(root, settings) as rs:
-        if not rs.has_index():
-            raise IndexMissingError(f"no index at {rs.index_dir}; run `ragstrata index {rs.repo}`")
-        planner = SummaryPlanner(
-            rs.store,
-            rs.repo,
-            kinds=kinds,
-            include_tests=include_tests,
-            model=settings.llm.model or "",
-            price=price,
-        )
-        plan = planner.plan(force=force, limit=limit)
-        report = None
-        if not dry_run:
-            from ragstrata.doctor import blocking_error
+    bar = Progress(
+        TextColumn("summarizing"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[key]}"),
+        TimeElapsedColumn(),
+        console=err,
+        disable=dry_run or not err.is_terminal,
+    )
+    task = bar.add_task("summaries", total=None, key="")
 
-            error = blocking_error(
-                rs.doctor(), action="summarize", categories=_PREFLIGHT_CATEGORIES
-            )
-            if error is not None:
-                raise error
-            err.print(_plan_line(plan, priced), markup=False)
-            report = _run(rs, planner, force, limit) if plan.calls else None
-    if as_json:
-        print_json(
-            {
-                "dry_run": dry_run,
-                "plan": plan.to_dict(),
-                "report": None if report is None else report.to_dict(),
-            }
+    def progress(done: int, total: int, key: str) -> None:
+        bar.update(task, completed=done, total=total, key=key[-50:])
+
+    settings = edge_settings(root if root.is_dir() else None, options=ctx.obj)
+    with Ragstrata(root, settings) as rs, bar:
+        result = rs.summarize(
+            kinds=_kinds(files, definitions),
+            include_tests=include_tests,
+            force=force,
+            limit=limit,
+            dry_run=dry_run,
+            on_plan=lambda planned: err.print(_plan_line(planned), markup=False),
+            progress=progress,
         )
-    else:
-        out = make_console(highlight=False)
-        if dry_run:
-            out.print(_plan_line(plan, priced), markup=False)
-        _table(plan, report, out)
+    if as_json:
+        print_json(result.to_dict())
+        return
+    out = make_console(highlight=False)
+    if dry_run:
+        out.print(_plan_line(result), markup=False)
+    _table(result.plan, result.report, out)

@@ -20,12 +20,13 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ragstrata.cli.app import app
 from ragstrata.cli.common import edge_settings
 from ragstrata.indexer.watch import DEFAULT_DEBOUNCE_MS, WatchRun, describe, watch_repository
 
 if TYPE_CHECKING:
     from ragstrata.facade import Ragstrata
+    from ragstrata.indexer import IndexReport
+    from ragstrata.registry import Registry
 
 __all__ = ["start_watchers", "watch_command"]
 
@@ -39,8 +40,8 @@ def _as_json(run: WatchRun) -> str:
     return json.dumps(data, ensure_ascii=False)
 
 
-@app.command("watch")
 def watch_command(
+    ctx: typer.Context,
     path: Annotated[
         Path | None, typer.Argument(help="Repository folder (default: the current folder).")
     ] = None,
@@ -62,7 +63,7 @@ def watch_command(
     from ragstrata.facade import Ragstrata
 
     root = path or Path.cwd()
-    with Ragstrata(root, edge_settings(root if root.is_dir() else None)) as rs:
+    with Ragstrata(root, edge_settings(root if root.is_dir() else None, options=ctx.obj)) as rs:
 
         def report(run: WatchRun) -> None:
             if as_json:
@@ -84,11 +85,15 @@ def watch_command(
             typer.echo("watch: stopped", err=True)
 
 
-def start_watchers(facades: Mapping[str, Ragstrata]) -> Callable[[], None]:
+def start_watchers(
+    facades: Mapping[str, Ragstrata], registry: Registry | None = None
+) -> Callable[[], None]:
     """Watch every served repository in a daemon thread; returns a function that stops them.
 
     Each thread indexes through its own facade (its own store connection) that shares the
     served facade's embedder, so a server holds one model however many repositories it has.
+    With the server's ``registry``, each run waits its turn behind an index job or ``reindex``
+    call of the same repository (one index run at a time).
     """
     from ragstrata.facade import Ragstrata
 
@@ -97,11 +102,19 @@ def start_watchers(facades: Mapping[str, Ragstrata]) -> Callable[[], None]:
     for name, served in facades.items():
         own = Ragstrata(served.repo, served.settings, embedder=served.embedder)
 
-        def loop(own: Ragstrata = own, name: str = name) -> None:
+        def index(own: Ragstrata = own, name: str = name) -> IndexReport:
+            if registry is None:
+                return own.index()
+            with registry.claim_index(name, owner="the file watcher", wait=True):
+                return own.index()
+
+        def loop(
+            own: Ragstrata = own, name: str = name, index: Callable[[], IndexReport] = index
+        ) -> None:
             try:
                 watch_repository(
                     own.repo,
-                    own.index,
+                    index,
                     lambda run: print(describe(run, name), file=sys.stderr, flush=True),
                     index_dir_name=own.settings.store.index_dir_name,
                     stop=stop,

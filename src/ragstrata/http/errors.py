@@ -6,7 +6,8 @@ Library errors keep their stable ``code`` (``ragstrata.errors``); the status say
 error                                  status  code
 =====================================  ======  =================================
 malformed JSON / unreadable body       400     ``bad_request``
-``ConfigError``, other ``UserError``   400     the error's ``code``
+``ConfigError``, other ``UserError``   400     the error's ``code`` (``repo_required``
+                                               when several are served)
 missing or wrong bearer token          401     ``unauthorized``
 unknown repository / job / file        404     ``unknown_repo`` / ``unknown_job``
                                                / ``path_not_indexed``
@@ -35,6 +36,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ragstrata.errors import (
+    IndexBusyError,
     IndexMismatchError,
     IndexMissingError,
     InvalidQueryError,
@@ -42,6 +44,7 @@ from ragstrata.errors import (
     RagstrataError,
     RepositoryNotFoundError,
     SystemFailure,
+    UnknownRepositoryError,
 )
 
 __all__ = ["ApiError", "error_body", "install_error_handlers", "status_for"]
@@ -52,7 +55,9 @@ _STATUS: tuple[tuple[type[RagstrataError], int], ...] = (
     (InvalidQueryError, 422),
     (InvalidStateError, 422),
     (RepositoryNotFoundError, 404),
+    (UnknownRepositoryError, 404),
     (IndexMissingError, 409),
+    (IndexBusyError, 409),
     (IndexMismatchError, 409),
     (SystemFailure, 503),
 )

@@ -21,6 +21,7 @@ from ragstrata.http.errors import ApiError
 if TYPE_CHECKING:
     from ragstrata.facade import Ragstrata
     from ragstrata.indexer import IndexEvent
+    from ragstrata.registry import IndexClaim, Registry
 
 __all__ = ["Job", "JobManager", "JobState"]
 
@@ -86,7 +87,8 @@ class Job:
 
 
 class JobManager:
-    """Starts index jobs and keeps the last ``keep`` of them for polling."""
+    """Starts index jobs and keeps the last ``keep`` of them for polling. Whether a repository
+    may be indexed now is the registry's decision (:meth:`Registry.claim_index`)."""
 
     def __init__(self, keep: int = 64) -> None:
         self._jobs: OrderedDict[str, Job] = OrderedDict()
@@ -94,30 +96,32 @@ class JobManager:
         self._lock = threading.Lock()
         self._keep = keep
 
-    def start(self, name: str, rs: Ragstrata, *, rebuild: bool = False) -> Job:
-        """Start indexing ``rs`` in a thread; ``ApiError`` 409 when ``name`` is already busy."""
+    def start(self, served: Registry, repo: str | None, *, rebuild: bool = False) -> Job:
+        """Start indexing the repository ``repo`` names in a thread; ``IndexBusyError`` when
+        an index run of it is under way."""
+        job_id = uuid.uuid4().hex
+        claim = served.claim_index(repo, owner=f"job {job_id}", rebuild=rebuild)
+        job = Job(job_id=job_id, repo=claim.name, rebuild=rebuild)
         with self._lock:
-            busy = self._running.get(name)
-            if busy is not None:
-                raise ApiError(
-                    409, "index_busy", f"repository {name!r} is already being indexed (job {busy})"
-                )
-            job = Job(job_id=uuid.uuid4().hex, repo=name, rebuild=rebuild)
             self._jobs[job.job_id] = job
-            self._running[name] = job.job_id
+            self._running[job.repo] = job.job_id
             self._trim()
         thread = threading.Thread(
-            target=self._run, args=(job, rs), name=f"ragstrata-index-{name}", daemon=True
+            target=self._run,
+            args=(job, served.get(job.repo), claim),
+            name=f"ragstrata-index-{job.repo}",
+            daemon=True,
         )
         thread.start()
         return job
 
-    def _run(self, job: Job, rs: Ragstrata) -> None:
+    def _run(self, job: Job, rs: Ragstrata, claim: IndexClaim) -> None:
         started = time.perf_counter()
         report: dict[str, Any] | None = None
         error: dict[str, str] | None = None
         try:
-            report = rs.index(rebuild=job.rebuild, progress=job.on_event).to_dict()
+            with claim:
+                report = rs.index(rebuild=job.rebuild, progress=job.on_event).to_dict()
         except RagstrataError as exc:
             error = {"code": exc.code, "message": one_line(exc)}
         except Exception as exc:  # a job thread must always finish its record

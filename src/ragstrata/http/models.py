@@ -12,6 +12,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from ragstrata.registry import REPO_NAME
+
 __all__ = [
     "AskRequest",
     "ErrorResponse",
@@ -28,7 +30,6 @@ __all__ = [
 ]
 
 LayerId = Literal["C0", "C1", "C2", "C3", "D0", "D1", "D2"]
-REPO_NAME = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
 SESSION_NAME = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
 MAX_QUERY_CHARS = 4000
 MAX_TOP_K = 100

@@ -9,6 +9,7 @@ names. An outline of a file that is not indexed is 404 ``path_not_indexed``.
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
@@ -27,8 +28,9 @@ __all__ = [
     "symbol_router",
 ]
 
-Picker = Callable[[str | None], tuple[str, Ragstrata]]
-"""``repo`` name (or None) -> (name, facade) of an indexed repository, or an error."""
+Reader = Callable[[str | None], AbstractContextManager[tuple[str, Ragstrata]]]
+"""``repo`` name (or None) -> a context holding ``(name, facade)`` of an indexed repository
+for one read, or an error (``Registry.reading``)."""
 
 NameField = Field(
     min_length=1,
@@ -142,8 +144,8 @@ class OutlineResponse(BaseModel):
     definitions: list[OutlineItem]
 
 
-def symbol_router(pick: Picker) -> APIRouter:
-    """The three routes, over repositories chosen by ``pick``."""
+def symbol_router(read: Reader) -> APIRouter:
+    """The three routes, over repositories opened for reading by ``read``."""
     router = APIRouter()
 
     @router.post(
@@ -152,8 +154,10 @@ def symbol_router(pick: Picker) -> APIRouter:
     def definition(body: DefinitionRequest) -> dict[str, Any]:
         """The definitions the name resolves to, with how they matched (``Ragstrata.definition``):
         the same resolver as ``ask``, ``search``, MCP ``get_definition`` and ``gendocs``."""
-        name, rs = pick(body.repo)
-        result = rs.definition(body.name, paths=body.paths, is_test=body.is_test, limit=body.limit)
+        with read(body.repo) as (name, rs):
+            result = rs.definition(
+                body.name, paths=body.paths, is_test=body.is_test, limit=body.limit
+            )
         return {"repo": name, **result.to_dict()}
 
     @router.post(
@@ -163,8 +167,10 @@ def symbol_router(pick: Picker) -> APIRouter:
     )
     def references(body: ReferencesRequest) -> dict[str, Any]:
         """C2 relations of the definition the name resolves to (``Ragstrata.references``)."""
-        name, rs = pick(body.repo)
-        result = rs.references(body.name, paths=body.paths, is_test=body.is_test, limit=body.limit)
+        with read(body.repo) as (name, rs):
+            result = rs.references(
+                body.name, paths=body.paths, is_test=body.is_test, limit=body.limit
+            )
         return {"repo": name, **result.to_dict()}
 
     @router.get("/outline", summary="Definitions of one file", response_model=OutlineResponse)
@@ -173,8 +179,8 @@ def symbol_router(pick: Picker) -> APIRouter:
         repo: Annotated[str | None, Query(pattern=REPO_NAME)] = None,
     ) -> dict[str, Any]:
         """Every definition of an indexed file, in file order (``Ragstrata.outline``)."""
-        name, rs = pick(repo)
-        result = rs.outline(path)
+        with read(repo) as (name, rs):
+            result = rs.outline(path)
         if not result.indexed:
             raise ApiError(404, "path_not_indexed", f"{path!r} is not an indexed file")
         data = result.to_dict()

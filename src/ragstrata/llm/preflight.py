@@ -1,22 +1,21 @@
 """Pre-flight findings (seed 003): parse a validator model's JSON verdict.
 
 The model is asked for ``{"findings": [{"severity", "category", "observation"}, ...]}``. Replies
-come wrapped in prose or code fences, so the first ``{`` starts a balanced-brace extraction
-(string-aware, so braces inside observations do not count) and that object must be valid JSON.
+come wrapped in prose or code fences, so the JSON value starting at the first ``{`` is read with
+the standard decoder (``raw_decode``: braces inside observations do not count) and must be valid.
 Anything unusable raises ``ProviderError``: a validator that cannot be understood must not pass
 silently.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
 from ragstrata.errors import ProviderError
-from ragstrata.llm.json_reply import balanced_end
+from ragstrata.llm.json_reply import json_at
 
 __all__ = ["Finding", "PreflightResult", "Severity", "parse_preflight"]
 
@@ -54,17 +53,17 @@ class PreflightResult:
         return cls(tuple(findings))
 
 
-def _first_object(text: str) -> str:
-    """The balanced ``{...}`` starting at the first ``{`` (string- and escape-aware)."""
+def _first_object(text: str) -> Any:
+    """The JSON value starting at the first ``{`` (the standard decoder finds its end)."""
     start = text.find("{")
     if start < 0:
         raise ProviderError(f"preflight: no JSON object in reply {text[:80]!r}")
-    end = balanced_end(text, start)
-    if end is None:
+    found = json_at(text, start)
+    if found is None:
         raise ProviderError(
-            f"preflight: unbalanced JSON object in reply {text[start : start + 80]!r}"
+            f"preflight: invalid or unclosed JSON object in reply {text[start : start + 80]!r}"
         )
-    return text[start:end]
+    return found[0]
 
 
 def _text_field(item: dict[str, Any], name: str, index: int) -> str:
@@ -98,11 +97,7 @@ def parse_preflight(text: str) -> PreflightResult:
 
     An object without ``findings`` means no findings; severity is trimmed and lower-cased.
     """
-    blob = _first_object(text)
-    try:
-        data = json.loads(blob)
-    except ValueError as exc:
-        raise ProviderError(f"preflight: invalid JSON {blob[:80]!r}: {exc}") from None
+    data = _first_object(text)
     findings = data.get("findings")
     if findings is None:
         return PreflightResult()

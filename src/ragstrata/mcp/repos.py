@@ -1,74 +1,27 @@
-"""The repositories one MCP server serves, addressed by name.
+"""The repositories one MCP server serves: the shared :class:`~ragstrata.registry.Registry`.
 
-Each name maps to one :class:`~ragstrata.facade.Ragstrata`; calls into a facade are serialized
-by a per-repository lock because tool calls may run on several worker threads at once and an
-index run must not interleave with a search of the same store.
+Names, the default repository, "is there an index" and the locking between ``reindex`` and the
+reading tools are the registry's (the HTTP server asks the same one); only the hint for a
+repository without an index names the MCP tool to call.
 """
 
 from __future__ import annotations
 
-import re
-import threading
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING
 
-from ragstrata.errors import ConfigError, IndexMissingError, UserError
-from ragstrata.facade import Ragstrata
+from ragstrata.registry import Registry
 
-__all__ = ["RepoSet"]
+if TYPE_CHECKING:
+    from ragstrata.facade import Ragstrata
 
-_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+__all__ = ["INDEX_HINT", "RepoSet"]
+
+INDEX_HINT = "call the reindex tool (or run `ragstrata index`) first"
 
 
-@dataclass(frozen=True)
-class RepoSet:
-    """Named facades; with one repository the name may be omitted."""
+class RepoSet(Registry):
+    """The registry, with the MCP hint for a repository that has no index yet."""
 
-    facades: Mapping[str, Ragstrata]
-    _locks: dict[str, threading.Lock] = field(default_factory=dict, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        if not self.facades:
-            raise ConfigError("the MCP server needs at least one repository (--repo PATH)")
-        for name in self.facades:
-            if not _NAME.match(name):
-                raise ConfigError(
-                    f"invalid repository name {name!r}; use letters, digits, '_', '.', '-'"
-                )
-            self._locks[name] = threading.Lock()
-
-    @property
-    def names(self) -> tuple[str, ...]:
-        """The served repository names, in the order given."""
-        return tuple(self.facades)
-
-    def resolve(self, repo: str | None) -> str:
-        """The name to use for ``repo`` (``None`` is allowed only with one repository)."""
-        if repo is None or not repo.strip():
-            if len(self.facades) == 1:
-                return next(iter(self.facades))
-            raise UserError(
-                f"several repositories are served; pass repo, one of: {', '.join(self.names)}"
-            )
-        if repo not in self.facades:
-            raise UserError(f"unknown repo {repo!r}; served: {', '.join(self.names)}")
-        return repo
-
-    @contextmanager
-    def use(self, repo: str | None, *, indexed: bool = True) -> Iterator[tuple[str, Ragstrata]]:
-        """Hold ``repo``'s lock and yield ``(name, facade)``; ``indexed`` requires an index."""
-        name = self.resolve(repo)
-        rs = self.facades[name]
-        with self._locks[name]:
-            if indexed and not rs.has_index():
-                raise IndexMissingError(
-                    f"repository {name!r} has no index yet at {rs.index_dir}; "
-                    "call the reindex tool (or run `ragstrata index`) first"
-                )
-            yield name, rs
-
-    def close(self) -> None:
-        """Close every facade's store."""
-        for rs in self.facades.values():
-            rs.close()
+    def __init__(self, repos: Mapping[str, Ragstrata] | Iterable[Ragstrata]) -> None:
+        super().__init__(repos, index_hint=INDEX_HINT)

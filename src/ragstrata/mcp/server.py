@@ -9,7 +9,7 @@ text rendering with ``path:start-end`` citations. Errors never end the server: a
 
 ::
 
-    server = build_server(RepoSet({"app": Ragstrata(Path("."), settings)}))
+    server = build_server(RepoSet({"app": Ragstrata(Path("."), settings)}))  # mcp.repos
     run_server(server, "stdio")
 """
 
@@ -30,7 +30,7 @@ from ragstrata.errors import RagstrataError
 from ragstrata.indexer import IndexEvent
 from ragstrata.mcp import tools
 from ragstrata.mcp.descriptions import INSTRUCTIONS, TOOLS
-from ragstrata.mcp.repos import RepoSet
+from ragstrata.registry import Registry
 
 __all__ = [
     "LAYERS",
@@ -142,8 +142,9 @@ class _ProgressReporter:
             log.debug("progress notification failed", exc_info=True)
 
 
-def build_server(repos: RepoSet) -> RagstrataMCPServer:
-    """An ``MCPServer`` with the seven ragstrata tools over ``repos``."""
+def build_server(repos: Registry) -> RagstrataMCPServer:
+    """An ``MCPServer`` with the seven ragstrata tools over ``repos`` (a
+    :class:`~ragstrata.mcp.repos.RepoSet`, or any registry)."""
     server = RagstrataMCPServer(
         "ragstrata", instructions=INSTRUCTIONS, version=__version__, log_level="WARNING"
     )

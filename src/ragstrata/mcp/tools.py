@@ -1,4 +1,5 @@
-"""What each MCP tool does, as plain functions over :class:`RepoSet` -> :class:`ToolOutput`.
+"""What each MCP tool does: plain functions over the served
+:class:`~ragstrata.registry.Registry` that return a :class:`ToolOutput`.
 
 They parse nothing MCP-specific and hold no retrieval or resolution logic: each calls one
 facade method, shapes its JSON-ready result and renders the text view. Errors are raised as
@@ -21,7 +22,7 @@ from ragstrata.store.base import Direction, parse_direction
 
 if TYPE_CHECKING:
     from ragstrata.indexer import IndexEvent
-    from ragstrata.mcp.repos import RepoSet
+    from ragstrata.registry import Registry
 
 __all__ = [
     "MAX_SOURCE_LINES",
@@ -62,19 +63,19 @@ def _hits_with_citations(hits: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def route_question(
-    repos: RepoSet, query: str, conversation_state: dict[str, Any] | None, repo: str | None
+    repos: Registry, query: str, conversation_state: dict[str, Any] | None, repo: str | None
 ) -> ToolOutput:
     """The router plan (no index needed)."""
-    with repos.use(repo, indexed=False) as (_name, rs):
+    with repos.reading(repo, indexed=False, first_when_omitted=True) as (_name, rs):
         plan = rs.route(_query(query), conversation_state)
     return ToolOutput(plan, render.render_plan(plan))
 
 
 def search_code(
-    repos: RepoSet, query: str, top_k: int, layers: Sequence[str] | None, repo: str | None
+    repos: Registry, query: str, top_k: int, layers: Sequence[str] | None, repo: str | None
 ) -> ToolOutput:
     """``{"repo", "plan", "hits"}`` with a ``citation`` on every hit."""
-    with repos.use(repo) as (name, rs):
+    with repos.reading(repo) as (name, rs):
         result = rs.search(_query(query), layers=list(layers) if layers else None, top_k=top_k)
     data = result.to_dict()
     data["hits"] = _hits_with_citations(data["hits"])
@@ -83,10 +84,10 @@ def search_code(
 
 
 def ask(
-    repos: RepoSet, query: str, session: str | None, top_k: int, repo: str | None
+    repos: Registry, query: str, session: str | None, top_k: int, repo: str | None
 ) -> ToolOutput:
     """``AskResult.to_dict()`` plus ``repo``; the text is the answer with its citations."""
-    with repos.use(repo) as (name, rs):
+    with repos.reading(repo) as (name, rs):
         result = rs.ask(_query(query, "question"), session=session or None, top_k=top_k)
     data = result.to_dict()
     data["hits"] = _hits_with_citations(data["hits"])
@@ -116,11 +117,11 @@ def _not_found(name: str, symbol: str, what: str, candidates: list[dict[str, Any
     return ToolOutput(data, render.render_candidates(message, near), is_error=True)
 
 
-def get_definition(repos: RepoSet, symbol: str, repo: str | None) -> ToolOutput:
+def get_definition(repos: Registry, symbol: str, repo: str | None) -> ToolOutput:
     """C1 definitions of ``symbol`` with source, best first (``Ragstrata.definition``);
     unknown -> error with candidates."""
     symbol = _query(symbol, "symbol").strip()
-    with repos.use(repo) as (name, rs):
+    with repos.reading(repo) as (name, rs):
         result = rs.definition(symbol, limit=_DEFINITIONS).to_dict()
     candidates = [_cited(c) for c in result["candidates"][:_CANDIDATES]]
     if not result["found"]:
@@ -135,13 +136,13 @@ def get_definition(repos: RepoSet, symbol: str, repo: str | None) -> ToolOutput:
 
 
 def find_references(
-    repos: RepoSet, symbol: str, direction: str, limit: int, repo: str | None
+    repos: Registry, symbol: str, direction: str, limit: int, repo: str | None
 ) -> ToolOutput:
     """C2 relations into (callers) or out of (callees) ``symbol``, each with path:line
     (``Ragstrata.references``)."""
     symbol = _query(symbol, "symbol").strip()
     side = parse_direction(direction)
-    with repos.use(repo) as (name, rs):
+    with repos.reading(repo) as (name, rs):
         result = rs.references(symbol, limit=limit).to_dict()
     if not result["found"]:
         candidates = [_cited(c) for c in result["candidates"][:_CANDIDATES]]
@@ -156,21 +157,24 @@ def find_references(
     return ToolOutput(data, render.render_references(data))
 
 
-def index_status(repos: RepoSet, repo: str | None) -> ToolOutput:
+def index_status(repos: Registry, repo: str | None) -> ToolOutput:
     """``IndexStatus.to_dict()`` plus ``repo`` and ``index_dir``."""
-    with repos.use(repo) as (name, rs):
+    with repos.reading(repo, during_rebuild=True) as (name, rs):
         data = {"repo": name, "index_dir": str(rs.index_dir), **rs.status().to_dict()}
     return ToolOutput(data, render.render_status(data))
 
 
 def reindex(
-    repos: RepoSet,
+    repos: Registry,
     rebuild: bool,
     repo: str | None,
     progress: Callable[[IndexEvent], None] | None = None,
 ) -> ToolOutput:
-    """Run the incremental index (or a full rebuild); ``IndexReport.to_dict()`` plus ``repo``."""
-    with repos.use(repo, indexed=False) as (name, rs):
+    """Run the incremental index (or a full rebuild); ``IndexReport.to_dict()`` plus ``repo``.
+    One run per repository at a time: a second call waits for the running one (a tool call
+    blocks anyway), then runs (an HTTP index job fails fast with ``index_busy`` instead)."""
+    with repos.claim_index(repo, owner="a reindex call", rebuild=rebuild, wait=True) as claim:
+        name, rs = claim.name, repos.get(claim.name)
         report = rs.index(rebuild=rebuild, progress=progress)
     data = {"repo": name, **report.to_dict()}
     return ToolOutput(data, render.render_report(data))

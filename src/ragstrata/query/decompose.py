@@ -25,7 +25,7 @@ from typing import Any, Literal, Protocol, TypeVar, runtime_checkable
 
 from ragstrata.errors import ConfigError, DecomposerError
 from ragstrata.llm.base import Request, Runner
-from ragstrata.llm.json_reply import balanced_end
+from ragstrata.llm.json_reply import json_values
 
 __all__ = [
     "DECOMPOSER_KINDS",
@@ -143,19 +143,10 @@ def extract_string_list(reply: str) -> list[str] | None:
             found = _as_string_list(value)
             if found:
                 return found
-    text = text[:_MAX_SCAN_CHARS]
-    start = text.find("[")
-    for _ in range(_MAX_CANDIDATES):
-        if start < 0:
-            break
-        end = balanced_end(text, start)
-        if end is not None:
-            ok, value = _loads(text[start:end])
-            if ok and isinstance(value, list):
-                found = _as_string_list(value)
-                if found:
-                    return found
-        start = text.find("[", start + 1)
+    for value in json_values(text[:_MAX_SCAN_CHARS], "[", limit=_MAX_CANDIDATES):
+        found = _as_string_list(value) if isinstance(value, list) else None
+        if found:
+            return found
     return None
 
 

@@ -7,12 +7,11 @@ intent — returns ``None`` so the rules' decision stands (model-backed stages d
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 
 from ragstrata.errors import RagstrataError
 from ragstrata.llm.base import Request, Runner
-from ragstrata.llm.json_reply import balanced_end
+from ragstrata.llm.json_reply import json_values
 from ragstrata.query.models import Intent
 
 __all__ = ["LLMIntentClassifier"]
@@ -48,15 +47,7 @@ class LLMIntentClassifier:
 
 def parse_reply(text: str) -> tuple[Intent, float] | None:
     """``(intent, confidence)`` from the first JSON object in ``text`` that names an intent."""
-    start = text.find("{")
-    while start != -1:
-        end = balanced_end(text, start)
-        if end is None:
-            return None
-        try:
-            data = json.loads(text[start:end])
-        except json.JSONDecodeError:
-            data = None
+    for data in json_values(text, "{"):
         if isinstance(data, dict):
             try:
                 intent = Intent(str(data.get("intent", "")).strip().upper())
@@ -65,5 +56,4 @@ def parse_reply(text: str) -> tuple[Intent, float] | None:
             conf = data.get("confidence", 0.6)
             conf = float(conf) if isinstance(conf, int | float) else 0.6
             return intent, min(max(conf, 0.0), 1.0)
-        start = text.find("{", end)
     return None
