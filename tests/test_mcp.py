@@ -246,7 +246,7 @@ def test_errors_are_one_line_tool_errors_and_the_server_survives(
         )
         text = _error(
             await client.call_tool("get_definition", {"symbol": "charge", "repo": "nope"}),
-            "bad_request",
+            "unknown_repo",
         )
         assert "'nope'" in text and "served" in text
         text = _error(
@@ -256,7 +256,7 @@ def test_errors_are_one_line_tool_errors_and_the_server_survives(
         assert "'../x'" in text
         text = _error(await client.call_tool("index_status", {"repo": "bare"}), "index_missing")
         assert "reindex" in text
-        text = _error(await client.call_tool("index_status", {}), "bad_request")
+        text = _error(await client.call_tool("index_status", {}), "repo_required")
         assert "payments, bare" in text
         # still serving after every error
         assert _ok(
