@@ -464,6 +464,31 @@ def test_group_merges_a_chunk_inside_a_definition(store: SQLiteStore) -> None:
     assert len(grouped) == 1
     assert grouped[0].layer == "C1"
     assert set(grouped[0].reasons) == {"lexical:C3#1", "lexical:C1#1"}
+    best = max(hits[0].score, hits[1].score)
+    # UserRepository is a class: it absorbs the chunk (no duplicate lines) without credit for it
+    assert grouped[0].score == pytest.approx(best)
+
+
+def test_group_credits_a_member_definition_with_its_chunk(store: SQLiteStore) -> None:
+    d = _row(store, "C1", "src/http_client/retry.py", 18)  # def retry_request
+    assert d.symbol == "http_client.retry.retry_request"
+    chunks = [
+        h
+        for h in store.search_lexical(["attempts"], None, 200)
+        if str(h.layer) == "C3"
+        and h.path == d.path
+        and d.start_line <= h.start_line
+        and h.end_line <= d.end_line
+    ]
+    assert chunks
+    hits = fuse(
+        [
+            RankedList("lexical", "C3", "lexical:C3", 1.0, (chunks[0],)),
+            RankedList("lexical", "C1", "lexical:C1", 1.0, (d,)),
+        ]
+    )
+    grouped = group_hits(hits)
+    assert [(h.layer, h.symbol) for h in grouped] == [("C1", d.symbol)]
     best, other = sorted((hits[0].score, hits[1].score), reverse=True)
     assert grouped[0].score == pytest.approx(best + CORROBORATION * other)
 
