@@ -258,7 +258,25 @@ def test_russian_symbol_question_matches_english(ask) -> None:  # type: ignore[n
     assert ru.requirements["require_def"].satisfied
 
 
-def test_russian_free_text_question_matches_english(ask) -> None:  # type: ignore[no-untyped-def]
+@pytest.fixture(scope="module")
+def ask_minilm(store: SQLiteStore, router: Router):  # type: ignore[no-untyped-def]
+    """``ask`` with the packaged MiniLM: the fusion weights give dense lists a real say, and
+    the hash fake's cosine is only a bag-of-words collision count."""
+    embedder = make_embedder(EmbedderSettings())
+    fp = embedder.fingerprint
+    while pending := store.pending_vectors(fp, limit=64):
+        vectors = embedder.embed_documents([p.text for p in pending])
+        store.put_vectors(fp, [(p.text_hash, v) for p, v in zip(pending, vectors, strict=True)])
+    retriever = Retriever(store, embedder)
+
+    def run(question: str, top_k: int = 10) -> Evidence:
+        return retriever.retrieve(router.plan(question), top_k=top_k)
+
+    return run
+
+
+def test_russian_free_text_question_matches_english(ask_minilm) -> None:  # type: ignore[no-untyped-def]
+    ask = ask_minilm
     ru = ask("как работает повтор запроса?")
     en = ask("how does retrying a failed request work?")
     assert ru.hits[0].symbol == "http_client.retry.retry_request"
