@@ -157,13 +157,20 @@ class Retriever:
         matches = [lookup(self.store, name, filters) for name in names]
         if "C1" in depths:
             for m in matches:
-                if m.hits:
-                    w = profile.weight("symbol", "C1") / math.sqrt(len(m.hits))
-                    w *= trust.get(m.name, 1.0)
-                    if not m.found:
-                        w *= profile.fuzzy_weight
-                    label = f"symbol:{m.mode} {m.name}"
-                    lists.append(RankedList("symbol", "C1", label, w, m.hits))
+                if not m.hits:
+                    continue
+                # the definitions that count as the named symbol weigh fully (shared among
+                # them); the other matches are candidates and weigh fuzzy_weight
+                found = m.definitions
+                rest = tuple(h for h in m.hits if h not in found)
+                base = profile.weight("symbol", "C1") * trust.get(m.name, 1.0)
+                label = f"symbol:{m.mode} {m.name}"
+                if found:
+                    w = base / math.sqrt(len(found))
+                    lists.append(RankedList("symbol", "C1", label, w, found))
+                if rest:
+                    w = base * profile.fuzzy_weight / math.sqrt(len(rest))
+                    lists.append(RankedList("symbol", "C1", f"{label} (near)", w, rest))
         if "C2" in depths or plan.evidence_policy.require_flow:
             defs = [r.symbol for m in matches for r in m.definitions if r.symbol]
             defs = list(dict.fromkeys(defs))[:_FLOW_DEFS]
