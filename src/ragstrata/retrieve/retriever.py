@@ -382,7 +382,8 @@ def indexed_files(entry: str, paths: Sequence[str]) -> list[str]:
 
 def _path_mentions(plan: RouterPlan) -> list[tuple[str, int | None]]:
     """(path, line or None) of the question's FILE_PATH anchors: typed paths first, then
-    traceback frames innermost first (where the error was raised), then paths seen in code."""
+    traceback frames innermost first (where the error was raised), then paths seen in pasted
+    code, the last first (a log or an IPython traceback goes deeper as it goes on)."""
     typed: list[tuple[str, int | None]] = []
     frames: list[tuple[str, int | None]] = []
     seen: list[tuple[str, int | None]] = []
@@ -399,7 +400,7 @@ def _path_mentions(plan: RouterPlan) -> list[tuple[str, int | None]]:
             seen.append(mention)
         else:
             typed.append(mention)
-    out = typed + frames[::-1] + seen
+    out = typed + frames[::-1] + seen[::-1]
     return list(dict.fromkeys(out))[:_MAX_PATH_MENTIONS]
 
 
