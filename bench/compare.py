@@ -14,7 +14,7 @@ Suites (each query is searched by every system against the same tree):
   index is refreshed incrementally. File Acc@k (all gold files in the first k) is reported too.
 
 Everything fetched or built lives in a cache folder outside the repository: ``--cache`` (default
-``$RAGSTRATA_BENCH_CACHE`` or ``~/.cache/ragstrata-bench``) holds ``trees/``, ``docstring/``,
+``$RSTRATA_BENCH_CACHE`` or ``~/.cache/ragstrata-bench``) holds ``trees/``, ``docstring/``,
 ``sweqa-dev-symbols.jsonl`` (or ``sweqa-dev.jsonl``) and ``swebench-lite-dev.jsonl``; each has
 its own flag too.
 
@@ -446,7 +446,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--cache",
         type=Path,
         default=None,
-        help="bench cache folder (default: $RAGSTRATA_BENCH_CACHE or ~/.cache/ragstrata-bench)",
+        help="bench cache folder (default: $RSTRATA_BENCH_CACHE or ~/.cache/ragstrata-bench)",
     )
     ap.add_argument(
         "--sweqa",

@@ -20,7 +20,7 @@ sentences that occur more than once in a corpus are dropped (no right answer). A
     .venv/bin/python bench/make_docstring_set.py [--out CACHE/docstring] [--limit 200]
         [--dist httpx-0.27.0-py3-none-any.whl click-8.1.7.tar.gz ...]
 
-``CACHE`` is ``$RAGSTRATA_BENCH_CACHE`` or ``~/.cache/ragstrata-bench`` (never the repository).
+``CACHE`` is ``$RSTRATA_BENCH_CACHE`` or ``~/.cache/ragstrata-bench`` (never the repository).
 """
 
 from __future__ import annotations

@@ -104,9 +104,10 @@ _STOP = frozenset(
 
 
 def bench_cache() -> Path:
-    """Where bench trees, sets and caches live: ``$RAGSTRATA_BENCH_CACHE``, else
-    ``~/.cache/ragstrata-bench`` — never inside the repository."""
-    env = os.environ.get("RAGSTRATA_BENCH_CACHE")
+    """Where bench trees, sets and caches live: ``$RSTRATA_BENCH_CACHE``, else
+    ``~/.cache/ragstrata-bench`` — never inside the repository. (Not ``RAGSTRATA_*``: that
+    prefix is the settings namespace, and ragstrata rejects names it does not know.)"""
+    env = os.environ.get("RSTRATA_BENCH_CACHE")
     return Path(env).expanduser() if env else Path.home() / ".cache" / "ragstrata-bench"
 
 
