@@ -80,7 +80,7 @@ def hit_from_row(row: ScoredRow, score: float, reasons: Sequence[str]) -> Hit:
     )
 
 
-def is_container(row: Row) -> bool:
+def is_container(row: Row | None) -> bool:
     """Whether ``row`` is a definition that holds others (class, module, ...)."""
     return isinstance(row, DefinitionRow) and row.kind in OUTLINE_KINDS
 
