@@ -19,7 +19,8 @@ from ragstrata.ingest.pipeline import ingest_repository
 from ragstrata.ingest.texts import lexical_text
 from ragstrata.query.models import AnchorType
 from ragstrata.query.router import Router
-from ragstrata.retrieve.retriever import RELAXED_SCOPE, Retriever, indexed_files
+from ragstrata.retrieve.mentions import indexed_files
+from ragstrata.retrieve.retriever import RELAXED_SCOPE, Retriever
 from ragstrata.settings import IndexSettings
 from ragstrata.store.base import CatalogEntry
 from ragstrata.store.sqlite import SQLiteStore

@@ -24,7 +24,6 @@ warm p50 ≈ 57 ms (EN) / 94 ms (RU), 66 ms overall.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import partial
@@ -32,12 +31,12 @@ from functools import partial
 from ragstrata.embed.base import Embedder
 from ragstrata.errors import ConfigError
 from ragstrata.query.models import LAYER_IDS, AnchorType, RouterPlan, TestPolicy
-from ragstrata.query.paths import path_part
 from ragstrata.retrieve.base import Evidence, Hit
 from ragstrata.retrieve.dense import dense_search, query_vectors
 from ragstrata.retrieve.flow import flow_lists
 from ragstrata.retrieve.fusion import RankedList, fuse, group_hits, hit_from_row, is_container
 from ragstrata.retrieve.lexical import MOSTLY_CYRILLIC, TermList, lexical_search, term_lists
+from ragstrata.retrieve.mentions import clean_path, indexed_files, path_mentions
 from ragstrata.retrieve.policy import check_policy, near_misses
 from ragstrata.retrieve.profiles import Profile, flow_direction_cues, get_profile
 from ragstrata.retrieve.symbols import SymbolMatch, lookup, named_symbols
@@ -45,7 +44,7 @@ from ragstrata.settings import Settings
 from ragstrata.store.base import ScoredRow, SearchFilters, Store
 from ragstrata.text.tokens import cyrillic_ratio, is_identifier, word_tokens
 
-__all__ = ["RELAXED_SCOPE", "Retriever", "indexed_files", "plan_filters"]
+__all__ = ["RELAXED_SCOPE", "Retriever", "plan_filters"]
 
 RELAXED_SCOPE = "path_scope relaxed"
 """Reason prefix on every hit when the plan's path scope matched nothing."""
@@ -195,7 +194,7 @@ class Retriever:
         in the index: each file's C0 row, then its definitions that hold a mentioned line.
         Strong evidence for where to look, whatever the path scope did."""
         weight = profile.weight("path", "C0")
-        mentions = _path_mentions(plan)
+        mentions = path_mentions(plan, _MAX_PATH_MENTIONS)
         if weight <= 0 or not mentions:
             return []
         paths = list(self.store.catalog())
@@ -336,7 +335,7 @@ class Retriever:
         paths = list(self.store.catalog())
         out: list[str] = []
         for raw in scope:
-            entry = _clean(raw)
+            entry = clean_path(raw)
             if not entry:
                 continue
             probe = SearchFilters(path_prefixes=(entry,))
@@ -349,71 +348,6 @@ class Retriever:
                     out.append(p[: i + len(entry)].lstrip("/"))
             out += indexed_files(entry, paths)
         return list(dict.fromkeys(out))
-
-
-def _clean(path: str) -> str:
-    entry = path.replace("\\", "/").strip().strip("/")
-    while entry.startswith("./"):
-        entry = entry[2:]
-    return entry
-
-
-def indexed_files(entry: str, paths: Sequence[str]) -> list[str]:
-    """Indexed files a mentioned path names: itself, the indexed paths ending with
-    ``/entry``, or — for an absolute or foreign path (``/usr/lib/python3/site-packages/pkg/
-    mod.py``, ``~/code/pkg/pkg/mod.py``) — the indexed path it ends with (longest first)."""
-    entry = _clean(entry)
-    if not entry:
-        return []
-    known = set(paths)
-    if entry in known:
-        return [entry]
-    tails = [p for p in paths if p.endswith("/" + entry)]
-    if tails:
-        return sorted(tails, key=len)
-    segs = entry.split("/")
-    for i in range(1, len(segs)):
-        tail = "/".join(segs[i:])
-        if tail in known:
-            return [tail]
-    same_name = [p for p in paths if p.rsplit("/", 1)[-1] == segs[-1]]
-    return same_name if len(same_name) == 1 else []  # a unique file name still points there
-
-
-def _path_mentions(plan: RouterPlan) -> list[tuple[str, int | None]]:
-    """(path, line or None) of the question's FILE_PATH anchors: typed paths first, then
-    traceback frames innermost first (where the error was raised), then paths seen in pasted
-    code, the last first (a log or an IPython traceback goes deeper as it goes on)."""
-    typed: list[tuple[str, int | None]] = []
-    frames: list[tuple[str, int | None]] = []
-    seen: list[tuple[str, int | None]] = []
-    for a in plan.query_plan.anchors:
-        if a.type is not AnchorType.FILE_PATH or a.source != "query":
-            continue
-        base = path_part(a.value)
-        m = re.search(r"(\d+)", a.value[len(base) :]) if len(a.value) > len(base) else None
-        mention = (base, int(m.group(1)) if m else None)
-        if a.subtype == "traceback":
-            line = _frame_line(plan.query_plan.raw, a)
-            frames.append((base, line))
-        elif a.subtype == "in_code":
-            seen.append(mention)
-        else:
-            typed.append(mention)
-    out = typed + frames[::-1] + seen[::-1]
-    return list(dict.fromkeys(out))[:_MAX_PATH_MENTIONS]
-
-
-_FRAME_LINE = re.compile(r'", line (\d+)')
-
-
-def _frame_line(raw: str, anchor: object) -> int | None:
-    """The line number after a traceback frame's path (``File "p", line 9``)."""
-    span = getattr(anchor, "span", None)
-    if span is None:
-        return None
-    m = _FRAME_LINE.match(raw, span.end)
-    return int(m.group(1)) if m else None
 
 
 def _symbol_trust(plan: RouterPlan) -> dict[str, float]:
