@@ -1,4 +1,4 @@
-"""ragstrata vs whole-file BM25 vs LlamaIndex hybrid, in one run, on the same trees and queries.
+"""ragstrata vs simple baselines, in one run, on the same trees and queries.
 
 Suites (each query is searched by every system against the same tree):
 
@@ -8,17 +8,29 @@ Suites (each query is searched by every system against the same tree):
   against ``DOCSTRING/<corpus>/`` (docstrings removed from the corpus).
 - ``en30`` / ``ru30`` — ``bench/data/sweqa-{en,ru}30.jsonl``: the same 30 SWE-QA questions in
   English and in Russian (hand translation), on the SWE-QA trees.
+- ``swebench`` — ``SWEBENCH`` (SWE-bench Lite subset: issue text -> the non-test files the gold
+  patch edits), one tree per instance (``bench/swebench.py`` extracts them). Before ragstrata
+  indexes a tree, the index of the previous tree of the same repository is copied in, so the
+  index is refreshed incrementally. File Acc@k (all gold files in the first k) is reported too.
+
+Everything fetched or built lives in a cache folder outside the repository: ``--cache`` (default
+``$RSTRATA_BENCH_CACHE`` or ``~/.cache/ragstrata-bench``) holds ``trees/``, ``docstring/``,
+``sweqa-dev-symbols.jsonl`` (or ``sweqa-dev.jsonl``) and ``swebench-lite-dev.jsonl``; each has
+its own flag too.
 
 Systems: ``ragstrata`` (``ragstrata index TREE --json`` then ``ragstrata search --batch Q.jsonl
---repo TREE --json``, or the library facade with ``--ragstrata-via facade``),
-``bm25_files`` and ``llamaindex_hybrid`` (``bench/baselines/``). A system that is missing or
-fails is reported with its error; the others still run.
+--repo TREE --json``, or the library facade with ``--ragstrata-via facade``), and the baselines
+of ``bench/baselines/``: ``bm25_files`` (whole files), ``bm25_defs`` / ``dense_defs`` /
+``rrf_defs`` (one document per definition: BM25, MiniLM over the whole definition, their RRF)
+and ``llamaindex_hybrid``. A system that is missing or fails is reported with its error; the
+others still run.
 
 Prints a text table, then Markdown tables (file level and symbol level) for the README, and
 writes everything (per suite, per tree, timings, errors) to ``bench/results/compare.json``.
 
-    .venv/bin/python bench/compare.py [--suites sweqa docstring en30 ru30]
-        [--systems ragstrata bm25_files llamaindex_hybrid] [--trees /work/evalcache/trees]
+    .venv/bin/python bench/compare.py [--suites sweqa docstring en30 ru30 swebench]
+        [--systems ragstrata bm25_files bm25_defs dense_defs rrf_defs] [--cache DIR]
+        [--limit N]   # at most N queries per tree (deterministic), for quick iterations
 """
 
 from __future__ import annotations
@@ -38,24 +50,16 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.baselines.common import Hits  # noqa: E402
-from bench.metrics import KS, evaluate, load_dataset  # noqa: E402
+from bench.baselines.common import Hits, bench_cache  # noqa: E402
+from bench.metrics import evaluate, load_dataset  # noqa: E402
+from bench.report import headline, markdown, per_job_table, text_table  # noqa: E402
+from bench.swebench import file_accuracy, seed_index  # noqa: E402
 
-SYSTEMS = ("ragstrata", "bm25_files", "llamaindex_hybrid")
-SUITES = ("sweqa", "docstring", "en30", "ru30")
-SUITE_TITLES = {
-    "sweqa": "SWE-QA dev",
-    "docstring": "docstring→def",
-    "en30": "SWE-QA EN30",
-    "ru30": "SWE-QA RU30",
-}
+SYSTEMS = ("ragstrata", "bm25_files", "bm25_defs", "dense_defs", "rrf_defs", "llamaindex_hybrid")
+DEFAULT_SYSTEMS = ("ragstrata", "bm25_files", "bm25_defs", "dense_defs", "rrf_defs")
+SUITES = ("sweqa", "docstring", "en30", "ru30", "swebench")
 RAGSTRATA_TOP_K = 50
 """Hits asked of ragstrata per query (the default of `ragstrata eval`): several may share a file."""
-
-
-SHARED_SWEQA = ROOT.parent / "shared" / "eval" / "sweqa-dev.jsonl"
-SILVER_SYMBOLS = Path("/work/evalcache/sweqa-dev-symbols.jsonl")
-"""The dev set with silver ``gold_symbols`` (``bench/make_sweqa_symbols.py``), when built."""
 
 
 class SystemUnavailable(RuntimeError):
@@ -70,6 +74,7 @@ class Job:
     name: str
     tree: Path
     rows: list[dict[str, Any]]
+    seed: Path | None = None  # a tree of the same repository whose index may be copied in
 
 
 @dataclass
@@ -101,6 +106,7 @@ def build_jobs(args: argparse.Namespace) -> tuple[list[Job], list[str]]:
         "sweqa": args.sweqa,
         "en30": ROOT / "bench" / "data" / "sweqa-en30.jsonl",
         "ru30": ROOT / "bench" / "data" / "sweqa-ru30.jsonl",
+        "swebench": args.swebench,
     }
     for suite in args.suites:
         if suite == "docstring":
@@ -116,6 +122,9 @@ def build_jobs(args: argparse.Namespace) -> tuple[list[Job], list[str]]:
             notes.append(f"{suite}: dataset not found: {source}")
             continue
         rows = load_dataset(source)
+        if suite == "swebench":
+            jobs.extend(_swebench_jobs(rows, args.trees, notes))
+            continue
         if suite != "sweqa" and args.sweqa.is_file():  # same questions: borrow their symbols
             symbols = {r["qid"]: r.get("gold_symbols") for r in load_dataset(args.sweqa)}
             for row in rows:
@@ -125,10 +134,37 @@ def build_jobs(args: argparse.Namespace) -> tuple[list[Job], list[str]]:
     kept = []
     for job in jobs:
         if job.tree.is_dir():
+            if args.limit:
+                job.rows = sorted(job.rows, key=lambda r: _stable(str(r["qid"])))[: args.limit]
             kept.append(job)
         else:
             notes.append(f"{job.suite}/{job.name}: tree missing ({job.tree}); skipped")
     return kept, notes
+
+
+def _stable(text: str) -> str:
+    import hashlib
+
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _swebench_jobs(rows: list[dict[str, Any]], trees: Path, notes: list[str]) -> list[Job]:
+    """One job per instance, in dataset order; each names the previous tree of its repository
+    as the index seed."""
+    jobs: list[Job] = []
+    last: dict[str, Path] = {}
+    missing: dict[str, int] = {}
+    for row in rows:
+        row["qid"] = str(row.get("instance_id") or row["qid"])
+        tree = _tree_for(trees, row["repo"], row["commit"])
+        if not tree.is_dir():
+            missing[row["repo"]] = missing.get(row["repo"], 0) + 1
+            continue
+        jobs.append(Job("swebench", row["qid"], tree, [row], seed=last.get(row["repo"])))
+        last[row["repo"]] = tree
+    for repo, n in sorted(missing.items()):
+        notes.append(f"swebench: {n} instance(s) of {repo} left out (no tree)")
+    return jobs
 
 
 # --------------------------------------------------------------------------- systems
@@ -160,12 +196,14 @@ def _run(cmd: list[str], timeout: float) -> str:
 
 
 def ragstrata_cli(
-    rows: list[dict[str, Any]], tree: Path, top_k: int, *, index: bool = True
+    rows: list[dict[str, Any]], tree: Path, top_k: int, *, index: bool = True, embed: bool = True
 ) -> Hits:
-    """``ragstrata index`` (unless ``index`` is false) + ``ragstrata search --batch``."""
+    """``ragstrata index`` (unless ``index`` is false; ``--no-embed`` unless ``embed``) +
+    ``ragstrata search --batch``."""
     _ragstrata_ready()
     if index:
-        _run([*_cli(), "index", str(tree), "--json"], timeout=3600)
+        extra = [] if embed else ["--no-embed"]
+        _run([*_cli(), "index", str(tree), "--json", *extra], timeout=3600)
     with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False, encoding="utf-8") as fh:
         for row in rows:
             fh.write(json.dumps({"qid": str(row["qid"]), "query": row["query"]}) + "\n")
@@ -218,82 +256,35 @@ def ragstrata_facade(rows: list[dict[str, Any]], tree: Path, top_k: int) -> Hits
         }
 
 
-def _baseline(module: str) -> Callable[[list[dict[str, Any]], Path, int], Hits]:
+def _baseline(
+    module: str, func: str = "search"
+) -> Callable[[list[dict[str, Any]], Path, int], Hits]:
     def run(rows: list[dict[str, Any]], tree: Path, top_k: int) -> Hits:
         import importlib
 
-        hits: Hits = importlib.import_module(f"bench.baselines.{module}").search(rows, tree, top_k)
+        search = getattr(importlib.import_module(f"bench.baselines.{module}"), func)
+        hits: Hits = search(rows, tree, top_k)
         return hits
 
     return run
 
 
 def runners(
-    via: str, *, index: bool = True
+    via: str, *, index: bool = True, embed: bool = True
 ) -> dict[str, Callable[[list[dict[str, Any]], Path, int], Hits]]:
     """System name -> ``search(rows, tree, top_k)``."""
 
     def cli(rows: list[dict[str, Any]], tree: Path, top_k: int) -> Hits:
-        return ragstrata_cli(rows, tree, top_k, index=index)
+        return ragstrata_cli(rows, tree, top_k, index=index, embed=embed)
 
     return {
         "ragstrata": ragstrata_facade if via == "facade" else cli,
         "bm25_files": _baseline("bm25_files"),
+        "bm25_defs": _baseline("defs", "search_bm25"),
+        "dense_defs": _baseline("defs", "search_dense"),
+        "rrf_defs": _baseline("defs", "search_rrf"),
         "llamaindex_hybrid": _baseline("llamaindex_hybrid"),
     }
-
-
-# --------------------------------------------------------------------------- report
-def _fmt(value: float | None) -> str:
-    return "n/a" if value is None else f"{value:.3f}"
-
-
-def _cells(scores: dict[str, Any] | None) -> list[str]:
-    if not scores:
-        return ["n/a"] * (2 * len(KS) + 1)
-    return (
-        [_fmt(scores[f"recall@{k}"]) for k in KS]
-        + [_fmt(scores[f"hit@{k}"]) for k in KS]
-        + [_fmt(scores["mrr"])]
-    )
-
-
-def markdown(summary: dict[str, dict[str, Any]], level: str) -> str:
-    """One Markdown table of a level: a row per (suite, system)."""
-    head = ["suite", "system", "n"] + [f"R@{k}" for k in KS] + [f"H@{k}" for k in KS] + ["MRR"]
-    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    for suite, per_system in summary.items():
-        for system, result in per_system.items():
-            if result.get("error") and not result.get("scores"):
-                cells = ["—"] + ["error"] + [""] * (2 * len(KS))
-            else:
-                scores = (result.get("scores") or {}).get(level)
-                cells = [str(scores["n"]) if scores else "—", *_cells(scores)]
-            lines.append(
-                f"| {SUITE_TITLES.get(suite, suite)} | {system} | " + " | ".join(cells) + " |"
-            )
-    return "\n".join(lines)
-
-
-def text_table(summary: dict[str, dict[str, Any]]) -> str:
-    out = []
-    for level in ("file", "symbol"):
-        out.append(f"== {level} level ==")
-        out.append(
-            f"{'suite':<16}{'system':<19}{'n':>5} "
-            + " ".join(f"{c:>6}" for c in [*(f"R@{k}" for k in KS), *(f"H@{k}" for k in KS), "MRR"])
-        )
-        for suite, per_system in summary.items():
-            for system, result in per_system.items():
-                scores = (result.get("scores") or {}).get(level)
-                if result.get("error") and not result.get("scores"):
-                    out.append(f"{suite:<16}{system:<19}  ERROR: {result['error'][:90]}")
-                    continue
-                n = str(scores["n"]) if scores else "-"
-                out.append(
-                    f"{suite:<16}{system:<19}{n:>5} " + " ".join(f"{c:>6}" for c in _cells(scores))
-                )
-    return "\n".join(out)
 
 
 def save_hits(path: Path, job: Job, outcome: Outcome) -> None:
@@ -331,8 +322,11 @@ def pool(
             errors = [
                 f"{j.name}: {o.error}" for j, o in zip(suite_jobs, mine, strict=True) if o.error
             ]
+            scores = evaluate(rows, hits) if rows else None
+            if scores is not None and suite == "swebench":
+                scores["file_acc"] = file_accuracy(rows, hits)
             summary.setdefault(suite, {})[system] = {
-                "scores": evaluate(rows, hits) if rows else None,
+                "scores": scores,
                 "error": "; ".join(errors) or None,
                 "excluded": excluded,
                 "seconds": round(sum(o.seconds for o in mine), 1),
@@ -340,41 +334,29 @@ def pool(
     return summary
 
 
-def per_job_table(per_job: list[dict[str, Any]]) -> str:
-    """One line per (tree, system): file R@5/H@5/MRR and symbol H@5/MRR."""
-    out = [
-        f"{'suite/tree':<34}{'system':<19}{'fR@5':>6}{'fH@5':>6}{'fMRR':>6}{'sH@5':>6}{'sMRR':>6}"
-    ]
-    for j in per_job:
-        name = f"{j['suite']}/{j['job']}"
-        if j["error"]:
-            out.append(f"{name:<34}{j['system']:<19}  ERROR")
-            continue
-        f, s = j["scores"].get("file"), j["scores"].get("symbol")
-        cells = [
-            f and f["recall@5"],
-            f and f["hit@5"],
-            f and f["mrr"],
-            s and s["hit@5"],
-            s and s["mrr"],
-        ]
-        out.append(f"{name:<34}{j['system']:<19}" + "".join(f"{_fmt(c):>6}" for c in cells))
-    return "\n".join(out)
-
-
 # --------------------------------------------------------------------------- main
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="ragstrata vs baselines on the same trees and queries")
     ap.add_argument("--suites", nargs="*", default=list(SUITES), choices=SUITES)
-    ap.add_argument("--systems", nargs="*", default=list(SYSTEMS), choices=SYSTEMS)
+    ap.add_argument("--systems", nargs="*", default=list(DEFAULT_SYSTEMS), choices=SYSTEMS)
+    ap.add_argument(
+        "--cache",
+        type=Path,
+        default=None,
+        help="bench cache folder (default: $RSTRATA_BENCH_CACHE or ~/.cache/ragstrata-bench)",
+    )
     ap.add_argument(
         "--sweqa",
         type=Path,
         default=None,
-        help=f"SWE-QA dev JSONL (default: {SILVER_SYMBOLS} when it exists, else {SHARED_SWEQA})",
+        help="SWE-QA dev JSONL (default: CACHE/sweqa-dev-symbols.jsonl, else CACHE/sweqa-dev.jsonl)",
     )
-    ap.add_argument("--trees", type=Path, default=Path("/work/evalcache/trees"))
-    ap.add_argument("--docstring", type=Path, default=Path("/work/evalcache/docstring"))
+    ap.add_argument(
+        "--swebench", type=Path, default=None, help="default CACHE/swebench-lite-dev.jsonl"
+    )
+    ap.add_argument("--trees", type=Path, default=None, help="default CACHE/trees")
+    ap.add_argument("--docstring", type=Path, default=None, help="default CACHE/docstring")
+    ap.add_argument("--limit", type=int, default=0, help="at most N queries per tree (0: all)")
     ap.add_argument("--ragstrata-via", choices=("cli", "facade"), default="cli")
     ap.add_argument("--ragstrata-top-k", type=int, default=RAGSTRATA_TOP_K)
     ap.add_argument(
@@ -382,16 +364,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="do not run `ragstrata index` first (the trees are indexed already)",
     )
+    ap.add_argument(
+        "--no-embed",
+        action="store_true",
+        help="index with `ragstrata index --no-embed` (lexical only; a cheap iteration mode)",
+    )
     ap.add_argument("--hits-dir", type=Path, default=None, help="save every system's hits here")
     ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "compare.json")
     args = ap.parse_args(argv)
+    cache = args.cache or bench_cache()
     if args.sweqa is None:
-        args.sweqa = SILVER_SYMBOLS if SILVER_SYMBOLS.is_file() else SHARED_SWEQA
+        silver = cache / "sweqa-dev-symbols.jsonl"
+        args.sweqa = silver if silver.is_file() else cache / "sweqa-dev.jsonl"
+    args.swebench = args.swebench or cache / "swebench-lite-dev.jsonl"
+    args.trees = args.trees or cache / "trees"
+    args.docstring = args.docstring or cache / "docstring"
 
     jobs, notes = build_jobs(args)
     for note in notes:
         print(f"note: {note}", file=sys.stderr)
-    run_for = runners(args.ragstrata_via, index=not args.no_index)
+    run_for = runners(args.ragstrata_via, index=not args.no_index, embed=not args.no_embed)
     per_job: list[dict[str, Any]] = []
     outcomes: dict[tuple[str, str, str], Outcome] = {}  # (suite, job, system)
     unavailable: dict[str, str] = {}
@@ -403,6 +395,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 outcome.error = unavailable[system]
             else:
                 start = time.perf_counter()
+                if system == "ragstrata" and not args.no_index:
+                    seed_index(job.tree, job.seed)
                 try:
                     outcome.hits = run_for[system](job.rows, job.tree.resolve(), top_k)
                 except SystemUnavailable as exc:
@@ -436,6 +430,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(text_table(summary))
     print("\n### File level\n\n" + markdown(summary, "file"))
     print("\n### Symbol level\n\n" + markdown(summary, "symbol"))
+    print("\n### Headline\n\n" + headline(summary))
     for suite, per_system in summary.items():
         for system, result in per_system.items():
             if result["error"]:

@@ -1,7 +1,9 @@
 """Build docstring->definition retrieval sets from real packages.
 
 For each package (stdlib ``email``, ``http``, ``json``, ``logging``, ``argparse`` and the
-installed ``markdown_it`` and ``pathspec`` by default) its ``.py`` sources are copied into a
+installed ``markdown_it`` and ``pathspec`` by default), or each downloaded distribution given with
+``--dist`` (a wheel or sdist from ``pip download --no-deps``; the corpus is named after the
+distribution and holds its top-level packages), its ``.py`` sources are copied into a
 corpus tree ``OUT/<name>/`` with EVERY docstring removed (module, class, function): the lines of
 a docstring are blanked (a lone ``pass`` where the docstring was the whole body), so line
 numbers stay those of the original. Then ``OUT/<name>.jsonl`` gets one row per function, method
@@ -15,7 +17,10 @@ taken from :func:`ragstrata.ingest.code.extract.extract_code` run on the strippe
 sentences that occur more than once in a corpus are dropped (no right answer). At most
 ``--limit`` rows per corpus, chosen by a hash of the symbol (deterministic, spread over files).
 
-    .venv/bin/python bench/make_docstring_set.py [--out /work/evalcache/docstring] [--limit 200]
+    .venv/bin/python bench/make_docstring_set.py [--out CACHE/docstring] [--limit 200]
+        [--dist httpx-0.27.0-py3-none-any.whl click-8.1.7.tar.gz ...]
+
+``CACHE`` is ``$RSTRATA_BENCH_CACHE`` or ``~/.cache/ragstrata-bench`` (never the repository).
 """
 
 from __future__ import annotations
@@ -29,16 +34,30 @@ import json
 import re
 import shutil
 import sys
+import tarfile
+import zipfile
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.baselines.common import bench_cache
+
 if TYPE_CHECKING:
     from ragstrata.ingest.rows import DefinitionRow
 
-__all__ = ["DEFAULT_PACKAGES", "Target", "build_corpus", "first_sentence", "strip_docstrings"]
+__all__ = [
+    "DEFAULT_PACKAGES",
+    "Target",
+    "build_corpus",
+    "dist_name",
+    "first_sentence",
+    "strip_docstrings",
+    "unpack_dist",
+]
 
 DEFAULT_PACKAGES = ("email", "http", "json", "logging", "argparse", "markdown_it", "pathspec")
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
@@ -190,11 +209,52 @@ def _package_files(name: str) -> tuple[Path, list[Path]]:
     return origin.parent, [origin]
 
 
-def build_corpus(name: str, out: Path, *, limit: int, min_words: int) -> list[dict[str, object]]:
-    """Write ``out/name/`` (stripped sources) and return the dataset rows for it."""
+def dist_name(archive: Path) -> str:
+    """``httpx-0.27.0-py3-none-any.whl`` / ``click-8.1.7.tar.gz`` -> ``httpx`` / ``click``."""
+    return re.split(r"-\d", archive.name, maxsplit=1)[0].lower().replace("_", "-")
+
+
+def unpack_dist(archive: Path, work: Path) -> tuple[Path, list[Path]]:
+    """Unpack a wheel or sdist under ``work``; (base, the ``.py`` files of its top-level
+    packages). An sdist's packages are looked for under ``src/`` first, then at its root."""
+    dest = work / archive.name
+    if dest.exists():
+        shutil.rmtree(dest)
+    dest.mkdir(parents=True)
+    if archive.suffix == ".whl" or archive.suffix == ".zip":
+        with zipfile.ZipFile(archive) as zf:
+            zf.extractall(dest)
+        base = dest
+    else:
+        with tarfile.open(archive) as tf:
+            tf.extractall(dest, filter="data")
+        tops = [p for p in dest.iterdir() if p.is_dir()]
+        base = tops[0] if len(tops) == 1 else dest
+        if (base / "src").is_dir():
+            base = base / "src"
+    packages = [
+        p for p in sorted(base.iterdir())
+        if p.is_dir() and (p / "__init__.py").is_file() and not p.name.endswith(".dist-info")
+    ]  # fmt: skip
+    if not packages:
+        raise SystemExit(f"no top-level package in {archive}")
+    files = sorted(f for pkg in packages for f in pkg.rglob("*.py") if "__pycache__" not in f.parts)
+    return base, files
+
+
+def build_corpus(
+    name: str,
+    out: Path,
+    *,
+    limit: int,
+    min_words: int,
+    source: tuple[Path, list[Path]] | None = None,
+) -> list[dict[str, object]]:
+    """Write ``out/name/`` (stripped sources) and return the dataset rows for it; the sources
+    are the importable package ``name`` unless ``source`` gives (base, files)."""
     from ragstrata.ingest.code.lang_python import python_module
 
-    base, files = _package_files(name)
+    base, files = source or _package_files(name)
     corpus = out / name
     if corpus.exists():
         shutil.rmtree(corpus)
@@ -235,14 +295,22 @@ def build_corpus(name: str, out: Path, *, limit: int, min_words: int) -> list[di
 
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0] if __doc__ else None)
-    ap.add_argument("--out", type=Path, default=Path("/work/evalcache/docstring"))
-    ap.add_argument("--packages", nargs="*", default=list(DEFAULT_PACKAGES))
+    ap.add_argument("--out", type=Path, default=bench_cache() / "docstring")
+    ap.add_argument("--packages", nargs="*", default=None, help="importable packages")
+    ap.add_argument("--dist", nargs="*", type=Path, default=[], help="wheels / sdists")
     ap.add_argument("--limit", type=int, default=200, help="rows per corpus at most")
     ap.add_argument("--min-words", type=int, default=5)
     args = ap.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
-    for name in args.packages:
-        rows = build_corpus(name, args.out, limit=args.limit, min_words=args.min_words)
+    sources: list[tuple[str, tuple[Path, list[Path]] | None]] = [
+        (dist_name(a), unpack_dist(a, args.out / "_unpacked")) for a in args.dist
+    ]
+    packages = args.packages if args.packages is not None else ([] if args.dist else None)
+    sources += [(p, None) for p in (DEFAULT_PACKAGES if packages is None else packages)]
+    for name, source in sources:
+        rows = build_corpus(
+            name, args.out, limit=args.limit, min_words=args.min_words, source=source
+        )
         with open(args.out / f"{name}.jsonl", "w", encoding="utf-8") as fh:
             for row in rows:
                 fh.write(json.dumps(row, ensure_ascii=False) + "\n")

@@ -258,7 +258,25 @@ def test_russian_symbol_question_matches_english(ask) -> None:  # type: ignore[n
     assert ru.requirements["require_def"].satisfied
 
 
-def test_russian_free_text_question_matches_english(ask) -> None:  # type: ignore[no-untyped-def]
+@pytest.fixture(scope="module")
+def ask_minilm(store: SQLiteStore, router: Router):  # type: ignore[no-untyped-def]
+    """``ask`` with the packaged MiniLM: the fusion weights give dense lists a real say, and
+    the hash fake's cosine is only a bag-of-words collision count."""
+    embedder = make_embedder(EmbedderSettings())
+    fp = embedder.fingerprint
+    while pending := store.pending_vectors(fp, limit=64):
+        vectors = embedder.embed_documents([p.text for p in pending])
+        store.put_vectors(fp, [(p.text_hash, v) for p, v in zip(pending, vectors, strict=True)])
+    retriever = Retriever(store, embedder)
+
+    def run(question: str, top_k: int = 10) -> Evidence:
+        return retriever.retrieve(router.plan(question), top_k=top_k)
+
+    return run
+
+
+def test_russian_free_text_question_matches_english(ask_minilm) -> None:  # type: ignore[no-untyped-def]
+    ask = ask_minilm
     ru = ask("как работает повтор запроса?")
     en = ask("how does retrying a failed request work?")
     assert ru.hits[0].symbol == "http_client.retry.retry_request"
@@ -464,6 +482,31 @@ def test_group_merges_a_chunk_inside_a_definition(store: SQLiteStore) -> None:
     assert len(grouped) == 1
     assert grouped[0].layer == "C1"
     assert set(grouped[0].reasons) == {"lexical:C3#1", "lexical:C1#1"}
+    best = max(hits[0].score, hits[1].score)
+    # UserRepository is a class: it absorbs the chunk (no duplicate lines) without credit for it
+    assert grouped[0].score == pytest.approx(best)
+
+
+def test_group_credits_a_member_definition_with_its_chunk(store: SQLiteStore) -> None:
+    d = _row(store, "C1", "src/http_client/retry.py", 18)  # def retry_request
+    assert d.symbol == "http_client.retry.retry_request"
+    chunks = [
+        h
+        for h in store.search_lexical(["attempts"], None, 200)
+        if str(h.layer) == "C3"
+        and h.path == d.path
+        and d.start_line <= h.start_line
+        and h.end_line <= d.end_line
+    ]
+    assert chunks
+    hits = fuse(
+        [
+            RankedList("lexical", "C3", "lexical:C3", 1.0, (chunks[0],)),
+            RankedList("lexical", "C1", "lexical:C1", 1.0, (d,)),
+        ]
+    )
+    grouped = group_hits(hits)
+    assert [(h.layer, h.symbol) for h in grouped] == [("C1", d.symbol)]
     best, other = sorted((hits[0].score, hits[1].score), reverse=True)
     assert grouped[0].score == pytest.approx(best + CORROBORATION * other)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -25,6 +26,7 @@ from bench.metrics import KS, evaluate, load_dataset  # noqa: E402
 
 __all__ = [
     "Hits",
+    "bench_cache",
     "code_tokens",
     "corpus_files",
     "format_scores",
@@ -99,6 +101,14 @@ _STOP = frozenset(
         "from",
     ]
 )
+
+
+def bench_cache() -> Path:
+    """Where bench trees, sets and caches live: ``$RSTRATA_BENCH_CACHE``, else
+    ``~/.cache/ragstrata-bench`` — never inside the repository. (Not ``RAGSTRATA_*``: that
+    prefix is the settings namespace, and ragstrata rejects names it does not know.)"""
+    env = os.environ.get("RSTRATA_BENCH_CACHE")
+    return Path(env).expanduser() if env else Path.home() / ".cache" / "ragstrata-bench"
 
 
 def code_tokens(text: str) -> list[str]:

@@ -28,7 +28,9 @@ __all__ = [
     "DEFINITION_HEAD_LINES",
     "DEFINITION_MAX_CHARS",
     "EMBED_MAX_CHARS",
+    "OUTLINE_KINDS",
     "TextRules",
+    "definition_outline",
     "embedding_text",
     "lexical_text",
 ]
@@ -50,6 +52,31 @@ DEFAULT_EMBED_LAYERS: tuple[Layer, ...] = (Layer.C1, Layer.D1, Layer.D2)
 """Embedded by default: definitions and doc sections/chunks. Code chunks (C3) are not: they
 overlap the definitions, are many, and embedding is the indexing bottleneck on a CPU; lexical
 search covers them. C0 is embedded only when it carries a summary."""
+
+
+OUTLINE_KINDS = frozenset(
+    {"class", "interface", "struct", "enum", "trait", "object", "record", "union", "impl", "module"}
+)
+"""Definition kinds that hold other definitions; their texts are outlines (members' heads)."""
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" \t"))
+
+
+def definition_outline(row: DefinitionRow) -> str:
+    """A container's own lines: its head and every line no deeper than its body's first line
+    (member signatures, decorators, attributes, closing braces); members' bodies are left out.
+    Works on indentation, so for Python and for brace languages alike."""
+    lines = row.text.splitlines()
+    if len(lines) < 3:
+        return row.text
+    base = _indent(lines[0])
+    deeper = [_indent(ln) for ln in lines[1:] if ln.strip() and _indent(ln) > base]
+    if not deeper:
+        return row.text
+    level = min(deeper)
+    return "\n".join(ln for ln in lines if ln.strip() and _indent(ln) <= level)
 
 
 def embedding_text(row: Row, layers: Sequence[Layer] = DEFAULT_EMBED_LAYERS) -> str | None:
@@ -84,9 +111,14 @@ def embedding_text(row: Row, layers: Sequence[Layer] = DEFAULT_EMBED_LAYERS) -> 
 
 
 def lexical_text(row: Row) -> str:
-    """The text whose analyzed terms make the row findable by lexical search."""
+    """The text whose analyzed terms make the row findable by lexical search.
+
+    A container definition (class, module, ...) is searchable by its own lines only: its
+    members' bodies belong to the members' rows (see :func:`definition_outline`), so a class
+    does not match every word of every method it holds."""
     if isinstance(row, DefinitionRow):
-        return "\n".join(p for p in (row.symbol, row.signature, row.docstring or "", row.text) if p)
+        body = definition_outline(row) if row.kind in OUTLINE_KINDS else row.text
+        return "\n".join(p for p in (row.symbol, row.signature, row.docstring or "", body) if p)
     if isinstance(row, RelationRow):
         return f"{row.from_symbol} {row.relation} {row.to_symbol or row.to_name}"
     if isinstance(row, ChunkRow):

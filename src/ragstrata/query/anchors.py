@@ -5,8 +5,14 @@ every anchor found here. KEY_TERM anchors come from the RU->EN term hits (``rout
 
 Order of passes (a later pass skips text an earlier one claimed):
 
-1. URLs (claimed, never anchors) and code in backticks: a backticked path is a FILE_PATH, any
-   other backticked text a SYMBOL (subtype ``backticked``).
+1. URLs (claimed, never anchors) and code in backticks: a backticked path is a FILE_PATH, a
+   backticked name a SYMBOL (subtype ``backticked``). Any other backticked code — a fenced
+   block, an expression, a log — is mined, never taken whole (see :func:`mine_code`): its
+   traceback frames give FILE_PATH (subtype ``traceback``) and SYMBOL (``frame``) anchors, its
+   paths FILE_PATH anchors (``in_code``), its identifier-shaped names SYMBOL anchors
+   (``in_code``). Mined anchors are hints (confidence below the path-scope threshold): a pasted
+   log names many files besides the one asked about. Traceback frames outside backticks are
+   mined the same way.
 2. Paths with a separator (``src/http/client.py``, ``../../etc/passwd``, ``src/ingest/``),
    optionally with ``:line`` / ``#L10`` (subtype ``path:line``) or ``#section`` on a doc file
    (also a DOC_REF ``section``). A slash alone is not enough ("и/или", "TCP/IP"): the path
@@ -36,13 +42,22 @@ from ragstrata.text.stopwords import is_stopword
 from ragstrata.text.tokens import Token, has_cyrillic, tokenize
 
 __all__ = [
+    "MINED_CONFIDENCE",
     "AnchorDraft",
     "Extraction",
     "PathRules",
     "SpanDraft",
     "extract_anchors",
+    "mine_code",
     "path_part",
 ]
+
+MINED_CONFIDENCE = {"traceback": 0.65, "frame": 0.6, "in_expr": 0.8, "in_code": 0.5}
+"""Confidence of anchors mined from code and logs, by subtype (all below path-scope level)."""
+_FRAME_RE = re.compile(r'File "([^"\n]+)", line (\d+)(?:, in ([A-Za-z_<][\w<>]*))?')
+_NAME_RE = re.compile(r"^[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*(?:\(\))?$")
+_MAX_MINED = 24  # identifiers mined from one question's code, at most
+_INLINE_CHARS = 80  # a one-line backticked expression this short is about its names
 
 _URL_RE = re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.\-]*://[^\s`'\"<>«»]+|\bwww\.[^\s`'\"<>«»]+")
 # A run of N backticks up to the next run of exactly N (possessive: no quadratic backtracking).
@@ -53,6 +68,7 @@ _SLASH_RE = re.compile(
 _SECTION_RE = re.compile(r"#[\w][\w.\-]*")
 _NODE_ID_RE = re.compile(r"::(\w+(?:::\w+)*)")  # pytest node ids: path.py::Class::test
 _VERSION_RE = re.compile(r"v?\d+(?:\.\d+)+[a-z]*\d*", re.IGNORECASE)
+_TOOL_VERSION_RE = re.compile(r"[A-Za-z]+\d+(?:\.\d+)+")
 _ASCII_LETTER_RE = re.compile(r"[A-Za-z]")
 _LATIN_WORD_RE = re.compile(r"[A-Za-z][A-Za-z0-9]*")
 _QUOTES = {"«": "»", '"': '"', "“": "”", "„": "“", "'": "'", "‘": "’"}
@@ -158,13 +174,16 @@ def _backticks(raw: str, rules: PathRules, repo: RepoContext, out: Extraction) -
             continue
         s += len(inner) - len(inner.lstrip())
         e = s + len(stripped)
+        if not _NAME_RE.match(stripped) and not _path_like(stripped, rules, repo):
+            mine_code(raw, s, e, rules, repo, out)
+            continue
         if not any(c.isspace() for c in stripped):
             line = LINE_RE.search(stripped)
             base = stripped[: line.start()] if line and line.end() == len(stripped) else stripped
             kind = None
             if "/" in base or "\\" in base:
                 kind = accept_slash_path(base, rules, repo)
-                if kind is None and re.fullmatch(r"[\w.@+~%\-/\\]+", base):
+                if kind is None and _loose_path(base):
                     kind = ("dir", 0.8)
             elif rules.is_file_name(base) and not base.endswith(")"):
                 kind = ("file", 0.9)
@@ -175,6 +194,69 @@ def _backticks(raw: str, rules: PathRules, repo: RepoContext, out: Extraction) -
                     out.add(_anchor(AnchorType.DOC_REF, raw, s, e, "file", kind[1]), claim=False)
                 continue
         out.add(_anchor(AnchorType.SYMBOL, raw, s, e, "backticked", 0.95))
+
+
+def _path_like(text: str, rules: PathRules, repo: RepoContext) -> bool:
+    if any(c.isspace() for c in text):
+        return False
+    line = LINE_RE.search(text)
+    base = text[: line.start()] if line and line.end() == len(text) else text
+    if "/" in base or "\\" in base:
+        return accept_slash_path(base, rules, repo) is not None or _loose_path(base)
+    return rules.is_file_name(base)
+
+
+def _loose_path(text: str) -> bool:
+    """A backticked slash word that accept_slash_path rejects but still names a folder
+    (``src/x``); never one made of one-letter parts (``\\n``, ``w/``)."""
+    if not re.fullmatch(r"[\w.@+~%\-/\\]+", text):
+        return False
+    return any(len(seg) > 1 for seg in re.split(r"[/\\]", text))
+
+
+def mine_code(
+    raw: str, start: int, end: int, rules: PathRules, repo: RepoContext, out: Extraction
+) -> None:
+    """Anchors inside pasted code ``raw[start:end]`` (see the module docstring); the span is
+    claimed afterwards so no later pass reads it as prose."""
+    _frames(raw, start, end, out)
+    for m in _SLASH_RE.finditer(raw, start, end):
+        s, e = m.start(), m.end()
+        trimmed = raw[s:e].rstrip(".,-~:")
+        e = s + len(trimmed)
+        if not trimmed or out.overlaps(s, e) or accept_slash_path(trimmed, rules, repo) is None:
+            continue
+        if not rules.is_file_name(trimmed.replace("\\", "/").rsplit("/", 1)[-1]):
+            continue  # folders inside logs (site-packages/, /tmp/x/) say nothing
+        line = LINE_RE.match(raw, e)
+        e2 = line.end() if line else e
+        out.add(_anchor(AnchorType.FILE_PATH, raw, s, e2, "in_code", MINED_CONFIDENCE["in_code"]))
+    inline = "\n" not in raw[start:end] and end - start <= _INLINE_CHARS
+    subtype = "in_expr" if inline else "in_code"
+    mined = 0
+    for tok in tokenize(raw[start:end]):
+        s, e = start + tok.start, start + tok.end
+        if tok.kind != "ident" or out.overlaps(s, e) or mined >= _MAX_MINED:
+            continue
+        shape = _symbol_shape(tok.text)
+        if shape is None or shape[0] == "alnum" or tok.text.startswith("__"):
+            continue
+        mined += 1
+        out.add(_anchor(AnchorType.SYMBOL, raw, s, e, subtype, MINED_CONFIDENCE[subtype]))
+    out.claim(start, end)
+
+
+def _frames(raw: str, start: int, end: int, out: Extraction) -> None:
+    """``File "path", line N, in name`` (Python tracebacks): the path and the function."""
+    for m in _FRAME_RE.finditer(raw, start, end):
+        if out.overlaps(m.start(1), m.end(1)):
+            continue
+        conf = MINED_CONFIDENCE["traceback"]
+        out.add(_anchor(AnchorType.FILE_PATH, raw, m.start(1), m.end(1), "traceback", conf))
+        if m.group(3) and not m.group(3).startswith("<"):
+            conf = MINED_CONFIDENCE["frame"]
+            out.add(_anchor(AnchorType.SYMBOL, raw, m.start(3), m.end(3), "frame", conf))
+        out.claim(m.start(), m.end())
 
 
 def _paths(raw: str, rules: PathRules, repo: RepoContext, out: Extraction) -> None:
@@ -306,6 +388,8 @@ def _sections(raw: str, toks: Sequence[Token], data: RouterData, out: Extraction
 
 
 def _symbol_shape(text: str) -> tuple[str, float] | None:
+    if "-" in text or _TOOL_VERSION_RE.fullmatch(text):
+        return None  # FITS-like, WWW-Authenticate, OS-release; python3.9, py3.8
     if "." in text or "::" in text:
         segs = re.split(r"\.|::", text)
         if all(len(s) <= 1 for s in segs) or _VERSION_RE.fullmatch(text):
@@ -315,6 +399,8 @@ def _symbol_shape(text: str) -> tuple[str, float] | None:
     if "_" in core:
         return "snake", 0.9
     if any(c.isupper() for c in text[1:]) and any(c.islower() for c in text):
+        if text[:-1].isupper() and text.endswith("s"):
+            return None  # a plural acronym: URLs, IDs, APIs
         return ("camel" if text[0].islower() else "pascal"), 0.9
     if any(c.isdigit() for c in text) and text[0].isalpha():
         return "alnum", 0.5
@@ -348,14 +434,15 @@ def _symbols(raw: str, toks: Sequence[Token], data: RouterData, out: Extraction)
             continue
         if call:
             out.add(_anchor(AnchorType.SYMBOL, raw, tok.start, tok.end, "call", 0.85))
-        elif _named(toks, i, data):
+        elif _named(raw, toks, i, data):
             out.add(_anchor(AnchorType.SYMBOL, raw, tok.start, tok.end, "named", 0.75))
         elif out.ru_dominant and len(text) >= 3 and not is_stopword(text):
             out.add(_anchor(AnchorType.SYMBOL, raw, tok.start, tok.end, "word", 0.5))
 
 
-def _named(toks: Sequence[Token], i: int, data: RouterData) -> bool:
-    """A Latin word next to a code-unit word names a symbol ("класс Foo", "the Foo class")."""
+def _named(raw: str, toks: Sequence[Token], i: int, data: RouterData) -> bool:
+    """A Latin word next to a code-unit word names a symbol ("класс Foo", "the Foo class").
+    A capitalised word opening a sentence ("Base class for ...") is just capitalised."""
     text = toks[i].text
     if is_stopword(text):
         return False
@@ -368,6 +455,9 @@ def _named(toks: Sequence[Token], i: int, data: RouterData) -> bool:
         return True
     nxt = toks[i + 1] if i + 1 < len(toks) else None
     if nxt is not None and fold(nxt.text) in data.code_units:
+        opens = prev is None or any(c in ".!?\n" for c in raw[prev.end : toks[i].start])
+        if opens and text[:1].isupper() and text[1:].islower():
+            return False
         if has_cyrillic(nxt.text) or text[:1].isupper():
             return True  # "auth модуль", "the Router class"
         return prev is not None and fold(prev.text) in {"the", "a", "an", "this", "that"}
@@ -395,6 +485,7 @@ def extract_anchors(
         out.claim(m.start(), m.end())
         out.code_spans.append((m.start(), m.end()))
     _backticks(raw, rules, repo, out)
+    _frames(raw, 0, len(raw), out)
     _paths(raw, rules, repo, out)
     toks = tokenize(raw)
     out.ru_dominant = _ru_dominant(toks)

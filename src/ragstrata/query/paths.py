@@ -109,6 +109,8 @@ def accept_slash_path(cand: str, rules: PathRules, repo: RepoContext) -> tuple[s
     segs = [s for s in norm.split("/") if s]
     if not segs:
         return None
+    if all(len(s) <= 1 for s in segs):
+        return None  # "w/ python3.6", a literal "\\n", "a/b": shorthand, not a path
     last = segs[-1]
     is_file = not norm.endswith("/") and rules.is_file_name(last)
     first = segs[0]

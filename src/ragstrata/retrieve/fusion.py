@@ -10,16 +10,29 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from ragstrata.ingest.rows import DefinitionRow, RelationRow, SectionRow
+from ragstrata.ingest.rows import DefinitionRow, RelationRow, Row, SectionRow
+from ragstrata.ingest.texts import OUTLINE_KINDS
 from ragstrata.retrieve.base import Hit
 from ragstrata.store.base import ScoredRow
 
-__all__ = ["MERGE_INTO", "RankedList", "file_ranking", "fuse", "group_hits", "hit_from_row"]
+__all__ = [
+    "MERGE_INTO",
+    "RankedList",
+    "file_ranking",
+    "fuse",
+    "group_hits",
+    "hit_from_row",
+    "is_container",
+]
 
 MERGE_INTO: dict[str, str] = {"C3": "C1", "D2": "D1"}
 """A hit of the key layer that lies inside a hit of the value layer (same file) is merged into
 it: the same lines are not returned twice. A chunk larger than the definition or section stays
-apart: it carries other lines too, and merging it would credit one section with all of them."""
+apart: it carries other lines too, and merging it would credit one section with all of them.
+A container definition (class, module) absorbs a chunk without being credited for it (its
+score becomes the better of the two, no corroboration): a chunk inside a class is about one of
+its members (the retriever promotes such chunks to the member) or about the class's own lines,
+and crediting the class with every chunk of its members ranked it above them."""
 
 _PRIORITY = {"C1": 0, "D1": 1, "C2": 2, "C3": 3, "D2": 4, "C0": 5, "D0": 6}
 """Which layer's row represents hits with identical spans (lower wins)."""
@@ -65,6 +78,11 @@ def hit_from_row(row: ScoredRow, score: float, reasons: Sequence[str]) -> Hit:
         heading_path=heading,
         extra={"is_test": r.is_test, "row": r},
     )
+
+
+def is_container(row: Row | None) -> bool:
+    """Whether ``row`` is a definition that holds others (class, module, ...)."""
+    return isinstance(row, DefinitionRow) and row.kind in OUTLINE_KINDS
 
 
 def fuse(lists: Iterable[RankedList], rrf_k: float = 60.0) -> list[Hit]:
@@ -145,16 +163,37 @@ def group_hits(hits: Sequence[Hit]) -> list[Hit]:
         box = min(inside, key=lambda c: (c.end_line - c.start_line, c.start_line))
         key = (box.path, box.start_line, box.end_line)
         current = merged.get(key, box)
-        merged[key] = _combined(current, current, hit)
+        share = 0.0 if is_container(box.extra.get("row")) else CORROBORATION
+        merged[key] = _combined(current, current, hit, share)
     out = [merged.get((h.path, h.start_line, h.end_line), h) for h in chunks]
-    return sort_hits(out)
+    return sort_hits(_merge_same_symbol(out))
 
 
-def _combined(keep: Hit, a: Hit, b: Hit) -> Hit:
+def _merge_same_symbol(hits: Sequence[Hit]) -> list[Hit]:
+    """Definitions of one symbol in one file (``@overload`` stubs, a property's getter and
+    setter) are one answer: they merge into the longest of them, the implementation."""
+    groups: dict[tuple[str, str], list[Hit]] = {}
+    out: list[Hit] = []
+    for hit in hits:
+        if hit.layer == "C1" and hit.symbol:
+            groups.setdefault((hit.path, hit.symbol), []).append(hit)
+        else:
+            out.append(hit)
+    for group in groups.values():
+        keep = max(group, key=lambda h: (h.end_line - h.start_line, -h.start_line))
+        merged = keep
+        for other in sorted(group, key=lambda h: -h.score):
+            if other is not keep:
+                merged = _combined(merged, merged, other)
+        out.append(merged)
+    return out
+
+
+def _combined(keep: Hit, a: Hit, b: Hit, share: float = CORROBORATION) -> Hit:
     ordered = sorted((a, b), key=lambda h: -h.score)
     reasons = _dedupe(r for h in ordered for r in h.reasons)[:_MAX_REASONS]
     hi, lo = max(a.score, b.score), min(a.score, b.score)
-    return replace(keep, score=hi + CORROBORATION * lo, reasons=tuple(reasons))
+    return replace(keep, score=hi + share * lo, reasons=tuple(reasons))
 
 
 def file_ranking(hits: Sequence[Hit]) -> list[tuple[str, float]]:

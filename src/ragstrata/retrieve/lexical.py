@@ -22,12 +22,14 @@ from ragstrata.store.base import ScoredRow, SearchFilters, Store
 from ragstrata.text.tokens import cyrillic_ratio, has_cyrillic, is_identifier, word_tokens
 from ragstrata.text.translit import looks_like_loanword, transliterate_candidates
 
-__all__ = ["MOSTLY_CYRILLIC", "TermList", "lexical_search", "term_lists"]
+__all__ = ["IDENT_MIN_CONFIDENCE", "MOSTLY_CYRILLIC", "TermList", "lexical_search", "term_lists"]
 
 MOSTLY_CYRILLIC = 0.5
 """Share of Cyrillic letters (outside identifiers) above which a question counts as Russian."""
 
 _MAX_TRANSLIT = 3  # vocabulary probes per Cyrillic word
+IDENT_MIN_CONFIDENCE = 0.7
+"""SYMBOL anchors below this confidence (names mined from code and logs) are not boosted."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,13 +41,19 @@ class TermList:
 
 
 def _identifiers(plan: RouterPlan) -> list[str]:
+    """Names to boost: SYMBOL anchors and keyword hints, except the names mined from pasted
+    code and logs (low confidence): those stay ordinary words of the question."""
     qp = plan.query_plan
     out: list[str] = []
+    weak: set[str] = set()
     for a in qp.anchors:
         if a.type is AnchorType.SYMBOL:
-            out.append(a.value)
+            if a.confidence < IDENT_MIN_CONFIDENCE:
+                weak.add(a.value)
+            else:
+                out.append(a.value)
     for hint in qp.keyword_hints:
-        if "/" in hint or "\\" in hint:  # paths are filters, not terms
+        if "/" in hint or "\\" in hint or hint in weak:  # paths are filters, not terms
             continue
         if is_identifier(hint) or hint.isascii():
             out.append(hint)

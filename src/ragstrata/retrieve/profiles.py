@@ -25,7 +25,7 @@ __all__ = [
     "load_profiles",
 ]
 
-LIST_KINDS = ("lexical", "ident", "raw", "dense", "symbol", "flow")
+LIST_KINDS = ("lexical", "ident", "raw", "dense", "symbol", "flow", "path")
 """Every kind of ranked list the retriever fuses."""
 PROFILE_NAMES = ("code", "docs", "generate", "project")
 _LAYERS = ("C0", "C1", "C2", "C3", "D0", "D1", "D2")

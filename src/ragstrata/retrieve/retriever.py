@@ -31,11 +31,12 @@ from functools import partial
 from ragstrata.embed.base import Embedder
 from ragstrata.errors import ConfigError
 from ragstrata.query.models import LAYER_IDS, AnchorType, RouterPlan, TestPolicy
-from ragstrata.retrieve.base import Evidence
+from ragstrata.retrieve.base import Evidence, Hit
 from ragstrata.retrieve.dense import dense_search, query_vectors
 from ragstrata.retrieve.flow import flow_lists
-from ragstrata.retrieve.fusion import RankedList, fuse, group_hits, hit_from_row
+from ragstrata.retrieve.fusion import RankedList, fuse, group_hits, hit_from_row, is_container
 from ragstrata.retrieve.lexical import MOSTLY_CYRILLIC, TermList, lexical_search, term_lists
+from ragstrata.retrieve.mentions import clean_path, indexed_files, path_mentions
 from ragstrata.retrieve.policy import check_policy, near_misses
 from ragstrata.retrieve.profiles import Profile, flow_direction_cues, get_profile
 from ragstrata.retrieve.symbols import SymbolMatch, lookup, named_symbols
@@ -53,6 +54,11 @@ _MAX_SUB_QUERIES = 4
 _LEXICAL_FACTOR = 2  # a combined lexical search asks for twice the layers' summed depth
 _SIDE_DEPTH = 5
 _FLOW_DEFS = 3  # definitions whose callers and callees are followed
+_PROMOTE_LOOKUP = 8  # same-named definitions looked at when a chunk is promoted
+_MAX_LOOKUPS = 12  # symbol lookups per question (the most confident names first)
+_MAX_PATH_MENTIONS = 8  # mentioned files looked up per question
+_PATH_DEFS = 50  # definitions of a mentioned file searched for the one holding a mentioned line
+_TRUSTED = 0.85  # SYMBOL anchor confidence from which a lookup weighs fully
 
 _IS_TEST = {TestPolicy.EXCLUDE: False, TestPolicy.ONLY: True, TestPolicy.INCLUDE: None}
 
@@ -107,8 +113,11 @@ class Retriever:
             relaxed = True
             filters = plan_filters(plan, None)
             lists, matches = self._all_lists(plan, profile, depths, filters)
-        hits = group_hits(fuse(lists, profile.rrf_k))
-        flow_hits = [h for h in hits if any(r.startswith("flow:") for r in h.reasons)]
+        fused = fuse(lists, profile.rrf_k)
+        flow_hits = [
+            h for h in fused if h.layer == "C2" and any(r.startswith("flow:") for r in h.reasons)
+        ]
+        hits = group_hits(self._promote(fused))
         if not flow_hits:  # flow found but not among fused C2 (e.g. --layer excludes C2)
             flow_hits = [
                 hit_from_row(r, 0.0, (lst.label,))
@@ -142,15 +151,25 @@ class Retriever:
                 lists += self._query_lists(
                     sub, None, profile, depths, filters, w, f"sub{i} ", vocab
                 )
-        matches = [lookup(self.store, name, filters) for name in named_symbols(plan)]
+        trust = _symbol_trust(plan)
+        names = named_symbols(plan)[:_MAX_LOOKUPS]
+        matches = [lookup(self.store, name, filters) for name in names]
         if "C1" in depths:
             for m in matches:
-                if m.hits:
-                    w = profile.weight("symbol", "C1") / math.sqrt(len(m.hits))
-                    if not m.found:
-                        w *= profile.fuzzy_weight
-                    label = f"symbol:{m.mode} {m.name}"
-                    lists.append(RankedList("symbol", "C1", label, w, m.hits))
+                if not m.hits:
+                    continue
+                # the definitions that count as the named symbol weigh fully (shared among
+                # them); the other matches are candidates and weigh fuzzy_weight
+                found = m.definitions
+                rest = tuple(h for h in m.hits if h not in found)
+                base = profile.weight("symbol", "C1") * trust.get(m.name, 1.0)
+                label = f"symbol:{m.mode} {m.name}"
+                if found:
+                    w = base / math.sqrt(len(found))
+                    lists.append(RankedList("symbol", "C1", label, w, found))
+                if rest:
+                    w = base * profile.fuzzy_weight / math.sqrt(len(rest))
+                    lists.append(RankedList("symbol", "C1", f"{label} (near)", w, rest))
         if "C2" in depths or plan.evidence_policy.require_flow:
             defs = [r.symbol for m in matches for r in m.definitions if r.symbol]
             defs = list(dict.fromkeys(defs))[:_FLOW_DEFS]
@@ -158,14 +177,49 @@ class Retriever:
                 prelim = fuse([lst for lst in lists if lst.layer == "C1"], profile.rrf_k)
                 defs = [h.symbol for h in prelim[:_FLOW_DEFS] if h.symbol]
             w = profile.weight("flow", "C2")
-            if _asks_flow(plan):
-                w *= profile.flow_boost
             cues = flow_direction_cues()
             prefer = cues.preferred(plan.query_plan.normalized)
+            if _asks_flow(plan, prefer is not None):
+                w *= profile.flow_boost
             lists += flow_lists(
                 self.store, defs, filters, w, prefer=prefer, direction_weight=cues.weight
             )
+        lists += self._path_lists(plan, profile, filters)
         return lists, matches
+
+    def _path_lists(
+        self, plan: RouterPlan, profile: Profile, filters: SearchFilters
+    ) -> list[RankedList]:
+        """Files the question mentions (typed, in pasted code, in traceback frames) that exist
+        in the index: each file's C0 row, then its definitions that hold a mentioned line.
+        Strong evidence for where to look, whatever the path scope did."""
+        weight = profile.weight("path", "C0")
+        mentions = path_mentions(plan, _MAX_PATH_MENTIONS)
+        if weight <= 0 or not mentions:
+            return []
+        paths = list(self.store.catalog())
+        rows: list[ScoredRow] = []
+        defs: list[ScoredRow] = []
+        for entry, line in mentions:
+            for path in indexed_files(entry, paths)[:1]:
+                scope = replace(filters, path_prefixes=(path,))
+                rows += lexical_search(self.store, [path], replace(scope, layers=("C0",)), 1)
+                if line is not None:
+                    found = lexical_search(
+                        self.store,
+                        [plan.query_plan.normalized],
+                        replace(scope, layers=("C1",)),
+                        _PATH_DEFS,
+                    )
+                    inside = [r for r in found if r.start_line <= line <= r.end_line]
+                    defs += sorted(inside, key=lambda r: r.end_line - r.start_line)[:1]
+        out = []
+        if rows:
+            out.append(RankedList("path", "C0", "path:C0", weight, tuple(rows)))
+        if defs:
+            w = profile.weight("path", "C1")
+            out.append(RankedList("path", "C1", "path:C1", w, tuple(defs)))
+        return out
 
     def _query_lists(
         self,
@@ -226,6 +280,43 @@ class Retriever:
         search = partial(dense_search, self.store, vector, self.embedder.fingerprint)
         return _split(depths, search, filters, 1)
 
+    def _promote(self, hits: list[Hit]) -> list[Hit]:
+        """A code chunk found inside a member definition (function, method, ...) stands for
+        that definition: it becomes a hit on the definition's own span, so the chunk's rank
+        is evidence for the definition and not for the class or module around it (grouping
+        then merges it with the definition's own hit). Chunks of a container's own lines, or
+        spanning several definitions, stay chunks."""
+        out: list[Hit] = []
+        cache: dict[tuple[str, str], ScoredRow | None] = {}
+        for hit in hits:
+            if hit.layer != "C3" or not hit.symbol:
+                out.append(hit)
+                continue
+            key = (hit.path, hit.symbol)
+            if key not in cache:
+                cache[key] = self._enclosing(hit)
+            row = cache[key]
+            if row is None:
+                out.append(hit)
+                continue
+            out.append(hit_from_row(row, hit.score, hit.reasons))
+        return out
+
+    def _enclosing(self, chunk: Hit) -> ScoredRow | None:
+        assert chunk.symbol is not None
+        found = self.store.lookup_symbol(
+            chunk.symbol, "exact", SearchFilters(path_prefixes=(chunk.path,)), _PROMOTE_LOOKUP
+        )
+        inside = [
+            r
+            for r in found
+            if r.path == chunk.path
+            and r.start_line <= chunk.start_line
+            and chunk.end_line <= r.end_line
+            and not is_container(r.row)
+        ]
+        return min(inside, key=lambda r: r.end_line - r.start_line, default=None)
+
     def _vocabulary_probe(self) -> Callable[[str], bool]:
         cache: dict[str, bool] = {}
 
@@ -238,24 +329,37 @@ class Retriever:
 
     def _resolve_scope(self, scope: Sequence[str]) -> list[str]:
         """Path prefixes for the scope entries: an entry that is a prefix of some indexed path
-        stays; otherwise indexed paths ending with ``/entry`` (or folders ``/entry/``)."""
+        stays; otherwise indexed paths ending with ``/entry`` (or folders ``/entry/``), or the
+        indexed file an absolute or foreign path ends with. An entry that resolves to nothing
+        narrows nothing."""
         paths = list(self.store.catalog())
         out: list[str] = []
         for raw in scope:
-            entry = raw.replace("\\", "/").strip("/")
-            while entry.startswith("./"):
-                entry = entry[2:]
+            entry = clean_path(raw)
+            if not entry:
+                continue
             probe = SearchFilters(path_prefixes=(entry,))
             if any(probe.matches_path(p) for p in paths):
                 out.append(entry)
                 continue
             for p in paths:
-                if p.endswith("/" + entry):
-                    out.append(p)
-                elif ("/" + entry + "/") in ("/" + p):
+                if ("/" + entry + "/") in ("/" + p) and not p.endswith("/" + entry):
                     i = ("/" + p).index("/" + entry + "/")
                     out.append(p[: i + len(entry)].lstrip("/"))
+            out += indexed_files(entry, paths)
         return list(dict.fromkeys(out))
+
+
+def _symbol_trust(plan: RouterPlan) -> dict[str, float]:
+    """How much a SYMBOL anchor's lookup weighs: 1 for a named symbol, less for names mined
+    from pasted code or logs (lower confidence; see ``query.anchors.MINED_CONFIDENCE``)."""
+    out: dict[str, float] = {}
+    for a in plan.query_plan.anchors:
+        if a.type is AnchorType.SYMBOL:
+            name = a.value.strip("`()")
+            trust = min(1.0, a.confidence / _TRUSTED) ** 2
+            out[name] = max(out.get(name, 0.0), trust)
+    return out
 
 
 def _split(
@@ -283,9 +387,17 @@ def _split(
     return per
 
 
-def _asks_flow(plan: RouterPlan) -> bool:
-    return any(
-        a.type is AnchorType.KEY_TERM and a.subtype == "flow" for a in plan.query_plan.anchors
+def _asks_flow(plan: RouterPlan, directed: bool) -> bool:
+    """A flow question: a flow word ("calls", "вызывает") AND either a direction cue ("who
+    calls") or a confidently named symbol. A description that merely uses a flow word
+    ("Invokes the command with the given context.") asks for a definition, not for its
+    callers."""
+    anchors = plan.query_plan.anchors
+    if not any(a.type is AnchorType.KEY_TERM and a.subtype == "flow" for a in anchors):
+        return False
+    return directed or any(
+        a.type is AnchorType.SYMBOL and a.confidence >= _TRUSTED and a.source == "query"
+        for a in anchors
     )
 
 
