@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from cli_runner import CliResult, run_cli
+from ragstrata.store.sqlite import ROW_SCHEMA_VERSION
 from test_indexer import make_repo
 
 LAYERS = ["C0", "C1", "C2", "C3", "D0", "D1", "D2"]
@@ -52,7 +53,7 @@ def test_index_json_then_status_json(repo: Path) -> None:
         "secrets",
     }
     assert sdata["rows"] == data["rows"] and sdata["stale"] == 1
-    assert sdata["pending_embeddings"] == 0 and sdata["schema_version"] == 1
+    assert sdata["pending_embeddings"] == 0 and sdata["schema_version"] == ROW_SCHEMA_VERSION
     assert sdata["fingerprint"].startswith("hash/") and sdata["updated_at"]
 
     again = json.loads(cli("index", str(repo), "--json", "--no-embed").stdout)
