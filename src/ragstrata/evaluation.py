@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import statistics
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
@@ -122,20 +122,26 @@ def _norm_path(path: str) -> str:
     return path.lstrip("/")
 
 
-def load_dataset(path: Path) -> list[EvalItem]:
-    """The rows of a JSONL dataset; raises ``UserError`` naming the bad line."""
+def read_jsonl(path: Path, what: str) -> Iterator[tuple[int, Any]]:
+    """``(line number, parsed value)`` of every non-blank line of a JSONL file; raises
+    ``UserError`` naming the file (``what`` it holds) or the bad line."""
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except OSError as exc:
-        raise UserError(f"cannot read dataset {path}: {exc.strerror}") from None
-    items: list[EvalItem] = []
+        raise UserError(f"cannot read {what} {path}: {exc.strerror}") from None
     for n, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         try:
-            row = json.loads(line)
+            yield n, json.loads(line)
         except json.JSONDecodeError as exc:
             raise UserError(f"{path}:{n}: invalid JSON: {exc.msg}") from None
+
+
+def load_dataset(path: Path) -> list[EvalItem]:
+    """The rows of a JSONL dataset; raises ``UserError`` naming the bad line."""
+    items: list[EvalItem] = []
+    for n, row in read_jsonl(path, "dataset"):
         if not isinstance(row, dict) or not isinstance(row.get("query"), str):
             raise UserError(f"{path}:{n}: a row needs a string 'query' and 'gold_files'")
         if "gold_files" not in row:

@@ -22,7 +22,6 @@ category, per question language (``ru`` / ``en``) and per programming language.
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -30,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ragstrata.errors import UserError
+from ragstrata.evaluation import read_jsonl
 
 if TYPE_CHECKING:
     from ragstrata.answer.base import Answer
@@ -158,19 +158,9 @@ def _gold(value: Any, where: str) -> tuple[GoldSpan, ...]:
 
 def load_answer_cases(path: Path) -> list[AnswerCase]:
     """The cases of a JSONL file; raises ``UserError`` naming the bad line and field."""
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise UserError(f"cannot read answer cases {path}: {exc.strerror}") from None
     cases: list[AnswerCase] = []
-    for n, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
+    for n, row in read_jsonl(path, "answer cases"):
         where = f"{path}:{n}"
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise UserError(f"{where}: invalid JSON: {exc.msg}") from None
         if not isinstance(row, dict) or not isinstance(row.get("question"), str):
             raise UserError(f"{where}: a case needs a string 'question'")
         expect = row.get("expect", "answer")
