@@ -31,10 +31,23 @@ SLOW_MODULES = frozenset(
     }
 )
 SLOW_FIXTURES = frozenset({"pg_url", "minilm", "real_embedder", "chromium"})
+# Single tests that start a real server or CLI process, or load the machine on purpose.
+SLOW_TESTS = frozenset(
+    {
+        "test_tools_listed_and_called_over_stdio",
+        "test_stdio_mode_writes_nothing_but_protocol_to_stdout",
+        "test_streamable_http_serves_several_repositories",
+        "test_serve_command_subprocess",
+        "test_ctrl_c_exits_130_with_one_line_and_keeps_batches",
+        "test_healthz_answers_while_200_requests_are_in_flight",
+        "test_noop_on_two_thousand_files_is_fast",
+    }
+)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         fixtures = set(getattr(item, "fixturenames", ()))
-        if item.path.name in SLOW_MODULES or fixtures & SLOW_FIXTURES:
+        name = getattr(item, "originalname", item.name)
+        if item.path.name in SLOW_MODULES or fixtures & SLOW_FIXTURES or name in SLOW_TESTS:
             item.add_marker(pytest.mark.slow)
