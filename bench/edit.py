@@ -48,7 +48,7 @@ def _first_function(text: str) -> tuple[str, int]:
 
 
 def _body_edit(text: str) -> str:
-    name, at = _first_function(text)
+    _, at = _first_function(text)
     lines = text.splitlines(keepends=True)
     # after the def line(s): find the first line of the body (indented, after the colon)
     j = at
