@@ -27,11 +27,31 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
+from typing import Protocol, TypeVar
 
 from ragstrata.ingest.code.lang_python import python_module
-from ragstrata.ingest.rows import DefinitionRow, RelationRow
+from ragstrata.ingest.rows import DefinitionRow
 
-__all__ = ["affected_relations", "name_tokens"]
+__all__ = ["NamedRelation", "affected_relations", "name_tokens"]
+
+
+class NamedRelation(Protocol):
+    """What reach reads of a relation: a whole row, or a store's light
+    :class:`~ragstrata.store.values.RelationKey`."""
+
+    @property
+    def path(self) -> str: ...
+    @property
+    def relation(self) -> str: ...
+    @property
+    def from_symbol(self) -> str: ...
+    @property
+    def to_name(self) -> str: ...
+    @property
+    def receiver_type(self) -> str | None: ...
+
+
+R = TypeVar("R", bound=NamedRelation)
 
 _TOKEN = re.compile(r"[A-Za-z0-9_$]+")
 _SEPS = (".", "::", "#", "\\", "/", "->")
@@ -94,10 +114,10 @@ def affected_relations(
     old: Mapping[str, Sequence[DefinitionRow]],
     new: Mapping[str, Sequence[DefinitionRow]],
     definitions: Iterable[DefinitionRow],
-    relations: Sequence[RelationRow],
+    relations: Sequence[R],
     replaced: set[str],
     appeared: set[str],
-) -> list[RelationRow]:
+) -> list[R]:
     """The relations to hand the resolver, in their original order: every relation of the
     ``replaced`` files (``appeared``: those new, removed or without code before), every
     base-class relation, the relations of other files the
@@ -162,7 +182,7 @@ def affected_relations(
     ]
 
 
-def _tokens(rel: RelationRow) -> set[str]:
+def _tokens(rel: NamedRelation) -> set[str]:
     out = name_tokens(rel.to_name)
-    receiver = getattr(rel, "receiver_type", None)
+    receiver = rel.receiver_type
     return out | name_tokens(receiver) if receiver else out
