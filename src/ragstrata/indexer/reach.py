@@ -138,6 +138,24 @@ def affected_relations(
     for d in definitions:
         parents.setdefault(d.symbol, d.parent)
 
+    chains: dict[str, bool] = {}  # from_symbol -> chain_changed (many relations share one)
+    touches: dict[tuple[str, str | None], bool] = {}  # (to_name, receiver) -> shares a token
+
+    def touched(r: NamedRelation) -> bool:
+        key = (r.to_name, r.receiver_type)
+        found = touches.get(key)
+        if found is None:
+            found = touches[key] = bool(_tokens(r) & reach)
+        return found
+
+    def from_changed(symbol: str) -> bool:
+        found = chains.get(symbol)
+        if found is None:
+            found = chains[symbol] = chain_changed(symbol) or (
+                symbol not in parents and bool(_last_segments(symbol) & reach)
+            )
+        return found
+
     def chain_changed(symbol: str) -> bool:
         seen: set[str] = set()
         current: str | None = symbol
@@ -151,18 +169,13 @@ def affected_relations(
     importing = {
         r.path
         for r in relations
-        if r.relation == "imports" and r.path not in replaced and _tokens(r) & reach
+        if r.relation == "imports" and r.path not in replaced and touched(r)
     }
     hit: set[int] = set()
     for i, r in enumerate(relations):
         if r.path in replaced:
             continue
-        if (
-            r.path in importing
-            or _tokens(r) & reach
-            or chain_changed(r.from_symbol)
-            or (r.from_symbol not in parents and _last_segments(r.from_symbol) & reach)
-        ):
+        if r.path in importing or touched(r) or from_changed(r.from_symbol):
             hit.add(i)
     # every file's imports and first relation: the resolver learns modules and aliases from them
     first: set[int] = set()

@@ -295,13 +295,13 @@ class SQLiteStore:
         keys: list[RelationKey] = []
         with self._db.read() as conn:
             if paths is None:
-                keys = [RelationKey(*k) for k in conn.execute(sql + " ORDER BY path, seq")]
+                keys = list(map(RelationKey._make, conn.execute(sql + " ORDER BY path, seq")))
             else:
                 for part in chunks(sorted(set(paths))):
                     found = conn.execute(
                         sql + f" AND path IN ({marks(part)}) ORDER BY path, seq", part
                     )
-                    keys.extend(RelationKey(*k) for k in found)
+                    keys.extend(map(RelationKey._make, found))
         return iter(keys)
 
     def has_index(self) -> bool:
