@@ -47,9 +47,9 @@ def test_nested_module_equals_the_scan_on_this_package_nested_in_folders() -> No
     # the package's top modules in one folder, its store/ in another (without the package's
     # own __init__: there ``store`` is the nested project), so some names find one module,
     # some several, some none
-    picked = [
-        ("examples/app", p) for p in sorted(SOURCE.rglob("*.py")) if "store" not in p.parts
-    ][:80] + [("vendor", p) for p in sorted((SOURCE / "store").rglob("*.py"))]
+    top = [p for p in sorted(SOURCE.rglob("*.py")) if "store" not in p.parts][:80]
+    picked = [("examples/app", p) for p in top]
+    picked += [("vendor", p) for p in sorted((SOURCE / "store").rglob("*.py"))]
     files = [
         _file("python", f"{top}/{p.relative_to(SOURCE.parent).as_posix()}", p.read_text("utf-8"))
         for top, p in picked
