@@ -27,11 +27,31 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
+from typing import Protocol, TypeVar
 
 from ragstrata.ingest.code.lang_python import python_module
-from ragstrata.ingest.rows import DefinitionRow, RelationRow
+from ragstrata.ingest.rows import DefinitionRow
 
-__all__ = ["affected_relations", "name_tokens"]
+__all__ = ["NamedRelation", "affected_relations", "name_tokens"]
+
+
+class NamedRelation(Protocol):
+    """What reach reads of a relation: a whole row, or a store's light
+    :class:`~ragstrata.store.values.RelationKey`."""
+
+    @property
+    def path(self) -> str: ...
+    @property
+    def relation(self) -> str: ...
+    @property
+    def from_symbol(self) -> str: ...
+    @property
+    def to_name(self) -> str: ...
+    @property
+    def receiver_type(self) -> str | None: ...
+
+
+R = TypeVar("R", bound=NamedRelation)
 
 _TOKEN = re.compile(r"[A-Za-z0-9_$]+")
 _SEPS = (".", "::", "#", "\\", "/", "->")
@@ -94,10 +114,10 @@ def affected_relations(
     old: Mapping[str, Sequence[DefinitionRow]],
     new: Mapping[str, Sequence[DefinitionRow]],
     definitions: Iterable[DefinitionRow],
-    relations: Sequence[RelationRow],
+    relations: Sequence[R],
     replaced: set[str],
     appeared: set[str],
-) -> list[RelationRow]:
+) -> list[R]:
     """The relations to hand the resolver, in their original order: every relation of the
     ``replaced`` files (``appeared``: those new, removed or without code before), every
     base-class relation, the relations of other files the
@@ -118,6 +138,24 @@ def affected_relations(
     for d in definitions:
         parents.setdefault(d.symbol, d.parent)
 
+    chains: dict[str, bool] = {}  # from_symbol -> chain_changed (many relations share one)
+    touches: dict[tuple[str, str | None], bool] = {}  # (to_name, receiver) -> shares a token
+
+    def touched(r: NamedRelation) -> bool:
+        key = (r.to_name, r.receiver_type)
+        found = touches.get(key)
+        if found is None:
+            found = touches[key] = bool(_tokens(r) & reach)
+        return found
+
+    def from_changed(symbol: str) -> bool:
+        found = chains.get(symbol)
+        if found is None:
+            found = chains[symbol] = chain_changed(symbol) or (
+                symbol not in parents and bool(_last_segments(symbol) & reach)
+            )
+        return found
+
     def chain_changed(symbol: str) -> bool:
         seen: set[str] = set()
         current: str | None = symbol
@@ -131,18 +169,13 @@ def affected_relations(
     importing = {
         r.path
         for r in relations
-        if r.relation == "imports" and r.path not in replaced and _tokens(r) & reach
+        if r.relation == "imports" and r.path not in replaced and touched(r)
     }
     hit: set[int] = set()
     for i, r in enumerate(relations):
         if r.path in replaced:
             continue
-        if (
-            r.path in importing
-            or _tokens(r) & reach
-            or chain_changed(r.from_symbol)
-            or (r.from_symbol not in parents and _last_segments(r.from_symbol) & reach)
-        ):
+        if r.path in importing or touched(r) or from_changed(r.from_symbol):
             hit.add(i)
     # every file's imports and first relation: the resolver learns modules and aliases from them
     first: set[int] = set()
@@ -162,7 +195,7 @@ def affected_relations(
     ]
 
 
-def _tokens(rel: RelationRow) -> set[str]:
+def _tokens(rel: NamedRelation) -> set[str]:
     out = name_tokens(rel.to_name)
-    receiver = getattr(rel, "receiver_type", None)
+    receiver = rel.receiver_type
     return out | name_tokens(receiver) if receiver else out

@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 
 from ragstrata.indexer.reach import affected_relations
 from ragstrata.ingest.rows import DefinitionRow, FileRows, Layer, RelationRow, Row
-from ragstrata.store.base import Store
+from ragstrata.store.base import RelationKey, Store
 from ragstrata.store.scan import rows_by_path
 
 __all__ = ["Resolution", "resolve_changes"]
@@ -70,33 +70,41 @@ def resolve_changes(store: Store, extracted: Sequence[FileRows], gone: Sequence[
         reused = _reuse_targets(extracted, before)
         if reused is not None:
             return Resolution(files=reused, rewrites={}, resolved=True)
-    stored = rows_by_path(store, (Layer.C1, Layer.C2))
+    stored_defs = rows_by_path(store, (Layer.C1,))
+    keys: dict[str, list[RelationKey]] = {}
+    for key in store.scan_relation_keys():  # light: only what reach matches
+        keys.setdefault(key.path, []).append(key)
     definitions: list[DefinitionRow] = []
-    relations: list[RelationRow] = []
-    for path in sorted(set(stored) - replaced | set(fresh)):
-        rows = fresh[path].rows if path in fresh else stored[path]
-        for row in rows:
-            if isinstance(row, DefinitionRow):
-                definitions.append(row)
-            elif isinstance(row, RelationRow):
-                relations.append(row)
-    if not relations:
+    named: list[RelationRow | RelationKey] = []
+    for path in sorted((set(stored_defs) | set(keys)) - replaced | set(fresh)):
+        if path in fresh:
+            for row in fresh[path].rows:
+                if isinstance(row, DefinitionRow):
+                    definitions.append(row)
+                elif isinstance(row, RelationRow):
+                    named.append(row)
+        else:
+            definitions.extend(r for r in stored_defs.get(path, ()) if isinstance(r, DefinitionRow))
+            named.extend(keys.get(path, ()))
+    if not named:
         return Resolution(
             files=tuple(extracted), rewrites={}, resolved=True, projection_changed=moved_state
         )
-    scope = _scope(before, fresh, gone, moved_state, definitions, relations)
+    scope = _scope(before, fresh, gone, moved_state, definitions, named)
+    # whole rows of unchanged files: only those in scope (all of them on the full path)
+    stored = _stored_relations(store, named if scope is None else scope)
     try:
-        resolved = resolve_relations(definitions, relations if scope is None else scope)
-        if scope is not None and _bases_moved(resolved, stored, set(fresh)):
-            scope = None  # a class hierarchy moved: ``self.m()`` anywhere may follow it
-            resolved = resolve_relations(definitions, relations)
+        resolved = resolve_relations(definitions, _whole(named if scope is None else scope, stored))
+        again = scope is not None and _bases_moved(resolved, stored, set(fresh))
     except Exception as exc:  # same fallback as ingestion: relations stay unresolved
-        return Resolution(
-            files=tuple(extracted),
-            rewrites={},
-            warnings=(f"relation resolution failed: {type(exc).__name__}: {exc}",),
-            projection_changed=moved_state,
-        )
+        return _failed(extracted, exc, moved_state)
+    if again:  # a class hierarchy moved: ``self.m()`` anywhere may follow it
+        scope = None
+        stored = _stored_relations(store, named)
+        try:
+            resolved = resolve_relations(definitions, _whole(named, stored))
+        except Exception as exc:
+            return _failed(extracted, exc, moved_state)
     by_path: dict[str, list[RelationRow]] = {}
     for rel in resolved:
         by_path.setdefault(rel.path, []).append(rel)
@@ -105,9 +113,7 @@ def resolve_changes(store: Store, extracted: Sequence[FileRows], gone: Sequence[
     for path, rels in by_path.items():
         if path in fresh:
             continue
-        old = {
-            r.id: (r.to_symbol, r.resolution) for r in stored[path] if isinstance(r, RelationRow)
-        }
+        old = {r.id: (r.to_symbol, r.resolution) for r in stored[path].values()}
         if any(old.get(r.id) != (r.to_symbol, r.resolution) for r in rels):
             moved.append(path)
     rewrites: dict[str, tuple[Row, ...]] = {}
@@ -143,15 +149,46 @@ def _projection(rows: Iterable[Row]) -> tuple[tuple[str | None, ...], ...]:
     return tuple(out)
 
 
+def _failed(extracted: Sequence[FileRows], exc: Exception, moved: frozenset[str]) -> Resolution:
+    return Resolution(
+        files=tuple(extracted),
+        rewrites={},
+        warnings=(f"relation resolution failed: {type(exc).__name__}: {exc}",),
+        projection_changed=moved,
+    )
+
+
+def _whole(
+    named: Sequence[RelationRow | RelationKey], stored: Mapping[str, Mapping[str, RelationRow]]
+) -> list[RelationRow]:
+    """``named`` with each stored key replaced by its row (fresh rows as they are)."""
+    return [r if isinstance(r, RelationRow) else stored[r.path][r.id] for r in named]
+
+
+def _stored_relations(
+    store: Store, named: Sequence[RelationRow | RelationKey]
+) -> dict[str, dict[str, RelationRow]]:
+    """Stored rows of the keys in ``named`` (not the fresh rows): path -> id -> row."""
+    ids = [r.id for r in named if isinstance(r, RelationKey)]
+    out: dict[str, dict[str, RelationRow]] = {}
+    for row in store.get_rows(ids):
+        if isinstance(row, RelationRow):
+            out.setdefault(row.path, {})[row.id] = row
+    return out
+
+
 def _bases_moved(
-    resolved: Sequence[RelationRow], stored: Mapping[str, Sequence[Row]], fresh: set[str]
+    resolved: Sequence[RelationRow],
+    stored: Mapping[str, Mapping[str, RelationRow]],
+    fresh: set[str],
 ) -> bool:
-    """True when a base-class relation of an unchanged file got another target."""
+    """True when a base-class relation of an unchanged file got another target (every base
+    relation is in ``stored``: the scope holds them all)."""
     old: dict[str, tuple[str | None, str]] = {}
     for path, rows in stored.items():
         if path not in fresh:
-            for r in rows:
-                if isinstance(r, RelationRow) and r.relation in _BASES:
+            for r in rows.values():
+                if r.relation in _BASES:
                     old[r.id] = (r.to_symbol, r.resolution)
     return any(
         r.id in old and old[r.id] != (r.to_symbol, r.resolution)
@@ -166,8 +203,8 @@ def _scope(
     gone: Sequence[str],
     moved_state: frozenset[str],
     definitions: Sequence[DefinitionRow],
-    relations: Sequence[RelationRow],
-) -> list[RelationRow] | None:
+    relations: Sequence[RelationRow | RelationKey],
+) -> list[RelationRow | RelationKey] | None:
     """The relations to resolve again (see :mod:`ragstrata.indexer.reach`), or None for all."""
     old = {p: [r for r in before.get(p, ()) if isinstance(r, DefinitionRow)] for p in moved_state}
     new = {

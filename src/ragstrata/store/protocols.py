@@ -33,6 +33,7 @@ from ragstrata.store.values import (
     Direction,
     Manifest,
     PendingVector,
+    RelationKey,
     ScoredRow,
     SearchFilters,
     StoreStats,
@@ -124,6 +125,12 @@ class RowReader(Protocol):
         """Stored rows of ``layers`` (all when None) in ``paths`` (all when None; unknown paths
         are skipped), from one consistent snapshot: by path (code-point order), then each
         file's rows in the order they were written."""
+        ...
+
+    def scan_relation_keys(self, paths: Sequence[str] | None = None) -> Iterator[RelationKey]:
+        """The :class:`RelationKey` of every stored C2 row in ``paths`` (all when None), in
+        :meth:`scan_rows` order, from one snapshot: a light read for the incremental indexer
+        (no row is decoded whole)."""
         ...
 
 

@@ -7,7 +7,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 from ragstrata.ingest.rows import Layer, Row
 
@@ -16,6 +16,7 @@ __all__ = [
     "Direction",
     "Manifest",
     "PendingVector",
+    "RelationKey",
     "ScoredRow",
     "SearchFilters",
     "StoreStats",
@@ -23,6 +24,18 @@ __all__ = [
     "SymbolMode",
     "manifest_mismatches",
 ]
+
+
+class RelationKey(NamedTuple):
+    """What a stored C2 row names, without decoding the row: the fields the indexer's scoped
+    relation re-resolution matches against a change (``indexer/reach.py``)."""
+
+    path: str
+    id: str
+    relation: str
+    from_symbol: str
+    to_name: str
+    receiver_type: str | None
 
 
 class SymbolMode(StrEnum):

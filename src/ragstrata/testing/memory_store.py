@@ -22,6 +22,7 @@ from ragstrata.store.base import (
     Direction,
     Manifest,
     PendingVector,
+    RelationKey,
     RowTexts,
     ScoredRow,
     SearchFilters,
@@ -244,6 +245,15 @@ class InMemoryStore:
         chosen = sorted(self._by_path if paths is None else set(paths) & set(self._by_path))
         rows = [self._rows[i] for path in chosen for i in self._by_path[path]]
         return iter([r for r in rows if wanted is None or r.layer in wanted])
+
+    def scan_relation_keys(self, paths: Sequence[str] | None = None) -> Iterator[RelationKey]:
+        return iter(
+            [
+                RelationKey(r.path, r.id, r.relation, r.from_symbol, r.to_name, r.receiver_type)
+                for r in self.scan_rows((Layer.C2,), paths)
+                if isinstance(r, RelationRow)
+            ]
+        )
 
     def has_index(self) -> bool:
         return self._manifest is not None or bool(self._files)

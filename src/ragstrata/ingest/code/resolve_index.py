@@ -65,6 +65,7 @@ class Index:
                 self.module_paths.setdefault(python_module(d.path), d.path)
         for module in self.modules:
             self.names.add(SPLIT.split(module)[-1])
+        self._nested: dict[str, set[str]] | None = None  # built on first use (nested_module)
         # (owner, last part) -> symbol, whichever separator joins them
         self.children: dict[tuple[str, str], str] = {}
         for symbol in [*self.by_symbol, *sorted(self.modules)]:
@@ -81,6 +82,7 @@ class Index:
                 self.module_paths.setdefault(module, rel.path)
                 if module not in self.modules:
                     self.modules.add(module)
+                    self._nested = None
                     self.names.add(module.rsplit(".", 1)[-1])
                     head, _, tail = module.rpartition(".")
                     if head:
@@ -99,14 +101,12 @@ class Index:
         """``flaskr.db`` -> ``examples.tutorial.flaskr.db`` when exactly one module of the
         repository ends with the import's first part (a project nested in a folder)."""
         head, dot, rest = name.partition(".")
-        found = {
-            m
-            for m in self.modules
-            if m.endswith("." + head) and m[: -len(head) - 1] not in self.modules
-        }
+        if self._nested is None:
+            self._nested = _nested_by_tail(self.modules)
+        found = self._nested.get(head, set())
         if len(found) != 1:
             return name
-        return found.pop() + dot + rest
+        return next(iter(found)) + dot + rest
 
     def known(self, symbol: str) -> bool:
         return symbol in self.by_symbol or symbol in self.modules
@@ -138,6 +138,17 @@ class Index:
         if root is not None and path.rsplit("/", 1)[-1] == root:
             return root
         return None
+
+
+def _nested_by_tail(modules: set[str]) -> dict[str, set[str]]:
+    """Last dotted part -> the modules ending with it whose parent is not a module: what
+    :meth:`Index.nested_module` looks up, built once instead of a scan per import."""
+    out: dict[str, set[str]] = defaultdict(set)
+    for module in modules:
+        parent, dot, tail = module.rpartition(".")
+        if dot and parent not in modules:
+            out[tail].add(module)
+    return dict(out)
 
 
 def prefix_of(symbol: str, name: str) -> str:

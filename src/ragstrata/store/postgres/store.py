@@ -26,6 +26,7 @@ from ragstrata.store.base import (
     Direction,
     Manifest,
     PendingVector,
+    RelationKey,
     RowTexts,
     ScoredRow,
     SearchFilters,
@@ -378,6 +379,24 @@ class PostgresStore:
                 sql + ' ORDER BY path COLLATE "C", seq', (repo_id, *args)
             ).fetchall()
         return (row_from_payload(p) for (p,) in found)
+
+    def scan_relation_keys(self, paths: Sequence[str] | None = None) -> Iterator[RelationKey]:
+        sql = (
+            "SELECT path, id, j->>'relation', j->>'from_symbol', j->>'to_name', "
+            "j->>'receiver_type' FROM (SELECT path, seq, id, payload::jsonb AS j FROM rs_rows "
+            "WHERE repo_id = %s AND layer = 'C2'"
+        )
+        args: list[Any] = []
+        if paths is not None:
+            sql += " AND path = ANY(%s)"
+            args.append(sorted(set(paths)))
+        with self._db.read() as (conn, repo_id):
+            if repo_id is None:
+                return iter(())
+            found = conn.execute(
+                sql + ') AS c ORDER BY path COLLATE "C", seq', (repo_id, *args)
+            ).fetchall()
+        return iter([RelationKey(*k) for k in found])
 
     def has_index(self) -> bool:
         try:

@@ -50,6 +50,7 @@ from ragstrata.store.values import (
     Direction,
     Manifest,
     PendingVector,
+    RelationKey,
     ScoredRow,
     SearchFilters,
     StoreStats,
@@ -284,6 +285,24 @@ class SQLiteStore:
                     payloads.extend(p for (p,) in found)
             rows = [row_from_payload(p) for p in payloads]
         return iter(rows)
+
+    def scan_relation_keys(self, paths: Sequence[str] | None = None) -> Iterator[RelationKey]:
+        sql = (
+            "SELECT path, id, json_extract(payload, '$.relation'), "
+            "json_extract(payload, '$.from_symbol'), json_extract(payload, '$.to_name'), "
+            "json_extract(payload, '$.receiver_type') FROM rows WHERE layer = 'C2'"
+        )
+        keys: list[RelationKey] = []
+        with self._db.read() as conn:
+            if paths is None:
+                keys = list(map(RelationKey._make, conn.execute(sql + " ORDER BY path, seq")))
+            else:
+                for part in chunks(sorted(set(paths))):
+                    found = conn.execute(
+                        sql + f" AND path IN ({marks(part)}) ORDER BY path, seq", part
+                    )
+                    keys.extend(map(RelationKey._make, found))
+        return iter(keys)
 
     def has_index(self) -> bool:
         if not self.path.exists() and not self.path.is_symlink():
