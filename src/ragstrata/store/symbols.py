@@ -4,15 +4,19 @@ scores :meth:`~ragstrata.store.protocols.SymbolLookup.lookup_symbol` and ``relat
 from __future__ import annotations
 
 import difflib
+from collections.abc import Iterable, Sequence
+from typing import Any
 
-from ragstrata.store.values import Direction, SymbolMode
+from ragstrata.store.values import Direction, SearchFilters, SymbolMode
 
 __all__ = [
     "fuzzy_key",
     "fuzzy_key_score",
     "fuzzy_score",
     "last_segment",
+    "lookup_key",
     "normalize_symbol",
+    "rank_symbol_matches",
     "relation_score",
     "suffix_match",
     "symbol_score",
@@ -112,3 +116,33 @@ def symbol_score(mode: SymbolMode, query: str, name: str, symbol: str) -> float:
             return 0.0
         return 0.9 if symbol.endswith(query) else 0.85
     return fuzzy_score(last_segment(query), name)
+
+
+def lookup_key(mode: SymbolMode, name: str) -> tuple[str, str]:
+    """The indexed name column a strict (non-fuzzy) lookup compares, and the key it looks for."""
+    return {
+        SymbolMode.EXACT: ("name_lower", name.lower()),
+        SymbolMode.QUALIFIED: ("symbol_norm", normalize_symbol(name)),
+        SymbolMode.SUFFIX: ("symbol_last", last_segment(name)),
+    }[mode]
+
+
+def rank_symbol_matches(
+    found: Iterable[Sequence[Any]],
+    mode: SymbolMode,
+    name: str,
+    filters: SearchFilters | None,
+    limit: int,
+) -> list[tuple[Any, ...]]:
+    """Candidate rows ``(seq, name, symbol, layer, path, language, is_test, start_line, id)``
+    that match ``name`` under ``mode`` and pass ``filters``, best first, at most ``limit``: as
+    ``(-score, is_test, path, start_line, id, seq)`` (best score, non-test, path, line)."""
+    ranked = []
+    for seq, row_name, symbol, layer, path, language, is_test, start, rid in found:
+        if filters is not None and not filters.matches(layer, path, language, is_test):
+            continue
+        score = symbol_score(mode, name, row_name, symbol)
+        if score > 0:
+            ranked.append((-score, is_test, path, start, rid, seq))
+    ranked.sort()
+    return ranked[:limit]

@@ -14,12 +14,11 @@ from ragstrata.store.base import (
     fuzzy_key,
     fuzzy_key_score,
     last_segment,
-    normalize_symbol,
     relation_score,
     row_from_payload,
     scored_row,
-    symbol_score,
 )
+from ragstrata.store.symbols import lookup_key, rank_symbol_matches
 
 __all__ = ["hits", "lookup_symbol", "relations"]
 
@@ -45,21 +44,9 @@ def lookup_symbol(
         keep = [n for (n,) in names if fuzzy_key_score(query, fuzzy_key(n)) > 0]
         found = conn.execute(f"{sql} AND name_lower = ANY(%s)", (repo_id, keep)).fetchall()
     else:
-        column, key = {
-            SymbolMode.EXACT: ("name_lower", name.lower()),
-            SymbolMode.QUALIFIED: ("symbol_norm", normalize_symbol(name)),
-            SymbolMode.SUFFIX: ("symbol_last", last_segment(name)),
-        }[mode]
+        column, key = lookup_key(mode, name)
         found = conn.execute(f"{sql} AND {column} = %s", (repo_id, key)).fetchall()
-    ranked = []
-    for seq, row_name, symbol, layer, path, language, is_test, start, rid in found:
-        if filters is not None and not filters.matches(layer, path, language, is_test):
-            continue
-        score = symbol_score(mode, name, row_name, symbol)
-        if score > 0:
-            ranked.append((-score, is_test, path, start, rid, seq))
-    ranked.sort()
-    return hits(conn, repo_id, ranked[:limit])
+    return hits(conn, repo_id, rank_symbol_matches(found, mode, name, filters, limit))
 
 
 def relations(

@@ -15,9 +15,9 @@ from ragstrata.store.symbols import (
     fuzzy_key,
     fuzzy_key_score,
     last_segment,
-    normalize_symbol,
+    lookup_key,
+    rank_symbol_matches,
     relation_score,
-    symbol_score,
 )
 from ragstrata.store.values import Direction, ScoredRow, SearchFilters, SymbolMode
 
@@ -40,21 +40,10 @@ def lookup_symbol(
             raise ValueError("fuzzy symbol lookup needs the index snapshot")
         found = _fuzzy_candidates(conn, snap, name)
     else:
-        column, key = {
-            SymbolMode.EXACT: ("name_lower", name.lower()),
-            SymbolMode.QUALIFIED: ("symbol_norm", normalize_symbol(name)),
-            SymbolMode.SUFFIX: ("symbol_last", last_segment(name)),
-        }[mode]
+        column, key = lookup_key(mode, name)
         found = conn.execute(f"{_COLS} WHERE {column} = ?", (key,)).fetchall()
-    ranked = []
-    for seq, row_name, row_symbol_, layer, path, language, is_test, start, rid in found:
-        if filters is not None and not filters.matches(layer, path, language, is_test):
-            continue
-        score = symbol_score(mode, name, row_name, row_symbol_)
-        if score > 0:
-            ranked.append((-score, is_test, path, start, rid, seq))
-    ranked.sort()
-    return hits(conn, [(r[-1], -r[0]) for r in ranked[:limit]], limit)
+    ranked = rank_symbol_matches(found, mode, name, filters, limit)
+    return hits(conn, [(r[-1], -r[0]) for r in ranked], limit)
 
 
 def _fuzzy_candidates(conn: sqlite3.Connection, snap: Snapshot, name: str) -> list[tuple[Any, ...]]:
