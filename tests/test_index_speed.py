@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from cli_runner import CliResult, run_cli
 from ragstrata.cli.progress import READY_LINE, PlainProgress
 from ragstrata.embed.base import ProgressCallback
 from ragstrata.embed.local import token_batches
@@ -126,16 +127,9 @@ def test_index_without_a_terminal_prints_progress_lines_and_one_json(tmp_path: P
 def test_search_and_status_answer_while_vectors_are_pending(tmp_path: Path) -> None:
     repo = tmp_path / "repo"
     make_repo(repo)
-    env = {**os.environ, "RAGSTRATA_EMBEDDER_PROVIDER": "hash"}
 
-    def cli(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "-m", "ragstrata", *args],
-            capture_output=True,
-            text=True,
-            env=env,
-            timeout=120,
-        )
+    def cli(*args: str) -> CliResult:
+        return run_cli(*args, env={"RAGSTRATA_EMBEDDER_PROVIDER": "hash"})
 
     assert cli("index", str(repo), "--no-embed", "--json").returncode == 0
     status = json.loads(cli("status", str(repo), "--json").stdout)
