@@ -12,20 +12,13 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
-import pytest
-
-from ragstrata.cli.app import main
+import cli_runner
 
 
-def run_cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+def run_cli(*args: str) -> tuple[int, str, str]:
     """``ragstrata ARGS`` in-process -> (exit code, stdout, stderr)."""
-    try:
-        main(list(args))
-        code = 0
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-    out, err = capsys.readouterr()
-    return code, out, err
+    result = cli_runner.run_cli(*args)
+    return result.returncode, result.stdout, result.stderr
 
 
 def clean_env(**extra: str) -> dict[str, str]:

@@ -24,10 +24,8 @@ BAD = [
 
 
 @pytest.mark.parametrize(("args", "named"), BAD, ids=[" ".join(a) for a, _ in BAD])
-def test_parse_error_exits_2_with_one_line(
-    capsys: pytest.CaptureFixture[str], args: list[str], named: str
-) -> None:
-    code, out, err = run_cli(capsys, *args)
+def test_parse_error_exits_2_with_one_line(args: list[str], named: str) -> None:
+    code, out, err = run_cli(*args)
     assert code == 2, err
     line = err.strip()
     assert "\n" not in line and line.startswith("error:"), err
@@ -51,13 +49,11 @@ def test_hoist_moves_only_global_options() -> None:
 
 
 @pytest.mark.parametrize("where", ["before", "after"])
-def test_global_store_before_and_after_the_subcommand(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path, where: str
-) -> None:
+def test_global_store_before_and_after_the_subcommand(tmp_path: Path, where: str) -> None:
     root = write_tree(tmp_path / "r", {"a.py": "def f():\n    return 1\n"})
     store = ["--store", "mysql://nobody@localhost/x"]
     args = [*store, "status", str(root)] if where == "before" else ["status", str(root), *store]
-    code, _, err = run_cli(capsys, *args)
+    code, _, err = run_cli(*args)
     # The store URL was seen (and refused by its scheme), wherever the flag stood.
     assert code == 2 and "mysql" in err and "No such option" not in err
 

@@ -99,12 +99,8 @@ def test_bad_session_names_are_refused(tmp_path: Path, name: str) -> None:
     assert list(tmp_path.iterdir()) == []
 
 
-def test_bad_session_name_from_the_cli_is_one_line(
-    repo: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    code, _, err = run_cli(
-        capsys, "ask", "what is charge?", "--repo", str(repo), "--session", "x\n"
-    )
+def test_bad_session_name_from_the_cli_is_one_line(repo: Path) -> None:
+    code, _, err = run_cli("ask", "what is charge?", "--repo", str(repo), "--session", "x\n")
     assert (
         code == 2
         and err.strip().startswith("error: invalid session name")

@@ -54,7 +54,6 @@ def _env(server: ProviderServer, base_url: str | None = None) -> dict[str, str]:
 
 
 def _ask(
-    capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
     env: dict[str, str],
     repo: Path,
@@ -63,7 +62,7 @@ def _ask(
     for key, value in env.items():
         if key.startswith("RAGSTRATA_"):
             monkeypatch.setenv(key, value)
-    return run_cli(capsys, "ask", QUESTION, "--repo", str(repo), *extra)
+    return run_cli("ask", QUESTION, "--repo", str(repo), *extra)
 
 
 FAILURES = {
@@ -75,7 +74,6 @@ FAILURES = {
 
 @pytest.mark.parametrize("kind", sorted(FAILURES))
 def test_failure_warns_and_reports_the_fallback(
-    capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
     repo: Path,
     llm: ProviderServer,
@@ -83,7 +81,7 @@ def test_failure_warns_and_reports_the_fallback(
 ) -> None:
     reply, said = FAILURES[kind]
     llm.script("/v1/chat/completions", reply)
-    code, out, err = _ask(capsys, monkeypatch, _env(llm), repo, "--json")
+    code, out, err = _ask(monkeypatch, _env(llm), repo, "--json")
     assert code == 0 and len(llm.requests) == 1
     warning = [line for line in err.splitlines() if line.strip()]
     assert len(warning) == 1 and warning[0].startswith("warning:") and said in warning[0], err
@@ -95,25 +93,23 @@ def test_failure_warns_and_reports_the_fallback(
 
 
 def test_uncited_reply_is_not_reported_as_satisfied(
-    capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
     repo: Path,
     llm: ProviderServer,
 ) -> None:
     uncited = openai_chat("It checks things and then it returns a value.", "gpt-4o-mini", 9, 9, 0)
     llm.script("/v1/chat/completions", Reply(body=uncited), Reply(body=uncited))
-    code, out, err = _ask(capsys, monkeypatch, _env(llm), repo, "--json")
+    code, out, err = _ask(monkeypatch, _env(llm), repo, "--json")
     assert code == 0 and "cites no evidence" in err
     data = json.loads(out)
     meta = data["answer"]["meta"]
     assert meta["mode"] == "llm" and meta["grounded"] is False and meta["uncited_sentences"] >= 1
     assert meta["input_tokens"] == 9 and meta["output_tokens"] == 9
-    code, out, err = _ask(capsys, monkeypatch, _env(llm), repo)
+    code, out, err = _ask(monkeypatch, _env(llm), repo)
     assert code == 0 and "evidence: satisfied" not in out and "cites none" in out
 
 
 def test_cited_reply_reports_tokens_and_cost_without_warning(
-    capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
     repo: Path,
     llm: ProviderServer,
@@ -122,7 +118,7 @@ def test_cited_reply_reports_tokens_and_cost_without_warning(
         "validate checks that an amount is positive [1].", "gpt-4o-mini", 1200, 40, 0
     )
     llm.script("/v1/chat/completions", Reply(body=cited))
-    code, out, err = _ask(capsys, monkeypatch, _env(llm), repo, "--json")
+    code, out, err = _ask(monkeypatch, _env(llm), repo, "--json")
     assert code == 0 and err.strip() == ""
     meta = json.loads(out)["answer"]["meta"]
     assert meta["mode"] == "llm" and meta["grounded"] is True and meta["fallback_reason"] is None
@@ -151,7 +147,6 @@ def test_mcp_ask_carries_the_meta(repo: Path, llm: ProviderServer) -> None:
 
 
 def test_key_in_base_url_is_redacted_everywhere(
-    capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
     repo: Path,
     llm: ProviderServer,
@@ -160,11 +155,11 @@ def test_key_in_base_url_is_redacted_everywhere(
     secret = "hunter2-" + "s" * 20
     base = f"http://alice:{secret}@127.0.0.1:{llm.port}/v1"
     llm.script("/v1/chat/completions", openai_error(401, "no", "invalid_api_key"))
-    code, out, err = _ask(capsys, monkeypatch, _env(llm, base_url=base), repo, "--json")
+    code, out, err = _ask(monkeypatch, _env(llm, base_url=base), repo, "--json")
     assert code == 0 and "rejected" in err
     assert secret not in out + err + caplog.text
     assert "alice:***@" in err
-    code, out, err = run_cli(capsys, "doctor", str(repo), "--json")
+    code, out, err = run_cli("doctor", str(repo), "--json")
     assert secret not in out + err
 
 

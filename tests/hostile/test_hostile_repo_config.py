@@ -118,14 +118,12 @@ def test_unknown_repository_key_names_file_and_key(tmp_path: Path) -> None:
         load_settings(tmp_path, env={})
 
 
-def test_trust_flag_accepts_the_repository_file(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_trust_flag_accepts_the_repository_file(tmp_path: Path) -> None:
     write_tree(tmp_path, {**FILES, "ragstrata.toml": '[embedder]\nprovider = "hash"\n'})
     assert load_settings(tmp_path, env={}, trust_repo_config=True).embedder.provider == "hash"
-    code, _, err = run_cli(capsys, "index", str(tmp_path))
+    code, _, err = run_cli("index", str(tmp_path))
     assert code == 2 and "embedder.provider" in err
-    code, _, err = run_cli(capsys, "index", str(tmp_path), "--trust-repo-config")
+    code, _, err = run_cli("index", str(tmp_path), "--trust-repo-config")
     assert code == 0, err
 
 
@@ -180,17 +178,15 @@ def test_numeric_bounds_from_the_environment(env: dict[str, str], field: str) ->
         load_settings(None, env=env)
 
 
-def test_overlap_amplification_is_refused_from_the_repository_file(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_overlap_amplification_is_refused_from_the_repository_file(tmp_path: Path) -> None:
     big = "".join(f"line_{i} = {i}\n" for i in range(8000))  # ~110 KB
     write_tree(tmp_path, {"big.py": big, "ragstrata.toml": "[index]\nchunk_overlap = 1199\n"})
-    code, _, err = run_cli(capsys, "index", str(tmp_path))
+    code, _, err = run_cli("index", str(tmp_path))
     assert code == 2 and "chunk_overlap" in err and "\n" not in err.strip()
     assert not (tmp_path / ".ragstrata").exists()
 
 
-def test_numeric_flags_have_bounds(capsys: pytest.CaptureFixture[str]) -> None:
+def test_numeric_flags_have_bounds() -> None:
     for args in (["search", "x", "--top-k", "100000000"], ["serve", "--max-body-bytes", "1e12"]):
-        code, _, err = run_cli(capsys, *args)
+        code, _, err = run_cli(*args)
         assert code == 2 and "\n" not in err.strip(), err

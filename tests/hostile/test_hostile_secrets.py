@@ -99,39 +99,33 @@ def test_no_stored_row_holds_a_secret(repo: Path, indexed: dict[str, object]) ->
     rs.close()
 
 
-def test_report_and_status_count_redactions(
-    repo: Path, indexed: dict[str, object], capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_report_and_status_count_redactions(repo: Path, indexed: dict[str, object]) -> None:
     secrets = indexed["secrets"]
     assert isinstance(secrets, dict) and secrets["redacted"] >= len(SECRETS)
     assert "private-key" in secrets["by_kind"] and "aws-access-key" in secrets["by_kind"]
-    code, out, err = run_cli(capsys, "status", str(repo), "--json")
+    code, out, err = run_cli("status", str(repo), "--json")
     assert code == 0, err
     assert json.loads(out)["secrets"] == secrets
-    code, out, _ = run_cli(capsys, "status", str(repo))
+    code, out, _ = run_cli("status", str(repo))
     assert "secrets redacted" in out and not _leaks(out)
 
 
-def test_cli_search_and_ask_return_no_secret(
-    repo: Path, indexed: dict[str, object], capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_cli_search_and_ask_return_no_secret(repo: Path, indexed: dict[str, object]) -> None:
     queries = [s.split("\n")[1] if "\n" in s else s for s in SECRETS.values()]
     queries += ["private key", "AWS secret access key", "stripe secret", "password"]
     for query in queries:
-        code, out, err = run_cli(capsys, "search", query, "--repo", str(repo), "--json")
+        code, out, err = run_cli("search", query, "--repo", str(repo), "--json")
         assert code == 0, err
         assert not _leaks(_evidence(json.loads(out))), query
     for question in ("what is the AWS secret key?", "какой пароль у базы данных?"):
-        code, out, err = run_cli(capsys, "ask", question, "--repo", str(repo), "--json")
+        code, out, err = run_cli("ask", question, "--repo", str(repo), "--json")
         assert code == 0, err
         assert not _leaks(out + err), question
 
 
-def test_the_rest_of_each_file_stays_searchable(
-    repo: Path, indexed: dict[str, object], capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_the_rest_of_each_file_stays_searchable(repo: Path, indexed: dict[str, object]) -> None:
     for path, word in PLAIN_WORDS.items():
-        code, out, err = run_cli(capsys, "search", word, "--repo", str(repo), "--json")
+        code, out, err = run_cli("search", word, "--repo", str(repo), "--json")
         assert code == 0, err
         assert path in [h["path"] for h in json.loads(out)["hits"]], word
 

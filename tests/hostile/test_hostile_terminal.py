@@ -63,15 +63,13 @@ def test_renderers_escape_untrusted_text_on_a_colour_terminal(repo: Path, name: 
         assert "\\x1b[31m" in proc.stdout or "\\u202e" in proc.stdout
 
 
-def test_dry_run_paths_and_errors_are_escaped(
-    repo: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_dry_run_paths_and_errors_are_escaped(repo: Path) -> None:
     (repo / ("new\x1b[32m\u202e.py")).write_text("y = 2\n", encoding="utf-8")
-    code, out, err = run_cli(capsys, "index", str(repo), "--dry-run")
+    code, out, err = run_cli("index", str(repo), "--dry-run")
     assert code == 0, err
     _clean(out + err)
     assert "\\x1b[32m" in out
-    code, out, err = run_cli(capsys, "status", str(repo / "missing\x1b[31m\u202e"))
+    code, out, err = run_cli("status", str(repo / "missing\x1b[31m\u202e"))
     assert code == 2 and "\\x1b[31m" in err
     _clean(out + err)
 
