@@ -30,7 +30,7 @@ SLOW_MODULES = frozenset(
         "test_store_urls.py",
     }
 )
-SLOW_FIXTURES = frozenset({"pg_url", "minilm", "real_embedder", "chromium"})
+SLOW_FIXTURES = frozenset({"pg_url", "minilm", "browser"})  # PostgreSQL, real model, Chromium
 # Single tests that start a real server or CLI process, or load the machine on purpose.
 SLOW_TESTS = frozenset(
     {

@@ -8,7 +8,6 @@ was printed.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import shutil
@@ -22,7 +21,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from ragstrata.cli.app import app, main
+from ragstrata.cli.app import app
 
 FILES = {
     "pay/__init__.py": '"""Payments."""\n',
@@ -68,10 +67,7 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     shutil.rmtree(root / ".ragstrata", ignore_errors=True)
 
 
-def test_every_command_is_covered(capsys: pytest.CaptureFixture[str]) -> None:
-    with contextlib.suppress(SystemExit):
-        main(["--help"])  # registers every command module
-    capsys.readouterr()
+def test_every_command_is_covered() -> None:
     names = {c.name for c in app.registered_commands}
     assert names == set(COMMANDS) | {"index", "mcp", "serve"}, names
 
