@@ -18,9 +18,15 @@ def test_default_settings_give_the_packaged_minilm() -> None:
     embedder = make_embedder(EmbedderSettings())
     assert isinstance(embedder, OnnxMiniLMEmbedder)
     assert isinstance(embedder, Embedder)
-    assert embedder.fingerprint == "local/all-MiniLM-L6-v2-int8/384"
+    assert embedder.fingerprint == "local/all-MiniLM-L6-v2-int8+int1/384"
     assert embedder.dimensions == 384
     assert embedder.batch_size == 32
+
+
+def test_integer_kernels_can_be_turned_off() -> None:
+    settings = load_settings(env={"RAGSTRATA_EMBEDDER_INTEGER_KERNELS": "false"})
+    embedder = make_embedder(settings.embedder)
+    assert embedder.fingerprint == "local/all-MiniLM-L6-v2-int8/384"
 
 
 def test_settings_reach_the_embedder() -> None:

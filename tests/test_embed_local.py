@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from ragstrata.embed.base import Embedder, fingerprint
+from ragstrata.embed.int8 import REWRITE_VERSION
 from ragstrata.embed.local import MINILM_MODEL, OnnxMiniLMEmbedder
 from ragstrata.errors import ConfigError
 
@@ -190,13 +191,18 @@ def test_templates_apply_to_their_side(minilm: OnnxMiniLMEmbedder) -> None:
 
 def test_fingerprint_fixed_and_without_query_template() -> None:
     plain = OnnxMiniLMEmbedder()
-    assert plain.fingerprint == "local/all-MiniLM-L6-v2-int8/384"
-    assert plain.fingerprint == fingerprint("local", MINILM_MODEL, 384, "")
+    # the integer-kernel rewrite changes the vectors, so its version is part of the identity
+    assert plain.fingerprint == f"local/all-MiniLM-L6-v2-int8+int{REWRITE_VERSION}/384"
+    floating = OnnxMiniLMEmbedder(integer_kernels=False)
+    assert floating.fingerprint == fingerprint("local", MINILM_MODEL, 384, "")
+    assert floating.fingerprint != plain.fingerprint
     q1 = OnnxMiniLMEmbedder(query_template="q: {text}")
     q2 = OnnxMiniLMEmbedder(query_template="question: {text}")
     assert q1.fingerprint == q2.fingerprint == plain.fingerprint
     doc = OnnxMiniLMEmbedder(document_template="passage: {text}")
-    assert doc.fingerprint == fingerprint("local", MINILM_MODEL, 384, "passage: {text}")
+    assert doc.fingerprint == fingerprint(
+        "local", f"{MINILM_MODEL}+int{REWRITE_VERSION}", 384, "passage: {text}"
+    )
     assert doc.fingerprint != plain.fingerprint
     assert OnnxMiniLMEmbedder(max_tokens=128).fingerprint != plain.fingerprint
     before = plain.fingerprint

@@ -127,6 +127,7 @@ class EmbedderSettings(_Section):
     timeout_s: float = Field(default=60.0, gt=0, le=3600)
     max_retries: int = Field(default=4, ge=0, le=20)
     requests_per_s: float | None = Field(default=None, gt=0, le=10_000)
+    integer_kernels: bool = True  # local model: run its int8 weights on integer kernels
 
 
 class StoreSettings(_Section):

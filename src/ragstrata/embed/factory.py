@@ -37,6 +37,7 @@ def _minilm(settings: EmbedderSettings) -> Embedder:
         batch_size=settings.batch_size,
         document_template=settings.document_template,
         query_template=settings.query_template,
+        integer_kernels=settings.integer_kernels,
     )
 
 

@@ -18,6 +18,11 @@ long ones 8 at a time. The graph is run without onnxruntime's graph optimisation
 folding turns the int8 weights into float32 copies (~170 MB more resident memory, in the indexer
 and in every server) for ~10 % less CPU time. Query-side calls shrink onnxruntime's memory
 arena after each run (a server keeps ~100 MB less); document batches keep it (~7 % faster).
+
+Kernels. By default the graph is first rewritten so its weight products run on integer kernels
+(:mod:`ragstrata.embed.int8`: same int8 weights, per-token int8 activations; ~1.5x less CPU,
+vectors within 0.998 cosine of the float graph's). ``integer_kernels=False`` runs the packaged
+graph as it is.
 """
 
 from __future__ import annotations
@@ -39,6 +44,7 @@ from ragstrata.embed.batching import (
     check_templates,
     require_package,
 )
+from ragstrata.embed.int8 import REWRITE_VERSION, integer_graph
 from ragstrata.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -137,6 +143,7 @@ class OnnxMiniLMEmbedder(BatchedEmbedder):
         spin_wait: bool = False,
         batch_tokens: int = DEFAULT_BATCH_TOKENS,
         optimize_graph: bool = False,
+        integer_kernels: bool = True,
     ) -> None:
         spec = _SPECS.get(model)
         if spec is None:
@@ -150,14 +157,19 @@ class OnnxMiniLMEmbedder(BatchedEmbedder):
         require_package("onnxruntime", "onnxruntime", model)
         require_package("tokenizers", "tokenizers", model)
         require_package(spec.module, spec.distribution, model)
+        if integer_kernels:
+            require_package("onnx", "onnx", model)
         self._spec = spec
         self._max_tokens = max_tokens
         self._threads = threads
         self._spin = spin_wait
         self._batch_tokens = batch_tokens
         self._optimize = optimize_graph
-        # Truncation changes the vectors, so a non-default limit is part of the model identity.
+        self._integer = integer_kernels
+        # Truncation and the kernels change the vectors, so both are part of the model identity.
         model_id = model if max_tokens == DEFAULT_MAX_TOKENS else f"{model}@{max_tokens}"
+        if integer_kernels:
+            model_id += f"+int{REWRITE_VERSION}"
         super().__init__(
             batch_size=batch_size,
             document_template=document_template,
@@ -268,6 +280,7 @@ class OnnxMiniLMEmbedder(BatchedEmbedder):
             if self._optimize
             else ort.GraphOptimizationLevel.ORT_DISABLE_ALL
         )
-        return ort.InferenceSession(
-            str(self.model_path), options, providers=["CPUExecutionProvider"]
-        )
+        graph: bytes | str = str(self.model_path)
+        if self._integer:
+            graph = integer_graph(self.model_path)
+        return ort.InferenceSession(graph, options, providers=["CPUExecutionProvider"])
