@@ -22,15 +22,15 @@ import stat
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from pathspec import GitIgnoreSpec
-
-from ragstrata.errors import RepositoryNotFoundError
+from ragstrata.errors import ConfigError, RepositoryNotFoundError
 from ragstrata.ingest.ignore import (
     IGNORE_FILES,
     IgnoreLevel,
+    IgnoreSpec,
     SkipReason,
     decide,
     exclude_levels,
@@ -120,8 +120,8 @@ class Walker:
         self.settings = settings
         self.index_dir_name = index_dir_name
         self.report = SkipReport()
-        self._exclude = GitIgnoreSpec.from_lines(settings.exclude) if settings.exclude else None
-        self._include = GitIgnoreSpec.from_lines(settings.include) if settings.include else None
+        self._exclude = _settings_spec("exclude", settings.exclude)
+        self._include = _settings_spec("include", settings.include)
 
     # -- traversal
 
@@ -238,7 +238,7 @@ class Walker:
         rag = decide(frame.rag, rel + "/")
         if rag:
             return SkipReason.RAGSTRATAIGNORE
-        if self._exclude is not None and self._exclude.match_file(rel + "/"):
+        if self._exclude is not None and self._exclude.match(rel + "/"):
             return SkipReason.EXCLUDED
         if rag is False:  # re-included by a .ragstrataignore negation
             return None
@@ -256,28 +256,26 @@ class Walker:
     # -- files
 
     def _name_reason(self, name: str, rel: str, frame: _Frame) -> SkipReason | None:
-        rules = skip_rules()
-        if matches(name, rules.vcs):  # a `.git` file: the pointer of a worktree or submodule
+        vcs, secret, secret_unless_code, named = _name_rules(name)
+        if vcs:  # a `.git` file: the pointer of a worktree or submodule
             return SkipReason.VCS_DIR
-        rag = decide(frame.rag, rel)
+        rag = decide(frame.rag, rel) if frame.rag else None
         if rag:
             return SkipReason.RAGSTRATAIGNORE
-        if self._exclude is not None and self._exclude.match_file(rel):
+        if self._exclude is not None and self._exclude.match(rel):
             return SkipReason.EXCLUDED
-        if self._include is not None and not self._include.match_file(rel):
+        if self._include is not None and not self._include.match(rel):
             return SkipReason.NOT_INCLUDED
         if rag is None and decide(frame.git, rel):
             return SkipReason.GITIGNORED
-        if matches(name, rules.secret):
+        if secret:
             return SkipReason.SECRET
-        if matches(name, rules.secret_unless_code):
+        if secret_unless_code:
             info = language_info(detect_language(rel))
             if info is None or info.kind not in _NOT_SECRET_KINDS or info.id == "text":
                 return SkipReason.SECRET
-        if rag is None:
-            for reason, globs in rules.files:
-                if matches(name, globs):
-                    return reason
+        if rag is None and named is not None:
+            return named
         return None
 
     def _file(self, entry: os.DirEntry[str], rel: str, frame: _Frame) -> SourceFile | None:
@@ -293,6 +291,9 @@ class Walker:
             if st.st_size > self.settings.max_file_bytes:
                 self.report.add(SkipReason.TOO_LARGE, rel)
                 return None
+            known = self.reuse(rel, st)
+            if known is not None:
+                return known
             with open(entry.path, "rb") as fh:
                 data = fh.read(self.settings.max_file_bytes + 1)
         except OSError:
@@ -305,6 +306,12 @@ class Walker:
             self.report.add(SkipReason.BINARY, rel)
             return None
         return self._decode(rel, data, st.st_mtime_ns, frame)
+
+    def reuse(self, rel: str, st: os.stat_result) -> SourceFile | None:
+        """Hook for a walk against a catalog: a :class:`SourceFile` to yield for the accepted
+        regular file ``rel`` (``st``: its stat, within the size limit) without reading it, or
+        None to read it. The plain walker reads every file."""
+        return None
 
     def _decode(self, rel: str, data: bytes, mtime_ns: int, frame: _Frame) -> SourceFile | None:
         had_bom = data.startswith(_BOM)
@@ -331,6 +338,29 @@ class Walker:
             decode_errors=bad,
             had_bom=had_bom,
         )
+
+
+def _settings_spec(key: str, globs: tuple[str, ...]) -> IgnoreSpec | None:
+    if not globs:
+        return None
+    try:
+        return IgnoreSpec(globs, strict=True)
+    except ValueError as exc:
+        raise ConfigError(f"settings {key}: {exc}") from None
+
+
+@lru_cache(maxsize=16384)
+def _name_rules(name: str) -> tuple[bool, bool, bool, SkipReason | None]:
+    """The default rules on a file name alone: VCS, secret, secret unless code, lock/minified
+    (names repeat across a tree: ``__init__.py``, ``README.md``)."""
+    rules = skip_rules()
+    named = next((reason for reason, globs in rules.files if matches(name, globs)), None)
+    return (
+        matches(name, rules.vcs),
+        matches(name, rules.secret),
+        matches(name, rules.secret_unless_code),
+        named,
+    )
 
 
 def _is_file(entry: os.DirEntry[str]) -> bool:
