@@ -18,7 +18,8 @@ from hypothesis import strategies as st
 from pathspec import GitIgnoreSpec
 
 from ragstrata.errors import ConfigError
-from ragstrata.ingest.ignore import IgnoreSpec, ignore_spec, matches, skip_rules
+from ragstrata.ingest.gitignore import IgnoreSpec, ignore_spec
+from ragstrata.ingest.ignore import matches, skip_rules
 from ragstrata.ingest.walker import Walker, walk
 from ragstrata.settings import IndexSettings
 

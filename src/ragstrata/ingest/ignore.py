@@ -3,15 +3,14 @@
 The default skips (VCS, virtualenv, dependency, build and tool folders, lock files, minified
 and secret-bearing files) are data: ``data/walker.toml``, read once by :func:`skip_rules`.
 Ignore files are ``.gitignore``, ``.ragstrataignore`` and ``.git/info/exclude``: each readable
-one with at least one pattern becomes an :class:`IgnoreLevel` (its ``GitIgnoreSpec`` and the
+one with at least one pattern becomes an :class:`IgnoreLevel` (its patterns, compiled, and the
 folder it applies below). A folder's levels are those of its parents plus its own;
 :func:`decide` asks them deepest first, as git does.
 
-Speed (a no-op re-index asks these rules for every file of the tree): a glob tuple is compiled
-once into one regular expression (:func:`matches`), and every :class:`IgnoreSpec` carries a
-*screen*, the union of its patterns' expressions, so that a path no pattern matches (nearly
-every path) costs one regex search; a path the screen matches is decided by ``pathspec``
-itself, so the result is always exactly ``GitIgnoreSpec``'s.
+Speed (a no-op re-index asks these rules for every path of the tree): a glob tuple is compiled
+once into one regular expression (:func:`matches`), the default rules of a name are looked up
+once per distinct name (:func:`file_name_rules`, :func:`dir_name_rules`), and ignore files are
+:class:`~ragstrata.ingest.gitignore.IgnoreSpec` (a screened ``GitIgnoreSpec``).
 """
 
 from __future__ import annotations
@@ -19,26 +18,27 @@ from __future__ import annotations
 import os
 import re
 import tomllib
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from enum import StrEnum
 from fnmatch import translate
 from functools import lru_cache
 from importlib import resources
+from typing import Any
 
-from pathspec import GitIgnoreSpec
-from pathspec.patterns.gitignore.spec import GitIgnoreSpecPattern
-from pathspec.util import NORMALIZE_PATH_SEPS, normalize_file
+from ragstrata.ingest.gitignore import IgnoreSpec, ignore_spec
 
 __all__ = [
     "IGNORE_FILES",
     "IgnoreLevel",
-    "IgnoreSpec",
     "SkipReason",
+    "SkipReport",
     "SkipRules",
     "decide",
+    "dir_name_rules",
     "exclude_levels",
-    "ignore_spec",
+    "file_name_rules",
     "matches",
     "push_levels",
     "read_level",
@@ -48,6 +48,7 @@ __all__ = [
 IGNORE_FILES = frozenset({".gitignore", ".ragstrataignore"})
 """The per-folder ignore file names the walker reads."""
 
+_MAX_EXAMPLES = 5  # example paths kept per skip reason
 _MAX_IGNORE_FILE_BYTES = 4 * 1024 * 1024  # a hostile multi-GB .gitignore is read no further
 
 
@@ -76,6 +77,40 @@ class SkipReason(StrEnum):
     SPECIAL_FILE = "special_file"  # FIFO, socket, device
     UNREADABLE = "unreadable"
     BAD_NAME = "bad_name"  # a file or folder name that is not valid UTF-8
+
+
+@dataclass
+class SkipReport:
+    """What a walk kept and skipped: counts per reason and a few example paths for each."""
+
+    files: int = 0
+    bytes: int = 0
+    decode_errors: int = 0
+    skipped: Counter[str] = field(default_factory=Counter)
+    examples: dict[str, list[str]] = field(default_factory=dict)
+
+    def add(self, reason: SkipReason, path: str) -> None:
+        """Record one skipped file or folder (a folder counts once, not per file inside)."""
+        self.skipped[reason.value] += 1
+        sample = self.examples.setdefault(reason.value, [])
+        if len(sample) < _MAX_EXAMPLES:
+            sample.append(path)
+
+    @property
+    def skipped_total(self) -> int:
+        """Number of skipped entries over all reasons."""
+        return sum(self.skipped.values())
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form for ``--json`` output."""
+        return {
+            "files": self.files,
+            "bytes": self.bytes,
+            "decode_errors": self.decode_errors,
+            "skipped_total": self.skipped_total,
+            "skipped": dict(sorted(self.skipped.items())),
+            "examples": {k: list(v) for k, v in sorted(self.examples.items())},
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,175 +169,26 @@ def _glob_regex(globs: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile("|".join(translate(g) for g in globs) if globs else "(?!)")
 
 
-_NAMED_GROUP = re.compile(r"\(\?P<\w+>")
-_NEVER = re.compile("(?!)")
-_ANY_FOLDER = "^(?:.+/)?"  # how pathspec starts a pattern without a slash: in any folder
-_SEPARATORS = tuple(NORMALIZE_PATH_SEPS)  # empty on POSIX: normalize_file only strips "/" "./"
-_CACHED_SPEC_CHARS = 64 * 1024  # bigger ignore files are compiled afresh, never kept
+@lru_cache(maxsize=16384)
+def file_name_rules(name: str) -> tuple[bool, bool, bool, SkipReason | None]:
+    """The default rules on a file's name alone: (VCS, secret, secret unless code, the lock or
+    minified reason or None). Names repeat across a tree (``__init__.py``, ``README.md``)."""
+    rules = skip_rules()
+    named = next((reason for reason, globs in rules.files if matches(name, globs)), None)
+    return (
+        matches(name, rules.vcs),
+        matches(name, rules.secret),
+        matches(name, rules.secret_unless_code),
+        named,
+    )
 
 
-class IgnoreSpec:
-    """Gitignore-syntax patterns (``GitIgnoreSpec``) with a fast screen for non-matching paths.
-
-    :meth:`check` answers exactly as ``GitIgnoreSpec.check_file(path).include`` does. The
-    screen is one regex built from the very expressions ``pathspec`` compiles per pattern; the
-    ``GitIgnoreSpec`` itself is compiled only once some path passes the screen. A pattern
-    ``pathspec`` cannot compile (``[z-a]``: a range git matches nothing with) matches nothing
-    here either instead of failing the walk; with ``strict`` it raises ``ValueError``.
-    :func:`ignore_spec` shares the compiled form between walks.
-    """
-
-    __slots__ = ("_lines", "_screen", "_spec")
-
-    def __init__(self, lines: Iterable[str], *, strict: bool = False) -> None:
-        self._lines, self._screen = _screen(tuple(lines), strict=strict)
-        self._spec: GitIgnoreSpec | None = None
-
-    @property
-    def spec(self) -> GitIgnoreSpec:
-        """The ``GitIgnoreSpec`` of the compilable lines (built on first use)."""
-        if self._spec is None:
-            try:
-                self._spec = GitIgnoreSpec.from_lines(self._lines)
-            except (ValueError, re.error):  # pathspec escapes its input: not seen; never fail
-                self._spec = GitIgnoreSpec.from_lines(ln for ln in self._lines if _compiles(ln))
-        return self._spec
-
-    def check(self, path: str) -> bool | None:
-        """True: ignored, False: negated (kept), None: no pattern matched ``path``."""
-        screen = self._screen
-        if screen is not None:
-            # normalize_file(path) is path itself unless it starts with "/" or "./" or the OS
-            # has another separator; skipping the call is most of a non-matching check's cost.
-            fast = not _SEPARATORS and not path.startswith(("/", "./"))
-            if screen.match(path if fast else normalize_file(path)) is None:
-                return None
-        return self.spec.check_file(path).include
-
-    def match(self, path: str) -> bool:
-        """True when ``path`` is matched and not negated (``GitIgnoreSpec.match_file``)."""
-        return bool(self.check(path))
-
-
-def ignore_spec(lines: Iterable[str]) -> IgnoreSpec:
-    """An :class:`IgnoreSpec` of ``lines``, shared by equal (small) ignore files: repeated walks
-    in one process (watch, serve, a re-run) compile each ignore file once."""
-    key = tuple(lines)
-    if sum(map(len, key)) > _CACHED_SPEC_CHARS:
-        return IgnoreSpec(key)
-    return _shared_spec(key)
-
-
-@lru_cache(maxsize=256)
-def _shared_spec(lines: tuple[str, ...]) -> IgnoreSpec:
-    return IgnoreSpec(lines)
-
-
-def _screen(
-    lines: tuple[str, ...], *, strict: bool
-) -> tuple[tuple[str, ...], re.Pattern[str] | None]:
-    """The lines ``pathspec`` can compile, and one regex that matches a path exactly when one
-    of their patterns does (None: no screen; every path is asked of ``pathspec``)."""
-    entries: list[tuple[str, str | None]] = []  # (line, its pattern's regex or None)
-    screenable = True
-    for line in lines:
-        if not line:  # GitIgnoreSpec.from_lines skips empty lines too
-            continue
-        try:
-            regex, include = GitIgnoreSpecPattern.pattern_to_regex(line)
-        except ValueError as exc:  # GitIgnorePatternError
-            if strict:
-                raise ValueError(f"bad pattern {line!r}: {exc}") from None
-            continue
-        if include is None:  # a comment or blank line: compiled to nothing, never consulted
-            entries.append((line, None))
-        else:
-            entries.append((line, regex))
-            # a back-reference would need its named group (pathspec writes none)
-            screenable = screenable and isinstance(regex, str) and "(?P=" not in regex
-    if not screenable:
-        return tuple(line for line, _ in entries), None
-    union = _union([regex for _, regex in entries if regex is not None])
-    if union is None:  # some pattern does not compile: find it (rare), drop it, screen the rest
-        good = []
-        for line, regex in entries:
-            if regex is None or _compiles(line):
-                good.append((line, regex))
-            elif strict:
-                raise ValueError(f"bad pattern {line!r}")
-        entries = good
-        union = _union([regex for _, regex in entries if regex is not None])
-    return tuple(line for line, _ in entries), union
-
-
-def _compiles(line: str) -> bool:
-    try:
-        GitIgnoreSpecPattern(line)
-    except (ValueError, re.error):
-        return False
-    return True
-
-
-def _union(regexes: list[str]) -> re.Pattern[str] | None:
-    """One regex whose ``match`` succeeds on a path exactly when some ``regexes``' ``search``
-    does (None if they do not compile).
-
-    Nearly every gitignore pattern compiles to ``^(?:.+/)?NAME...`` (a name in any folder) or
-    ``^PATH...``; the first kind share one ``(?:.+/)?`` so that a path's folders are tried once
-    for all of them, not once per pattern. A match exists for the factored form exactly when it
-    exists for one alternative; a regex that might hold a top-level ``|`` (so that a stripped
-    anchor would not apply to all of it) is not factored but searched as it is. The named
-    group each pathspec regex carries (the folder mark) becomes a plain group: a name may
-    occur only once in an expression.
-    """
-    if not regexes:
-        return _NEVER
-    named, rooted, floating = [], [], []
-    for regex in regexes:
-        plain = _NAMED_GROUP.sub("(?:", regex)
-        if plain.startswith(_ANY_FOLDER) and not _top_level_bar(plain[len(_ANY_FOLDER) :]):
-            named.append(plain[len(_ANY_FOLDER) :])
-        elif plain.startswith("^") and not _top_level_bar(plain[1:]):
-            rooted.append(plain[1:])
-        else:
-            floating.append(plain)
-    parts = [f"(?:{r})" for r in rooted]
-    if named:
-        parts.append("(?:.+/)?(?:" + "|".join(f"(?:{r})" for r in named) + ")")
-    if floating:  # match(r"[\s\S]*?X") succeeds exactly when search("X") does
-        parts.append(r"[\s\S]*?(?:" + "|".join(f"(?:{r})" for r in floating) + ")")
-    try:
-        return re.compile("|".join(parts))
-    except re.error:
-        return None
-
-
-def _top_level_bar(regex: str) -> bool:
-    """True when ``regex`` may hold a ``|`` outside every group (conservative: an unbalanced
-    or unusual expression counts as having one)."""
-    depth, i, n = 0, 0, len(regex)
-    while i < n:
-        char = regex[i]
-        if char == "\\":
-            i += 2
-            continue
-        if char == "[":  # a character class: "]" right after "[" or "[^" is a literal
-            i += 2 if regex.startswith("[^", i) else 1
-            i += 1 if regex.startswith("]", i) else 0
-            while i < n and regex[i] != "]":
-                i += 2 if regex[i] == "\\" else 1
-            if i >= n:
-                return True
-        elif char == "(":
-            depth += 1
-        elif char == ")":
-            depth -= 1
-            if depth < 0:
-                return True
-        elif char == "|" and depth == 0:
-            return True
-        i += 1
-    return depth != 0
+@lru_cache(maxsize=4096)
+def dir_name_rules(name: str) -> tuple[bool, SkipReason | None]:
+    """The default rules on a folder's name alone: (VCS, the first folder rule's reason)."""
+    rules = skip_rules()
+    named = next((reason for reason, globs in rules.dirs if matches(name, globs)), None)
+    return matches(name, rules.vcs), named
 
 
 @dataclass(frozen=True, slots=True)

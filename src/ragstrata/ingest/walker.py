@@ -19,21 +19,21 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
-from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass, field
-from functools import lru_cache
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from ragstrata.errors import ConfigError, RepositoryNotFoundError
+from ragstrata.ingest.gitignore import IgnoreSpec
 from ragstrata.ingest.ignore import (
     IGNORE_FILES,
     IgnoreLevel,
-    IgnoreSpec,
     SkipReason,
+    SkipReport,
     decide,
+    dir_name_rules,
     exclude_levels,
+    file_name_rules,
     matches,
     push_levels,
     skip_rules,
@@ -45,7 +45,6 @@ from ragstrata.settings import IndexSettings
 __all__ = ["SkipReason", "SkipReport", "Walker", "walk"]
 
 _BOM = b"\xef\xbb\xbf"
-_MAX_EXAMPLES = 5
 _TEXT_CONTROLS = {8, 9, 10, 12, 13, 27}
 # credentials.py, secrets.md, secret.html are modules and documents, not secret stores
 # (plain text is not exempt: credentials.txt is a secret store).
@@ -54,40 +53,6 @@ _NOT_SECRET_KINDS = frozenset({"code", "doc", "markup"})
 _NOT_CONTROL = bytes(
     b for b in range(256) if not ((b < 32 and b not in _TEXT_CONTROLS) or b == 127)
 )
-
-
-@dataclass
-class SkipReport:
-    """What a walk kept and skipped: counts per reason and a few example paths for each."""
-
-    files: int = 0
-    bytes: int = 0
-    decode_errors: int = 0
-    skipped: Counter[str] = field(default_factory=Counter)
-    examples: dict[str, list[str]] = field(default_factory=dict)
-
-    def add(self, reason: SkipReason, path: str) -> None:
-        """Record one skipped file or folder (a folder counts once, not per file inside)."""
-        self.skipped[reason.value] += 1
-        sample = self.examples.setdefault(reason.value, [])
-        if len(sample) < _MAX_EXAMPLES:
-            sample.append(path)
-
-    @property
-    def skipped_total(self) -> int:
-        """Number of skipped entries over all reasons."""
-        return sum(self.skipped.values())
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form for ``--json`` output."""
-        return {
-            "files": self.files,
-            "bytes": self.bytes,
-            "decode_errors": self.decode_errors,
-            "skipped_total": self.skipped_total,
-            "skipped": dict(sorted(self.skipped.items())),
-            "examples": {k: list(v) for k, v in sorted(self.examples.items())},
-        }
 
 
 @dataclass(slots=True)
@@ -164,11 +129,10 @@ class Walker:
         git: tuple[IgnoreLevel, ...],
         rag: tuple[IgnoreLevel, ...],
         ancestors: frozenset[str],
+        listing: list[os.DirEntry[str]] | None = None,
     ) -> _Frame | None:
-        try:
-            with os.scandir(path) as it:
-                entries = list(it)
-        except OSError:
+        entries = listing if listing is not None else _listing(path)
+        if entries is None:
             self.report.add(SkipReason.UNREADABLE, rel or ".")
             return None
         # Only regular files are read: opening a FIFO named .gitignore would block forever.
@@ -216,47 +180,55 @@ class Walker:
         return True
 
     def _dir_frame(self, entry: os.DirEntry[str], rel: str, frame: _Frame) -> _Frame | None:
-        reason = self._dir_reason(entry, rel, frame)
+        folder = rel + "/"
+        reason, venv_unknown = self._dir_reason(entry, folder, frame)
+        listing = None
+        if reason is None and venv_unknown:
+            # Virtualenv markers are looked for in the folder's own listing (read to walk it
+            # anyway) before any stat; an ignored folder is not listed. Same verdicts as
+            # checking the markers first, then the ignore files.
+            if decide(frame.git, folder):
+                reason = SkipReason.VENV if _has_venv_marker(entry.path) else SkipReason.GITIGNORED
+            else:
+                listing = _listing(entry.path)
+                if _has_venv_marker(entry.path, listing):
+                    reason = SkipReason.VENV
         if reason is not None:
-            self.report.add(reason, rel + "/")
+            self.report.add(reason, folder)
             return None
         if entry.is_symlink():
             real = os.path.realpath(entry.path)
         else:
             real = os.path.join(frame.real, entry.name)
         if real in frame.ancestors:
-            self.report.add(SkipReason.SYMLINK_LOOP, rel + "/")
+            self.report.add(SkipReason.SYMLINK_LOOP, folder)
             return None
-        return self._enter(
-            entry.path, real, rel + "/", frame.git, frame.rag, frame.ancestors | {real}
-        )
+        ancestors = frame.ancestors | {real}
+        return self._enter(entry.path, real, folder, frame.git, frame.rag, ancestors, listing)
 
-    def _dir_reason(self, entry: os.DirEntry[str], rel: str, frame: _Frame) -> SkipReason | None:
-        name, rules = entry.name, skip_rules()
-        if matches(name, rules.vcs):  # VCS folders are never walked
-            return SkipReason.VCS_DIR
-        rag = decide(frame.rag, rel + "/")
+    def _dir_reason(
+        self, entry: os.DirEntry[str], folder: str, frame: _Frame
+    ) -> tuple[SkipReason | None, bool]:
+        """The reason to skip a folder by its name and rules, and whether the virtualenv and
+        .gitignore checks (in that order) are still to come."""
+        vcs, named = dir_name_rules(entry.name)
+        if vcs:  # VCS folders are never walked
+            return SkipReason.VCS_DIR, False
+        rag = decide(frame.rag, folder) if frame.rag else None
         if rag:
-            return SkipReason.RAGSTRATAIGNORE
-        if self._exclude is not None and self._exclude.match(rel + "/"):
-            return SkipReason.EXCLUDED
+            return SkipReason.RAGSTRATAIGNORE, False
+        if self._exclude is not None and self._exclude.match(folder):
+            return SkipReason.EXCLUDED, False
         if rag is False:  # re-included by a .ragstrataignore negation
-            return None
-        if name == self.index_dir_name:
-            return SkipReason.INDEX_DIR
-        for reason, globs in rules.dirs:
-            if matches(name, globs):
-                return reason
-        if any(os.path.exists(os.path.join(entry.path, m)) for m in rules.venv_markers):
-            return SkipReason.VENV
-        if decide(frame.git, rel + "/"):
-            return SkipReason.GITIGNORED
-        return None
+            return None, False
+        if entry.name == self.index_dir_name:
+            return SkipReason.INDEX_DIR, False
+        return named, named is None
 
     # -- files
 
     def _name_reason(self, name: str, rel: str, frame: _Frame) -> SkipReason | None:
-        vcs, secret, secret_unless_code, named = _name_rules(name)
+        vcs, secret, secret_unless_code, named = file_name_rules(name)
         if vcs:  # a `.git` file: the pointer of a worktree or submodule
             return SkipReason.VCS_DIR
         rag = decide(frame.rag, rel) if frame.rag else None
@@ -349,18 +321,24 @@ def _settings_spec(key: str, globs: tuple[str, ...]) -> IgnoreSpec | None:
         raise ConfigError(f"settings {key}: {exc}") from None
 
 
-@lru_cache(maxsize=16384)
-def _name_rules(name: str) -> tuple[bool, bool, bool, SkipReason | None]:
-    """The default rules on a file name alone: VCS, secret, secret unless code, lock/minified
-    (names repeat across a tree: ``__init__.py``, ``README.md``)."""
-    rules = skip_rules()
-    named = next((reason for reason, globs in rules.files if matches(name, globs)), None)
-    return (
-        matches(name, rules.vcs),
-        matches(name, rules.secret),
-        matches(name, rules.secret_unless_code),
-        named,
-    )
+def _listing(path: str) -> list[os.DirEntry[str]] | None:
+    try:
+        with os.scandir(path) as it:
+            return list(it)
+    except OSError:
+        return None
+
+
+def _has_venv_marker(path: str, listing: list[os.DirEntry[str]] | None = None) -> bool:
+    """Whether the folder holds a virtualenv marker; with its ``listing``, markers whose first
+    name is not in it (compared case-folded, for case-insensitive file systems) are not
+    stat()ed."""
+    markers = skip_rules().venv_markers
+    if listing is not None:
+        heads = {m.split("/", 1)[0].casefold() for m in markers}
+        if not any(e.name.casefold() in heads for e in listing):
+            return False
+    return any(os.path.exists(os.path.join(path, m)) for m in markers)
 
 
 def _is_file(entry: os.DirEntry[str]) -> bool:
