@@ -105,3 +105,35 @@ def test_reuse_hook_sees_only_accepted_regular_files(tmp_path: Path) -> None:
     assert [(f.path, f.text) for f in files] == [("a.py", ""), ("b.py", "b = 2\n")]
     assert walker.report.files == 2 and walker.report.bytes == 12
     assert walker.report.skipped["too_large"] == 1 and walker.report.skipped["secret"] == 1
+
+
+class _Growing(Walker):
+    """Appends to each file between its stat and its read (what a concurrent writer does)."""
+
+    def reuse(self, rel: str, st: os.stat_result) -> SourceFile | None:
+        with open(self.root / rel, "ab") as fh:
+            fh.write(b"\0" * 200)
+        return None
+
+
+def test_binary_verdict_reads_only_the_head_and_keeps_its_precedence(tmp_path: Path) -> None:
+    rules = skip_rules()
+    head = b"\x00\x01binary" + b"x" * rules.sniff_bytes
+    (tmp_path / "image.bin").write_bytes(head + b"\n" * 5000)
+    (tmp_path / "late.txt").write_bytes(b"text\n" * (rules.sniff_bytes // 5 + 1) + b"\x00tail")
+    (tmp_path / "tiny.bin").write_bytes(b"\x00")
+    files, report = walk(tmp_path, IndexSettings())
+    assert [f.path for f in files] == ["late.txt"]  # a NUL past the sniffed head is text
+    assert files[0].text.endswith("\x00tail") and files[0].size == len(files[0].text)
+    assert report.skipped == {"binary": 2}
+    # grown past the limit between stat and read: "too large" wins over "binary", as before
+    small = tmp_path / "small"
+    small.mkdir()
+    limit = rules.sniff_bytes + 100  # the head alone fits: only the file's size tells
+    (small / "a.bin").write_bytes(b"\x00" * (limit - 50))
+    (small / "b.bin").write_bytes(b"\x00" * 50)  # still within the limit after growing
+    (small / "c.txt").write_bytes(b"text\n" * (limit // 5 - 20))
+    walker = _Growing(small, IndexSettings(max_file_bytes=limit))
+    assert list(walker.files()) == []
+    assert walker.report.skipped == {"too_large": 2, "binary": 1}
+    assert walker.report.examples["binary"] == ["b.bin"]

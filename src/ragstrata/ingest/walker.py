@@ -266,8 +266,17 @@ class Walker:
             known = self.reuse(rel, st)
             if known is not None:
                 return known
+            limit = self.settings.max_file_bytes
             with open(entry.path, "rb") as fh:
-                data = fh.read(self.settings.max_file_bytes + 1)
+                # The binary verdict needs only the sniffed head: a binary file (never in the
+                # catalog, so met again on every run) is not read further, unless it has grown
+                # past the limit, which a whole read would report first.
+                data = fh.read(min(skip_rules().sniff_bytes, limit + 1))
+                whole = len(data) <= limit and os.fstat(fh.fileno()).st_size <= limit
+                if whole and _looks_binary(data):
+                    self.report.add(SkipReason.BINARY, rel)
+                    return None
+                data += fh.read(limit + 1 - len(data))
         except OSError:
             self.report.add(SkipReason.UNREADABLE, rel)
             return None
