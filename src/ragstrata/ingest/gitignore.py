@@ -31,9 +31,10 @@ class IgnoreSpec:
 
     :meth:`check` answers exactly as ``GitIgnoreSpec.check_file(path).include`` does. The
     screen is one regex built from the very expressions ``pathspec`` compiles per pattern; the
-    ``GitIgnoreSpec`` itself is compiled only once some path passes the screen. A pattern
-    ``pathspec`` cannot compile (``[z-a]``: a range git matches nothing with) matches nothing
-    here either instead of failing the walk; with ``strict`` it raises ``ValueError``.
+    ``GitIgnoreSpec`` itself is compiled only once some path passes the screen. A line
+    ``pathspec`` cannot compile (``[z-a]``, a reversed range, which git reads as the letter
+    ``z``) is dropped, matching nothing, instead of failing the walk; with ``strict`` it raises
+    ``ValueError``.
     :func:`ignore_spec` shares the compiled form between walks.
     """
 

@@ -11,7 +11,11 @@ unreadable files are always skipped.
 
 Default skips (VCS, virtualenv, dependency, build and tool folders, lock files, minified
 files, secret-bearing files) are data: ``data/walker.toml``. Every skip is counted per reason in
-a :class:`SkipReport`. Nothing here raises for a bad file; only a missing root does.
+a :class:`SkipReport`. Nothing here raises for a bad file (nor for a bad line in an ignore
+file); only a missing root or a bad settings glob (``ConfigError``) does.
+
+A walk against a catalog overrides :meth:`Walker.reuse` to yield a catalogued file without
+reading it (``indexer/plan.py``); a binary file is read only as far as its sniffed head.
 """
 
 from __future__ import annotations
