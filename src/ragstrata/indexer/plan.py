@@ -10,11 +10,9 @@ are removed (deleted, or now ignored/skipped).
 from __future__ import annotations
 
 import os
-import stat
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from ragstrata.ingest.rows import SourceFile
 from ragstrata.ingest.walker import Walker
@@ -32,26 +30,15 @@ class _CatalogWalker(Walker):
         self._known = known
         self.unchanged: list[str] = []
 
-    def _file(self, entry: os.DirEntry[str], rel: str, frame: Any) -> SourceFile | None:
+    def reuse(self, rel: str, st: os.stat_result) -> SourceFile | None:
         old = self._known.get(rel)
-        if old is not None and self._name_reason(entry.name, rel, frame) is None:
-            try:
-                st = entry.stat()
-            except OSError:
-                st = None
-            if (
-                st is not None
-                and stat.S_ISREG(st.st_mode)
-                and st.st_mtime_ns == old.mtime_ns
-                and st.st_size == old.size
-                and st.st_size <= self.settings.max_file_bytes
-            ):
-                self.unchanged.append(rel)
-                return SourceFile(
-                    path=rel, language="", is_test=False, is_doc=False, size=old.size,
-                    mtime_ns=old.mtime_ns, sha256=old.sha256, text="",
-                )  # fmt: skip
-        return super()._file(entry, rel, frame)
+        if old is None or st.st_mtime_ns != old.mtime_ns or st.st_size != old.size:
+            return None
+        self.unchanged.append(rel)
+        return SourceFile(
+            path=rel, language="", is_test=False, is_doc=False, size=old.size,
+            mtime_ns=old.mtime_ns, sha256=old.sha256, text="",
+        )  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -3,31 +3,42 @@
 The default skips (VCS, virtualenv, dependency, build and tool folders, lock files, minified
 and secret-bearing files) are data: ``data/walker.toml``, read once by :func:`skip_rules`.
 Ignore files are ``.gitignore``, ``.ragstrataignore`` and ``.git/info/exclude``: each readable
-one with at least one pattern becomes an :class:`IgnoreLevel` (its ``GitIgnoreSpec`` and the
+one with at least one pattern becomes an :class:`IgnoreLevel` (its patterns, compiled, and the
 folder it applies below). A folder's levels are those of its parents plus its own;
 :func:`decide` asks them deepest first, as git does.
+
+Speed (a no-op re-index asks these rules for every path of the tree): a glob tuple is compiled
+once into one regular expression (:func:`matches`), the default rules of a name are looked up
+once per distinct name (:func:`file_name_rules`, :func:`dir_name_rules`), and ignore files are
+:class:`~ragstrata.ingest.gitignore.IgnoreSpec` (a screened ``GitIgnoreSpec``).
 """
 
 from __future__ import annotations
 
 import os
+import re
 import tomllib
+from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
-from fnmatch import fnmatchcase
+from fnmatch import translate
 from functools import lru_cache
 from importlib import resources
+from typing import Any
 
-from pathspec import GitIgnoreSpec
+from ragstrata.ingest.gitignore import IgnoreSpec, ignore_spec
 
 __all__ = [
     "IGNORE_FILES",
     "IgnoreLevel",
     "SkipReason",
+    "SkipReport",
     "SkipRules",
     "decide",
+    "dir_name_rules",
     "exclude_levels",
+    "file_name_rules",
     "matches",
     "push_levels",
     "read_level",
@@ -37,6 +48,7 @@ __all__ = [
 IGNORE_FILES = frozenset({".gitignore", ".ragstrataignore"})
 """The per-folder ignore file names the walker reads."""
 
+_MAX_EXAMPLES = 5  # example paths kept per skip reason
 _MAX_IGNORE_FILE_BYTES = 4 * 1024 * 1024  # a hostile multi-GB .gitignore is read no further
 
 
@@ -65,6 +77,40 @@ class SkipReason(StrEnum):
     SPECIAL_FILE = "special_file"  # FIFO, socket, device
     UNREADABLE = "unreadable"
     BAD_NAME = "bad_name"  # a file or folder name that is not valid UTF-8
+
+
+@dataclass
+class SkipReport:
+    """What a walk kept and skipped: counts per reason and a few example paths for each."""
+
+    files: int = 0
+    bytes: int = 0
+    decode_errors: int = 0
+    skipped: Counter[str] = field(default_factory=Counter)
+    examples: dict[str, list[str]] = field(default_factory=dict)
+
+    def add(self, reason: SkipReason, path: str) -> None:
+        """Record one skipped file or folder (a folder counts once, not per file inside)."""
+        self.skipped[reason.value] += 1
+        sample = self.examples.setdefault(reason.value, [])
+        if len(sample) < _MAX_EXAMPLES:
+            sample.append(path)
+
+    @property
+    def skipped_total(self) -> int:
+        """Number of skipped entries over all reasons."""
+        return sum(self.skipped.values())
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form for ``--json`` output."""
+        return {
+            "files": self.files,
+            "bytes": self.bytes,
+            "decode_errors": self.decode_errors,
+            "skipped_total": self.skipped_total,
+            "skipped": dict(sorted(self.skipped.items())),
+            "examples": {k: list(v) for k, v in sorted(self.examples.items())},
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,8 +158,37 @@ def skip_rules() -> SkipRules:
 
 
 def matches(name: str, globs: tuple[str, ...]) -> bool:
-    """True when ``name`` matches one of the case-sensitive ``globs``."""
-    return any(fnmatchcase(name, g) for g in globs)
+    """True when ``name`` matches one of the case-sensitive ``globs`` (``fnmatchcase``)."""
+    return _glob_regex(globs).match(name) is not None
+
+
+@lru_cache(maxsize=64)
+def _glob_regex(globs: tuple[str, ...]) -> re.Pattern[str]:
+    # fnmatchcase(name, g) is re.compile(translate(g)).match(name); each translation is
+    # anchored at both ends, so the alternation matches exactly when one of the globs does.
+    return re.compile("|".join(translate(g) for g in globs) if globs else "(?!)")
+
+
+@lru_cache(maxsize=16384)
+def file_name_rules(name: str) -> tuple[bool, bool, bool, SkipReason | None]:
+    """The default rules on a file's name alone: (VCS, secret, secret unless code, the lock or
+    minified reason or None). Names repeat across a tree (``__init__.py``, ``README.md``)."""
+    rules = skip_rules()
+    named = next((reason for reason, globs in rules.files if matches(name, globs)), None)
+    return (
+        matches(name, rules.vcs),
+        matches(name, rules.secret),
+        matches(name, rules.secret_unless_code),
+        named,
+    )
+
+
+@lru_cache(maxsize=4096)
+def dir_name_rules(name: str) -> tuple[bool, SkipReason | None]:
+    """The default rules on a folder's name alone: (VCS, the first folder rule's reason)."""
+    rules = skip_rules()
+    named = next((reason for reason, globs in rules.dirs if matches(name, globs)), None)
+    return matches(name, rules.vcs), named
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +196,7 @@ class IgnoreLevel:
     """The patterns of one ignore file, relative to the folder ``base`` ("" or "a/b/")."""
 
     base: str
-    spec: GitIgnoreSpec
+    spec: IgnoreSpec
 
 
 def decide(levels: tuple[IgnoreLevel, ...], rel: str) -> bool | None:
@@ -130,9 +205,9 @@ def decide(levels: tuple[IgnoreLevel, ...], rel: str) -> bool | None:
     ``rel`` ends with "/" for a folder. Deeper files take precedence over shallower ones.
     """
     for level in reversed(levels):
-        result = level.spec.check_file(rel[len(level.base) :])
-        if result.include is not None:
-            return bool(result.include)
+        result = level.spec.check(rel[len(level.base) :])
+        if result is not None:
+            return result
     return None
 
 
@@ -146,7 +221,7 @@ def read_level(path: str, base: str) -> IgnoreLevel | None:
     lines = [line.removesuffix("\r") for line in lines]
     if not any(line.strip() and not line.startswith("#") for line in lines):
         return None
-    return IgnoreLevel(base, GitIgnoreSpec.from_lines(lines))
+    return IgnoreLevel(base, ignore_spec(lines))
 
 
 def exclude_levels(root_real: str) -> tuple[IgnoreLevel, ...]:

@@ -11,7 +11,11 @@ unreadable files are always skipped.
 
 Default skips (VCS, virtualenv, dependency, build and tool folders, lock files, minified
 files, secret-bearing files) are data: ``data/walker.toml``. Every skip is counted per reason in
-a :class:`SkipReport`. Nothing here raises for a bad file; only a missing root does.
+a :class:`SkipReport`. Nothing here raises for a bad file (nor for a bad line in an ignore
+file); only a missing root or a bad settings glob (``ConfigError``) does.
+
+A walk against a catalog overrides :meth:`Walker.reuse` to yield a catalogued file without
+reading it (``indexer/plan.py``); a binary file is read only as far as its sniffed head.
 """
 
 from __future__ import annotations
@@ -19,21 +23,21 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
-from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from pathspec import GitIgnoreSpec
-
-from ragstrata.errors import RepositoryNotFoundError
+from ragstrata.errors import ConfigError, RepositoryNotFoundError
+from ragstrata.ingest.gitignore import IgnoreSpec
 from ragstrata.ingest.ignore import (
     IGNORE_FILES,
     IgnoreLevel,
     SkipReason,
+    SkipReport,
     decide,
+    dir_name_rules,
     exclude_levels,
+    file_name_rules,
     matches,
     push_levels,
     skip_rules,
@@ -45,7 +49,6 @@ from ragstrata.settings import IndexSettings
 __all__ = ["SkipReason", "SkipReport", "Walker", "walk"]
 
 _BOM = b"\xef\xbb\xbf"
-_MAX_EXAMPLES = 5
 _TEXT_CONTROLS = {8, 9, 10, 12, 13, 27}
 # credentials.py, secrets.md, secret.html are modules and documents, not secret stores
 # (plain text is not exempt: credentials.txt is a secret store).
@@ -54,40 +57,6 @@ _NOT_SECRET_KINDS = frozenset({"code", "doc", "markup"})
 _NOT_CONTROL = bytes(
     b for b in range(256) if not ((b < 32 and b not in _TEXT_CONTROLS) or b == 127)
 )
-
-
-@dataclass
-class SkipReport:
-    """What a walk kept and skipped: counts per reason and a few example paths for each."""
-
-    files: int = 0
-    bytes: int = 0
-    decode_errors: int = 0
-    skipped: Counter[str] = field(default_factory=Counter)
-    examples: dict[str, list[str]] = field(default_factory=dict)
-
-    def add(self, reason: SkipReason, path: str) -> None:
-        """Record one skipped file or folder (a folder counts once, not per file inside)."""
-        self.skipped[reason.value] += 1
-        sample = self.examples.setdefault(reason.value, [])
-        if len(sample) < _MAX_EXAMPLES:
-            sample.append(path)
-
-    @property
-    def skipped_total(self) -> int:
-        """Number of skipped entries over all reasons."""
-        return sum(self.skipped.values())
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form for ``--json`` output."""
-        return {
-            "files": self.files,
-            "bytes": self.bytes,
-            "decode_errors": self.decode_errors,
-            "skipped_total": self.skipped_total,
-            "skipped": dict(sorted(self.skipped.items())),
-            "examples": {k: list(v) for k, v in sorted(self.examples.items())},
-        }
 
 
 @dataclass(slots=True)
@@ -120,8 +89,8 @@ class Walker:
         self.settings = settings
         self.index_dir_name = index_dir_name
         self.report = SkipReport()
-        self._exclude = GitIgnoreSpec.from_lines(settings.exclude) if settings.exclude else None
-        self._include = GitIgnoreSpec.from_lines(settings.include) if settings.include else None
+        self._exclude = _settings_spec("exclude", settings.exclude)
+        self._include = _settings_spec("include", settings.include)
 
     # -- traversal
 
@@ -164,11 +133,10 @@ class Walker:
         git: tuple[IgnoreLevel, ...],
         rag: tuple[IgnoreLevel, ...],
         ancestors: frozenset[str],
+        listing: list[os.DirEntry[str]] | None = None,
     ) -> _Frame | None:
-        try:
-            with os.scandir(path) as it:
-                entries = list(it)
-        except OSError:
+        entries = listing if listing is not None else _listing(path)
+        if entries is None:
             self.report.add(SkipReason.UNREADABLE, rel or ".")
             return None
         # Only regular files are read: opening a FIFO named .gitignore would block forever.
@@ -216,68 +184,74 @@ class Walker:
         return True
 
     def _dir_frame(self, entry: os.DirEntry[str], rel: str, frame: _Frame) -> _Frame | None:
-        reason = self._dir_reason(entry, rel, frame)
+        folder = rel + "/"
+        reason, venv_unknown = self._dir_reason(entry, folder, frame)
+        listing = None
+        if reason is None and venv_unknown:
+            # Virtualenv markers are looked for in the folder's own listing (read to walk it
+            # anyway) before any stat; an ignored folder is not listed. Same verdicts as
+            # checking the markers first, then the ignore files.
+            if decide(frame.git, folder):
+                reason = SkipReason.VENV if _has_venv_marker(entry.path) else SkipReason.GITIGNORED
+            else:
+                listing = _listing(entry.path)
+                if _has_venv_marker(entry.path, listing):
+                    reason = SkipReason.VENV
         if reason is not None:
-            self.report.add(reason, rel + "/")
+            self.report.add(reason, folder)
             return None
         if entry.is_symlink():
             real = os.path.realpath(entry.path)
         else:
             real = os.path.join(frame.real, entry.name)
         if real in frame.ancestors:
-            self.report.add(SkipReason.SYMLINK_LOOP, rel + "/")
+            self.report.add(SkipReason.SYMLINK_LOOP, folder)
             return None
-        return self._enter(
-            entry.path, real, rel + "/", frame.git, frame.rag, frame.ancestors | {real}
-        )
+        ancestors = frame.ancestors | {real}
+        return self._enter(entry.path, real, folder, frame.git, frame.rag, ancestors, listing)
 
-    def _dir_reason(self, entry: os.DirEntry[str], rel: str, frame: _Frame) -> SkipReason | None:
-        name, rules = entry.name, skip_rules()
-        if matches(name, rules.vcs):  # VCS folders are never walked
-            return SkipReason.VCS_DIR
-        rag = decide(frame.rag, rel + "/")
+    def _dir_reason(
+        self, entry: os.DirEntry[str], folder: str, frame: _Frame
+    ) -> tuple[SkipReason | None, bool]:
+        """The reason to skip a folder by its name and rules, and whether the virtualenv and
+        .gitignore checks (in that order) are still to come."""
+        vcs, named = dir_name_rules(entry.name)
+        if vcs:  # VCS folders are never walked
+            return SkipReason.VCS_DIR, False
+        rag = decide(frame.rag, folder) if frame.rag else None
         if rag:
-            return SkipReason.RAGSTRATAIGNORE
-        if self._exclude is not None and self._exclude.match_file(rel + "/"):
-            return SkipReason.EXCLUDED
+            return SkipReason.RAGSTRATAIGNORE, False
+        if self._exclude is not None and self._exclude.match(folder):
+            return SkipReason.EXCLUDED, False
         if rag is False:  # re-included by a .ragstrataignore negation
-            return None
-        if name == self.index_dir_name:
-            return SkipReason.INDEX_DIR
-        for reason, globs in rules.dirs:
-            if matches(name, globs):
-                return reason
-        if any(os.path.exists(os.path.join(entry.path, m)) for m in rules.venv_markers):
-            return SkipReason.VENV
-        if decide(frame.git, rel + "/"):
-            return SkipReason.GITIGNORED
-        return None
+            return None, False
+        if entry.name == self.index_dir_name:
+            return SkipReason.INDEX_DIR, False
+        return named, named is None
 
     # -- files
 
     def _name_reason(self, name: str, rel: str, frame: _Frame) -> SkipReason | None:
-        rules = skip_rules()
-        if matches(name, rules.vcs):  # a `.git` file: the pointer of a worktree or submodule
+        vcs, secret, secret_unless_code, named = file_name_rules(name)
+        if vcs:  # a `.git` file: the pointer of a worktree or submodule
             return SkipReason.VCS_DIR
-        rag = decide(frame.rag, rel)
+        rag = decide(frame.rag, rel) if frame.rag else None
         if rag:
             return SkipReason.RAGSTRATAIGNORE
-        if self._exclude is not None and self._exclude.match_file(rel):
+        if self._exclude is not None and self._exclude.match(rel):
             return SkipReason.EXCLUDED
-        if self._include is not None and not self._include.match_file(rel):
+        if self._include is not None and not self._include.match(rel):
             return SkipReason.NOT_INCLUDED
         if rag is None and decide(frame.git, rel):
             return SkipReason.GITIGNORED
-        if matches(name, rules.secret):
+        if secret:
             return SkipReason.SECRET
-        if matches(name, rules.secret_unless_code):
+        if secret_unless_code:
             info = language_info(detect_language(rel))
             if info is None or info.kind not in _NOT_SECRET_KINDS or info.id == "text":
                 return SkipReason.SECRET
-        if rag is None:
-            for reason, globs in rules.files:
-                if matches(name, globs):
-                    return reason
+        if rag is None and named is not None:
+            return named
         return None
 
     def _file(self, entry: os.DirEntry[str], rel: str, frame: _Frame) -> SourceFile | None:
@@ -293,8 +267,20 @@ class Walker:
             if st.st_size > self.settings.max_file_bytes:
                 self.report.add(SkipReason.TOO_LARGE, rel)
                 return None
+            known = self.reuse(rel, st)
+            if known is not None:
+                return known
+            limit = self.settings.max_file_bytes
             with open(entry.path, "rb") as fh:
-                data = fh.read(self.settings.max_file_bytes + 1)
+                # The binary verdict needs only the sniffed head: a binary file (never in the
+                # catalog, so met again on every run) is not read further, unless it has grown
+                # past the limit, which a whole read would report first.
+                data = fh.read(min(skip_rules().sniff_bytes, limit + 1))
+                whole = len(data) <= limit and os.fstat(fh.fileno()).st_size <= limit
+                if whole and _looks_binary(data):
+                    self.report.add(SkipReason.BINARY, rel)
+                    return None
+                data += fh.read(limit + 1 - len(data))
         except OSError:
             self.report.add(SkipReason.UNREADABLE, rel)
             return None
@@ -305,6 +291,12 @@ class Walker:
             self.report.add(SkipReason.BINARY, rel)
             return None
         return self._decode(rel, data, st.st_mtime_ns, frame)
+
+    def reuse(self, rel: str, st: os.stat_result) -> SourceFile | None:
+        """Hook for a walk against a catalog: a :class:`SourceFile` to yield for the accepted
+        regular file ``rel`` (``st``: its stat, within the size limit) without reading it, or
+        None to read it. The plain walker reads every file."""
+        return None
 
     def _decode(self, rel: str, data: bytes, mtime_ns: int, frame: _Frame) -> SourceFile | None:
         had_bom = data.startswith(_BOM)
@@ -331,6 +323,35 @@ class Walker:
             decode_errors=bad,
             had_bom=had_bom,
         )
+
+
+def _settings_spec(key: str, globs: tuple[str, ...]) -> IgnoreSpec | None:
+    if not globs:
+        return None
+    try:
+        return IgnoreSpec(globs, strict=True)
+    except ValueError as exc:
+        raise ConfigError(f"settings {key}: {exc}") from None
+
+
+def _listing(path: str) -> list[os.DirEntry[str]] | None:
+    try:
+        with os.scandir(path) as it:
+            return list(it)
+    except OSError:
+        return None
+
+
+def _has_venv_marker(path: str, listing: list[os.DirEntry[str]] | None = None) -> bool:
+    """Whether the folder holds a virtualenv marker; with its ``listing``, markers whose first
+    name is not in it (compared case-folded, for case-insensitive file systems) are not
+    stat()ed."""
+    markers = skip_rules().venv_markers
+    if listing is not None:
+        heads = {m.split("/", 1)[0].casefold() for m in markers}
+        if not any(e.name.casefold() in heads for e in listing):
+            return False
+    return any(os.path.exists(os.path.join(path, m)) for m in markers)
 
 
 def _is_file(entry: os.DirEntry[str]) -> bool:
