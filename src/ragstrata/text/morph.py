@@ -20,10 +20,10 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
     from pymorphy3 import MorphAnalyzer
 
 __all__ = [
-    "analyzer",
-    "fold",
     "TRANSLIT_POS",
+    "analyzer",
     "dictionary_pos",
+    "fold",
     "index_forms",
     "lemma_candidates",
     "lemma_tokens",
