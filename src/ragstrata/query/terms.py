@@ -16,8 +16,9 @@ How a word is matched (cheap after warm-up: per-surface results are memoised):
    normal form of a known word, the whole guessed lexeme of slang pymorphy3 lemmatises
    poorly, e.g. "ретраев" -> ретрай); finally with one noun case ending stripped ("урле" ->
    урл). Hyphenated words ("юнит-тестов") are looked up whole, then part by part.
-3. Otherwise a Cyrillic word that is not a stopword and looks like a loanword gets
-   transliteration candidates (``source="translit"``, never a key term); see
+3. Otherwise a Cyrillic word that is not a stopword, that pymorphy3's dictionary does not know
+   (slang: "задеплоить", "хэндлер"; not "зарегистрировать", whose -ировать ending looks
+   borrowed) and that looks like a loanword gets transliteration candidates (``source="translit"``, never a key term); see
    ``ragstrata.text.translit.looks_like_loanword`` for the heuristic.
 
 The glossary is data: ``ragstrata/data/glossary/ru_en.tsv`` (its header documents the format)
@@ -35,7 +36,14 @@ from importlib import resources
 from pathlib import Path
 
 from ragstrata.errors import ConfigError
-from ragstrata.text.morph import fold, index_forms, lemma_candidates, lemmatize
+from ragstrata.text.morph import (
+    TRANSLIT_POS,
+    dictionary_pos,
+    fold,
+    index_forms,
+    lemma_candidates,
+    lemmatize,
+)
 from ragstrata.text.plurals import singular_forms
 from ragstrata.text.stopwords import is_stopword
 from ragstrata.text.tokens import Token, has_cyrillic, tokenize
@@ -349,7 +357,7 @@ class TermExpander:
                         out.append((off + offset, length, lemma, exps, key, cat, src))
                 offset += len(part) + 1
             return tuple(out)
-        if self._translit:
+        if self._translit and dictionary_pos(surface) in TRANSLIT_POS:
             lemma = lemmatize(surface)
             if looks_like_loanword(lemma):
                 cands = transliterate_candidates(lemma)

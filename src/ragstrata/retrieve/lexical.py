@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from ragstrata.query.models import AnchorType, RouterPlan
 from ragstrata.store.analyzer import lemmatize
 from ragstrata.store.base import ScoredRow, SearchFilters, Store
+from ragstrata.text.morph import TRANSLIT_POS, dictionary_pos
 from ragstrata.text.tokens import cyrillic_ratio, has_cyrillic, is_identifier, word_tokens
 from ragstrata.text.translit import looks_like_loanword, transliterate_candidates
 
@@ -61,6 +62,8 @@ def _identifiers(plan: RouterPlan) -> list[str]:
 
 
 def _translit(word: str, in_vocabulary: Callable[[str], bool]) -> list[str]:
+    if dictionary_pos(word) not in TRANSLIT_POS:  # a Russian verb or adjective: no loanword
+        return []
     lemma = lemmatize(word)
     if len(lemma) < 4 or not looks_like_loanword(lemma):
         return []

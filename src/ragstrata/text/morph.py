@@ -20,7 +20,9 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
     from pymorphy3 import MorphAnalyzer
 
 __all__ = [
+    "TRANSLIT_POS",
     "analyzer",
+    "dictionary_pos",
     "fold",
     "index_forms",
     "lemma_candidates",
@@ -28,6 +30,12 @@ __all__ = [
     "lemmatize",
     "lexeme_forms",
 ]
+
+TRANSLIT_POS: frozenset[str | None] = frozenset({None, "NOUN"})
+"""Readings whose loanword-looking words are transliterated: nouns the dictionary knows
+("коннектор" -> connector) and words it does not (slang: "задеплоить"). Known verbs,
+participles and adjectives ("гарантируют", "зарегистрированные") are Russian words with a
+borrowed stem whose transliterations ("garant", "zaregistr") name nothing in code."""
 
 _LOCK = threading.Lock()
 _ANALYZER: MorphAnalyzer | None = None
@@ -73,6 +81,17 @@ def lemmatize(word: str) -> str:
     if not has_cyrillic(word):
         return word.lower()
     return lemma_candidates(word)[0]
+
+
+@lru_cache(maxsize=65536)
+def dictionary_pos(word: str) -> str | None:
+    """The part of speech (pymorphy3's ``NOUN``, ``VERB``, ``PRTF``...) of the most probable
+    reading of the Cyrillic ``word`` when pymorphy3's dictionary knows it; None when it only
+    guesses (slang such as "задеплоить", "хэндлер") or for other words."""
+    w = fold(word)
+    if not has_cyrillic(w) or not analyzer().word_is_known(w):
+        return None
+    return str(_parses(w)[0].tag.POS or "") or None
 
 
 def lemma_tokens(text: str) -> list[tuple[Token, str]]:
