@@ -24,7 +24,7 @@ Pure and deterministic: same input, same output.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import replace
 from typing import NamedTuple
 
@@ -33,16 +33,18 @@ from ragstrata.ingest.code.resolve_index import (
     CLASSY,
     JS,
     SPLIT,
+    DefinitionLike,
     FileImports,
     Index,
+    RelationLike,
     import_alias,
     module_of,
     normalise_import,
     return_type,
 )
-from ragstrata.ingest.rows import DefinitionRow, RelationRow
+from ragstrata.ingest.rows import RelationRow
 
-__all__ = ["EXACT", "EXTERNAL", "POSSIBLE", "resolve_relations"]
+__all__ = ["EXACT", "EXTERNAL", "POSSIBLE", "resolve_relations", "resolve_some"]
 
 EXACT, POSSIBLE, EXTERNAL = "exact", "possible", "external"
 _SELF = frozenset({"self", "this", "$this", "cls", "Self", "static"})
@@ -99,7 +101,9 @@ _EXTERNAL = Target(None, EXTERNAL)
 
 
 class _Resolver:
-    def __init__(self, definitions: Iterable[DefinitionRow], relations: list[RelationRow]) -> None:
+    def __init__(
+        self, definitions: Iterable[DefinitionLike], relations: Sequence[RelationLike]
+    ) -> None:
         self.index = Index(definitions)
         self.bases: dict[str, list[str]] = defaultdict(list)  # class -> resolved bases
         self.open_bases: set[str] = set()  # classes with a base outside the repository
@@ -109,7 +113,7 @@ class _Resolver:
             if rel.relation == "imports":
                 self._add_import(rel)
 
-    def _add_import(self, rel: RelationRow) -> None:
+    def _add_import(self, rel: RelationLike) -> None:
         full = normalise_import(rel, self.index)
         if not full:
             return
@@ -360,25 +364,57 @@ class _Resolver:
 
 
 def resolve_relations(
-    definitions: Iterable[DefinitionRow], relations: Iterable[RelationRow]
+    definitions: Iterable[DefinitionLike], relations: Iterable[RelationRow]
 ) -> list[RelationRow]:
     """Every relation, in input order, with ``to_symbol`` and ``resolution`` filled."""
     rels = list(relations)
+    found = _resolve(definitions, rels, range(len(rels)))
+    return [found[i] for i in range(len(rels))]
+
+
+def resolve_some(
+    definitions: Iterable[DefinitionLike],
+    relations: Sequence[RelationRow | RelationLike],
+    wanted: Collection[int],
+) -> dict[int, RelationRow]:
+    """The relations at the positions ``wanted`` (whole rows), resolved as
+    :func:`resolve_relations` resolves them among all relations of the repository — when
+    ``relations`` holds, in repository order, every import, every base-class relation and at
+    least one relation of each file, and the base-class relations not wanted keep their
+    stored targets (they build the class hierarchy as they are). Position -> row."""
+    return _resolve(definitions, relations, wanted)
+
+
+def _resolve(
+    definitions: Iterable[DefinitionLike],
+    rels: Sequence[RelationRow | RelationLike],
+    wanted: Collection[int],
+) -> dict[int, RelationRow]:
     resolver = _Resolver(definitions, rels)
     targets: dict[int, Target] = {}
     # bases first: ``self.m()`` looks through the class hierarchy
     for i, rel in enumerate(rels):
         if rel.relation in {"inherits", "implements"}:
-            target = targets[i] = resolver.resolve(rel)
+            if i in wanted:
+                target = targets[i] = resolver.resolve(_whole(rel))
+            else:
+                target = Target(rel.to_symbol, EXACT if rel.to_symbol else POSSIBLE)
             if target.symbol is None:
                 resolver.open_bases.add(rel.from_symbol)
             elif target.symbol not in resolver.bases[rel.from_symbol]:
                 resolver.bases[rel.from_symbol].append(target.symbol)
-    out: list[RelationRow] = []
-    for i, rel in enumerate(rels):
+    out: dict[int, RelationRow] = {}
+    for i in sorted(wanted):
+        rel = _whole(rels[i])
         target = targets[i] if i in targets else resolver.resolve(rel)
         if (target.symbol, target.resolution) == (rel.to_symbol, rel.resolution):
-            out.append(rel)
+            out[i] = rel
         else:
-            out.append(replace(rel, to_symbol=target.symbol, resolution=target.resolution))
+            out[i] = replace(rel, to_symbol=target.symbol, resolution=target.resolution)
     return out
+
+
+def _whole(rel: RelationRow | RelationLike) -> RelationRow:
+    if not isinstance(rel, RelationRow):
+        raise TypeError(f"a wanted relation must be a whole row, got {type(rel).__name__}")
+    return rel
