@@ -16,10 +16,13 @@ that could *name* one of those definitions may get another target. The resolver
 The *reach* of a change is the set of identifier tokens of those names (an over-approximation:
 a relation sharing a token is resolved again even if its target stays). A relation of an
 unchanged file is resolved again when it shares a token with the reach, when a definition on
-its ``from_symbol``'s parent chain changed, or when its file imports something in reach. The
-resolver also gets every import, every base-class relation and each file's first relation
-(it learns modules, aliases and class hierarchies from them); if a base-class relation of an
-unchanged file then moves, the caller resolves everything (``self.m()`` follows bases).
+its ``from_symbol``'s parent chain changed, or when its file imports something in reach.
+Every such relation contains one of :meth:`Matcher.mentioning` as a substring, so the store
+finds the candidates (:class:`~ragstrata.store.base.RelationScope`) and the matcher decides.
+The resolver also gets every import, every base-class relation (with its stored target) and
+each file's first relation, as light keys (it learns modules, aliases and class hierarchies
+from them); if a base-class relation of an unchanged file then moves, the caller resolves
+everything (``self.m()`` follows bases).
 """
 
 from __future__ import annotations
@@ -155,7 +158,13 @@ class Matcher:
         out = set(self.reach.tokens) | self.reach.symbols
         out.update(s for s in self.parents if self._chain_changed(s))
         out.discard("")
-        return frozenset(out)
+        if len(out) > 512:
+            return frozenset(out)
+        kept: list[str] = []  # one that contains another adds nothing
+        for text in sorted(out, key=len):
+            if not any(k in text for k in kept):
+                kept.append(text)
+        return frozenset(kept)
 
     def touched(self, r: NamedRelation) -> bool:
         """The relation names a token of the reach."""

@@ -11,8 +11,13 @@ relations' (relation, from_symbol, to_name, language), in order. The rule:
   targets can move, and every relation of a changed file whose (relation, from_symbol,
   to_name) the file already had keeps its stored target. Only the changed files' stored C1/C2
   rows are read.
-- **Full path.** Otherwise (or when a changed file has a relation it did not have before) ALL
-  relations are resolved again, exactly as a clean run does: rows of unchanged files are read
+- **Scoped path.** Otherwise, unless a changed file's base classes changed: the relations of
+  the changed files and those of unchanged files the change can reach
+  (:mod:`ragstrata.indexer.reach`) are resolved again among every definition (light keys from
+  the store) and, as context, every import and base-class relation and each file's first
+  relation (light keys: no row decoded but the reached ones). If a reached base-class
+  relation moves, the full path follows.
+- **Full path.** Otherwise ALL relations are resolved again, exactly as a clean run does: rows of unchanged files are read
   from the store, those of new/changed files come from extraction, all in path order and, in a
   file, in row order (the resolver is order-sensitive for duplicate names). An unchanged file
   is rewritten only when one of its stored targets changed. ``projection_changed`` lists the
@@ -228,14 +233,18 @@ def _scoped(
         parents.setdefault(d.symbol, d.parent)
     matcher = Matcher(change_reach(old, new, appeared), parents)
     mentioning = matcher.mentioning()
-    scope = RelationScope(_STATE_RELATIONS, mentioning, first_of_file=True)
     wide = len(mentioning) > _MAX_MENTIONING
-    keys = [
-        k for k in store.scan_relation_keys(None, None if wide else scope) if k.path not in replaced
-    ]
+    scope = None if wide else RelationScope(_STATE_RELATIONS, mentioning)
+    keys = [k for k in store.scan_relation_keys(None, scope) if k.path not in replaced]
     by_path: dict[str, list[RelationKey]] = {}
     for key in keys:
         by_path.setdefault(key.path, []).append(key)
+    if not wide:  # each file's first relation, where the first query did not get it
+        for key in store.scan_relation_keys(None, RelationScope(first_of_file=True)):
+            if key.path not in replaced:
+                known = by_path.setdefault(key.path, [])
+                if not known or known[0].id != key.id:
+                    known.insert(0, key)
     importing = matcher.importing(keys, replaced)
     if importing and not wide:  # the whole file: each of its relations may use the alias
         whole: dict[str, list[RelationKey]] = {}

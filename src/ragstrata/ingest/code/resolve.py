@@ -107,17 +107,28 @@ class _Resolver:
         self.index = Index(definitions)
         self.bases: dict[str, list[str]] = defaultdict(list)  # class -> resolved bases
         self.open_bases: set[str] = set()  # classes with a base outside the repository
-        self.imports: dict[str, FileImports] = defaultdict(FileImports)
+        # a file's imports are read when one of its relations is resolved (a scoped run
+        # resolves a few files' relations among every import of the repository)
+        self.imports: dict[str, FileImports] = {}
+        self._unread: dict[str, list[RelationLike]] = defaultdict(list)
         self.index.add_files(relations)
         for rel in relations:
             if rel.relation == "imports":
-                self._add_import(rel)
+                self._unread[rel.path].append(rel)
 
-    def _add_import(self, rel: RelationLike) -> None:
+    def file_imports(self, path: str) -> FileImports | None:
+        """What the file's imports bind (None: it has none)."""
+        found = self.imports.get(path)
+        if found is None and path in self._unread:
+            found = self.imports[path] = FileImports()
+            for rel in self._unread.pop(path):
+                self._add_import(rel, found)
+        return found
+
+    def _add_import(self, rel: RelationLike, entry: FileImports) -> None:
         full = normalise_import(rel, self.index)
         if not full:
             return
-        entry = self.imports[rel.path]
         alias = import_alias(rel) or SPLIT.split(full.rstrip("*").rstrip(".:"))[-1]
         if rel.language == "go" and not self.index.known(full):
             alias = full.rsplit("/", 1)[-1]
@@ -196,7 +207,7 @@ class _Resolver:
         hit = index.in_file.get((rel.path, None, name))
         if hit:
             return Target(hit, EXACT)
-        imports = self.imports.get(rel.path)
+        imports = self.file_imports(rel.path)
         if imports is not None:
             target = imports.aliases.get(name)
             if target and index.known(target):
@@ -258,7 +269,7 @@ class _Resolver:
     def _reexported(self, module: str, rest: list[str]) -> str | None:
         """``pkg.Name`` where ``pkg/__init__.py`` imports ``Name`` from a submodule."""
         path = self.index.module_paths.get(module)
-        imports = self.imports.get(path) if path else None
+        imports = self.file_imports(path) if path else None
         target = imports.aliases.get(rest[0]) if imports is not None else None
         if target is None or not self.index.known(target):
             return None

@@ -12,9 +12,11 @@ from ragstrata.store.values import DefinitionKey, RelationKey, RelationScope
 
 __all__ = ["definition_keys", "relation_keys"]
 
+# driven from ``relations`` (CROSS JOIN keeps that order): a scope filters it before any row
+# is looked up; every relations row is a C2 row
 _KEYS = (
     "SELECT r.path, r.id, x.relation, x.from_symbol, x.to_name, x.receiver_type, r.language, "
-    "x.to_symbol FROM relations x JOIN rows r ON r.id = x.row_id WHERE r.layer = 'C2'"
+    "x.to_symbol FROM relations x CROSS JOIN rows r ON r.id = x.row_id WHERE 1"
 )
 _ORDER = " ORDER BY r.path, r.seq"
 _DEFINITIONS = (
@@ -57,5 +59,8 @@ def _scope_sql(scope: RelationScope) -> tuple[str, list[str]]:
         parts.append("instr(x.to_name, ?) OR instr(x.receiver_type, ?) OR instr(x.from_symbol, ?)")
         args.extend((text, text, text))
     if scope.first_of_file:
-        parts.append("r.seq IN (SELECT min(seq) FROM rows WHERE layer = 'C2' GROUP BY path)")
+        parts.append(  # the (layer, path) index answers this without reading a row
+            "x.row_id IN (SELECT id FROM rows WHERE seq IN "
+            "(SELECT min(seq) FROM rows WHERE layer = 'C2' GROUP BY path))"
+        )
     return " OR ".join(parts) or "0", args

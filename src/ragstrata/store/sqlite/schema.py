@@ -80,6 +80,9 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             path TEXT NOT NULL, symbol TEXT NOT NULL, name TEXT NOT NULL, parent TEXT,
             kind TEXT NOT NULL, language TEXT NOT NULL, signature TEXT NOT NULL)""",
         "CREATE INDEX definitions_path ON definitions(path)",
+        # by layer, then path: each file's first C2 row from the index alone
+        "DROP INDEX rows_layer",
+        "CREATE INDEX rows_layer ON rows(layer, path)",
         """INSERT INTO definitions (row_id, path, symbol, name, parent, kind, language, signature)
             SELECT id, path, json_extract(payload, '$.symbol'), name,
             json_extract(payload, '$.parent'), json_extract(payload, '$.kind'), language,
