@@ -18,6 +18,11 @@ _KEYS = (
     "SELECT r.path, r.id, x.relation, x.from_symbol, x.to_name, x.receiver_type, r.language, "
     "x.to_symbol FROM relations x CROSS JOIN rows r ON r.id = x.row_id WHERE 1"
 )
+# by path: driven from the rows of those paths instead (the rows_path index)
+_PATH_KEYS = (
+    "SELECT r.path, r.id, x.relation, x.from_symbol, x.to_name, x.receiver_type, r.language, "
+    "x.to_symbol FROM rows r CROSS JOIN relations x ON x.row_id = r.id WHERE r.layer = 'C2'"
+)
 _ORDER = " ORDER BY r.path, r.seq"
 _DEFINITIONS = (
     "SELECT path, symbol, name, parent, kind, language, signature FROM definitions "
@@ -30,7 +35,7 @@ def relation_keys(
 ) -> list[RelationKey]:
     """Keys of the C2 rows in ``paths`` (all when None) that ``scope`` holds (all when None),
     in path, then row order."""
-    sql, args = _KEYS, list[str]()
+    sql, args = (_KEYS if paths is None else _PATH_KEYS), list[str]()
     if scope is not None:
         cond, args = _scope_sql(scope)
         sql += f" AND ({cond})"
