@@ -171,7 +171,11 @@ class Matcher:
         key = (r.to_name, r.receiver_type)
         found = self._touches.get(key)
         if found is None:
-            found = self._touches[key] = bool(_tokens(r) & self.reach.tokens)
+            receiver = r.receiver_type or ""
+            # a token of the reach is a substring of the name first (cheaper than splitting)
+            found = self._touches[key] = any(
+                t in r.to_name or t in receiver for t in self.reach.tokens
+            ) and bool(_tokens(r) & self.reach.tokens)
         return found
 
     def reached(self, r: NamedRelation) -> bool:
