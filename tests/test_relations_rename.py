@@ -4,6 +4,7 @@ this repository), each definition that other files call is renamed, then put bac
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import sqlite3
@@ -93,3 +94,35 @@ def test_rename_and_restore_equal_a_clean_run(tmp_path: Path) -> None:
             _same_rows(repo, clean_copy(repo, tmp_path / f"clean{i}"))
     assert all("of unchanged files resolved again" in m for m in how), how
     assert rewritten > 0  # another file's relation target moved, and moved back
+
+
+def test_an_import_target_the_reach_cannot_explain_sends_the_run_down_the_full_path(
+    tmp_path: Path,
+) -> None:
+    """The scoped path trusts that unreached relations keep their targets; every import is
+    checked against the new index anyway, and one that no longer holds (here: a stored
+    target damaged behind the indexer's back) makes the run resolve everything again."""
+    repo = _tree(tmp_path)
+    run(repo, embed=False)
+    db = repo / ".ragstrata" / "index.sqlite"
+    conn = sqlite3.connect(db)
+    row_id, payload = conn.execute(
+        "SELECT r.id, r.payload FROM relations x JOIN rows r ON r.id = x.row_id "
+        "WHERE x.relation = 'imports' AND x.to_symbol IS NOT NULL ORDER BY r.path LIMIT 1"
+    ).fetchone()
+    damaged = json.loads(payload)
+    damaged["to_symbol"], damaged["resolution"] = None, "external"
+    conn.execute("UPDATE relations SET to_symbol = NULL WHERE row_id = ?", (row_id,))
+    conn.execute("UPDATE rows SET payload = ? WHERE id = ?", (json.dumps(damaged), row_id))
+    conn.commit()
+    conn.close()
+    path, name, line = _called_elsewhere(repo)[0]
+    _rename(repo, path, line, name, name + "Renamed")
+    how: list[str] = []
+    report = run(
+        repo,
+        embed=False,
+        progress=lambda e: how.append(e.message) if e.phase == "resolve" and e.done else None,
+    )
+    assert how == ["all relations resolved again"] and report.relations_rewritten >= 1
+    _same_rows(repo, clean_copy(repo, tmp_path / "clean"))

@@ -272,12 +272,12 @@ def _scoped(
             else:
                 items.append(key)
     try:
-        found = resolve_some(definitions, items, wanted)
+        found, stale = resolve_some(definitions, items, wanted)
     except Exception as exc:
         raise _ResolverFailed(exc) from exc
     resolved = [found[i] for i in wanted]
-    if _bases_moved(resolved, stored, set(fresh)):
-        return None
+    if stale or _bases_moved(resolved, stored, set(fresh)):
+        return None  # an import or a class hierarchy moved beyond the reach
     return resolved, stored
 
 

@@ -147,6 +147,10 @@ class _Resolver:
         if (rel.language in _PREFIX_IMPORTS or star) and full not in entry.prefixes:
             entry.prefixes.append(full)
 
+    def import_target(self, rel: RelationLike) -> Target:
+        full = normalise_import(rel, self.index)
+        return Target(full, EXACT) if self.index.known(full) else _EXTERNAL
+
     # -- scopes and classes -------------------------------------------------------------------
     def scopes(self, symbol: str, language: str) -> list[str]:
         chain: list[str] = []
@@ -362,8 +366,7 @@ class _Resolver:
         if rel.relation == "contains":
             return Target(text, EXACT) if text in index.by_symbol else _POSSIBLE
         if rel.relation == "imports":
-            full = normalise_import(rel, index)
-            return Target(full, EXACT) if index.known(full) else _EXTERNAL
+            return self.import_target(rel)
         if rel.relation == "calls":
             return self.call(text, rel, rel.receiver_type)
         if not text or any(c in _BAD for c in text.replace(" ", "")):
@@ -379,7 +382,7 @@ def resolve_relations(
 ) -> list[RelationRow]:
     """Every relation, in input order, with ``to_symbol`` and ``resolution`` filled."""
     rels = list(relations)
-    found = _resolve(definitions, rels, range(len(rels)))
+    found, _ = _resolve(definitions, rels, range(len(rels)))
     return [found[i] for i in range(len(rels))]
 
 
@@ -387,21 +390,34 @@ def resolve_some(
     definitions: Iterable[DefinitionLike],
     relations: Sequence[RelationRow | RelationLike],
     wanted: Collection[int],
-) -> dict[int, RelationRow]:
+) -> tuple[dict[int, RelationRow], list[int]]:
     """The relations at the positions ``wanted`` (whole rows), resolved as
     :func:`resolve_relations` resolves them among all relations of the repository — when
     ``relations`` holds, in repository order, every import, every base-class relation and at
     least one relation of each file, and the base-class relations not wanted keep their
-    stored targets (they build the class hierarchy as they are). Position -> row."""
-    return _resolve(definitions, relations, wanted)
+    stored targets (they build the class hierarchy as they are). Returns position -> row,
+    and the positions of imports not wanted whose stored target no longer holds (then the
+    premise failed: the caller resolves everything)."""
+    return _resolve(definitions, relations, wanted, check_imports=True)
 
 
 def _resolve(
     definitions: Iterable[DefinitionLike],
     rels: Sequence[RelationRow | RelationLike],
     wanted: Collection[int],
-) -> dict[int, RelationRow]:
+    check_imports: bool = False,
+) -> tuple[dict[int, RelationRow], list[int]]:
     resolver = _Resolver(definitions, rels)
+    wanted = set(wanted)
+    # an import's target depends on the index alone: cheap to check every one
+    stale = [
+        i
+        for i, rel in enumerate(rels)
+        if check_imports
+        and rel.relation == "imports"
+        and i not in wanted
+        and resolver.import_target(rel).symbol != rel.to_symbol
+    ]
     targets: dict[int, Target] = {}
     # bases first: ``self.m()`` looks through the class hierarchy
     for i, rel in enumerate(rels):
@@ -422,7 +438,7 @@ def _resolve(
             out[i] = rel
         else:
             out[i] = replace(rel, to_symbol=target.symbol, resolution=target.resolution)
-    return out
+    return out, stale
 
 
 def _whole(rel: RelationRow | RelationLike) -> RelationRow:
