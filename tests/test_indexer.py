@@ -84,6 +84,13 @@ def dump(repo: Path) -> dict[str, Any]:
         rows = sorted(conn.execute("SELECT id, path, layer, embed_hash, payload FROM rows"))
         files = sorted(conn.execute("SELECT path, size, sha256 FROM files"))
         relations = sorted(conn.execute("SELECT * FROM relations"))
+        # without seq: insertion order, not content
+        definitions = sorted(
+            conn.execute(
+                "SELECT row_id, path, symbol, name, parent, kind, "
+                "language, signature FROM definitions"
+            )
+        )
         vectors = sorted(conn.execute("SELECT fingerprint, text_hash, dims, vector FROM vectors"))
         manifest = conn.execute("SELECT value FROM meta WHERE key = 'manifest'").fetchone()
     finally:
@@ -95,6 +102,7 @@ def dump(repo: Path) -> dict[str, Any]:
         "rows": rows,
         "files": files,
         "relations": relations,
+        "definitions": definitions,
         "vectors": vectors,
         "manifest": man,
     }

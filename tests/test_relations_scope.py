@@ -93,5 +93,5 @@ def test_scoped_resolution_equals_a_clean_run_on_a_real_tree(tmp_path: Path) -> 
 def _same_rows(a: Path, b: Path) -> None:
     """Rows, relations and catalog equal (the clean copy also has vectors: not compared)."""
     da, db = dump(a), dump(b)
-    for key in ("rows", "files", "relations"):
+    for key in ("rows", "files", "relations", "definitions"):
         assert da[key] == db[key], f"indexes differ in {key}"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import sqlite3
 import threading
 from collections.abc import Iterator
@@ -10,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from ragstrata.errors import IndexMismatchError, IndexMissingError
-from ragstrata.ingest.rows import ChunkRow, Layer
+from ragstrata.ingest.rows import ChunkRow, Layer, RelationRow
 from ragstrata.store.analyzer import analyze
 from ragstrata.store.base import Manifest, SearchFilters
 from ragstrata.store.sqlite import SCHEMA_VERSION, SQLiteStore
@@ -108,6 +109,33 @@ def test_migration_from_empty_and_newer_schema(tmp_path: Path) -> None:
     conn.close()
     with pytest.raises(IndexMismatchError, match="--rebuild"):
         SQLiteStore(path).stats()
+
+
+def test_migration_3_fills_the_light_keys_of_an_older_index(tmp_path: Path) -> None:
+    """An index written before the ``definitions`` table and ``relations.receiver_type``
+    (schema 2) gets them from its stored rows in place: no rebuild."""
+    path = tmp_path / "index.sqlite"
+    store = SQLiteStore(path)
+    batch = sample_batch()
+    typed = [
+        dataclasses.replace(r, receiver_type="Session") if isinstance(r, RelationRow) else r
+        for r in batch[1][1]
+    ]
+    store.replace_files([batch[0], (batch[1][0], typed), *batch[2:]])
+    want = (list(store.scan_relation_keys()), list(store.scan_definition_keys()))
+    store.close()
+    conn = sqlite3.connect(path)  # back to schema 2: migration 3 undone
+    conn.execute("DROP TABLE definitions")
+    conn.execute("ALTER TABLE relations DROP COLUMN receiver_type")
+    conn.execute("DROP INDEX rows_layer")
+    conn.execute("CREATE INDEX rows_layer ON rows(layer)")
+    conn.execute("PRAGMA user_version = 2")
+    conn.commit()
+    conn.close()
+    reopened = SQLiteStore(path)
+    assert (list(reopened.scan_relation_keys()), list(reopened.scan_definition_keys())) == want
+    assert any(k.receiver_type == "Session" for k in want[0]) and len(want[1]) == 6
+    reopened.close()
 
 
 def test_analyzer_change_reanalyzes_rows(tmp_path: Path) -> None:

@@ -16,10 +16,13 @@ that could *name* one of those definitions may get another target. The resolver
 The *reach* of a change is the set of identifier tokens of those names (an over-approximation:
 a relation sharing a token is resolved again even if its target stays). A relation of an
 unchanged file is resolved again when it shares a token with the reach, when a definition on
-its ``from_symbol``'s parent chain changed, or when its file imports something in reach. The
-resolver also gets every import, every base-class relation and each file's first relation
-(it learns modules, aliases and class hierarchies from them); if a base-class relation of an
-unchanged file then moves, the caller resolves everything (``self.m()`` follows bases).
+its ``from_symbol``'s parent chain changed, or when its file imports something in reach.
+Every such relation contains one of :meth:`Matcher.mentioning` as a substring, so the store
+finds the candidates (:class:`~ragstrata.store.base.RelationScope`) and the matcher decides.
+The resolver also gets every import, every base-class relation (with its stored target) and
+each file's first relation, as light keys (it learns modules, aliases and class hierarchies
+from them); if a base-class relation of an unchanged file then moves, the caller resolves
+everything (``self.m()`` follows bases).
 """
 
 from __future__ import annotations
@@ -27,12 +30,13 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Protocol, TypeVar
+from dataclasses import dataclass
+from typing import Protocol
 
 from ragstrata.ingest.code.lang_python import python_module
-from ragstrata.ingest.rows import DefinitionRow
+from ragstrata.ingest.code.resolve_index import DefinitionLike
 
-__all__ = ["NamedRelation", "affected_relations", "name_tokens"]
+__all__ = ["Matcher", "NamedRelation", "Reach", "change_reach", "name_tokens"]
 
 
 class NamedRelation(Protocol):
@@ -51,11 +55,8 @@ class NamedRelation(Protocol):
     def receiver_type(self) -> str | None: ...
 
 
-R = TypeVar("R", bound=NamedRelation)
-
 _TOKEN = re.compile(r"[A-Za-z0-9_$]+")
 _SEPS = (".", "::", "#", "\\", "/", "->")
-_BASES = frozenset({"inherits", "implements"})
 
 
 def name_tokens(text: str) -> set[str]:
@@ -71,11 +72,11 @@ def _last_segments(symbol: str) -> set[str]:
     return out
 
 
-def _definition_reach(d: DefinitionRow) -> set[str]:
+def _definition_reach(d: DefinitionLike) -> set[str]:
     return name_tokens(d.name) | _last_segments(d.symbol)
 
 
-def _modules(defs: Sequence[DefinitionRow]) -> set[str]:
+def _modules(defs: Sequence[DefinitionLike]) -> set[str]:
     """The module / package names a file's definitions make known to the resolver."""
     out: set[str] = set()
     for d in defs:
@@ -89,15 +90,15 @@ def _modules(defs: Sequence[DefinitionRow]) -> set[str]:
 
 
 def _changed(
-    old: Mapping[str, Sequence[DefinitionRow]], new: Mapping[str, Sequence[DefinitionRow]]
-) -> list[DefinitionRow]:
+    old: Mapping[str, Sequence[DefinitionLike]], new: Mapping[str, Sequence[DefinitionLike]]
+) -> list[DefinitionLike]:
     """Definitions that differ between the stored and the new state of each file (all of a
     file's definitions when only their order changed: the resolver is order-sensitive)."""
-    out: list[DefinitionRow] = []
+    out: list[DefinitionLike] = []
     for path in sorted(set(old) | set(new)):
         before, after = list(old.get(path, ())), list(new.get(path, ()))
 
-        def key(d: DefinitionRow) -> tuple[str | None, ...]:
+        def key(d: DefinitionLike) -> tuple[str | None, ...]:
             return (d.symbol, d.name, d.parent, d.kind, d.language)
 
         a, b = Counter(map(key, before)), Counter(map(key, after))
@@ -110,22 +111,25 @@ def _changed(
     return out
 
 
-def affected_relations(
-    old: Mapping[str, Sequence[DefinitionRow]],
-    new: Mapping[str, Sequence[DefinitionRow]],
-    definitions: Iterable[DefinitionRow],
-    relations: Sequence[R],
-    replaced: set[str],
-    appeared: set[str],
-) -> list[R]:
-    """The relations to hand the resolver, in their original order: every relation of the
-    ``replaced`` files (``appeared``: those new, removed or without code before), every
-    base-class relation, the relations of other files the
-    change can reach, every import and each file's first relation (see module docstring)."""
-    changed = _changed(old, new)
+@dataclass(frozen=True, slots=True)
+class Reach:
+    """What a change of definitions can reach: identifier ``tokens`` and the ``symbols`` of
+    the definitions that changed (see module docstring)."""
+
+    tokens: frozenset[str]
+    symbols: frozenset[str]
+
+
+def change_reach(
+    old: Mapping[str, Sequence[DefinitionLike]],
+    new: Mapping[str, Sequence[DefinitionLike]],
+    appeared: Iterable[str],
+) -> Reach:
+    """The reach of replacing each file's ``old`` definitions by its ``new`` ones
+    (``appeared``: files new, removed or without code before)."""
     reach: set[str] = set()
     symbols: set[str] = set()
-    for d in changed:
+    for d in _changed(old, new):
         reach |= _definition_reach(d)
         symbols.add(d.symbol)
     for path in set(old) | set(new):
@@ -134,65 +138,76 @@ def affected_relations(
     for path in appeared:  # a new or removed file's module and folder (modules of files
         reach |= _last_segments(path.rsplit(".", 1)[0])  # without definitions, Go folders)
         reach |= _last_segments(path.rpartition("/")[0] or path)
-    parents: dict[str, str | None] = {}
-    for d in definitions:
-        parents.setdefault(d.symbol, d.parent)
+    return Reach(frozenset(reach), frozenset(symbols))
 
-    chains: dict[str, bool] = {}  # from_symbol -> chain_changed (many relations share one)
-    touches: dict[tuple[str, str | None], bool] = {}  # (to_name, receiver) -> shares a token
 
-    def touched(r: NamedRelation) -> bool:
+class Matcher:
+    """Which relations of unchanged files a :class:`Reach` reaches; ``parents``: every
+    definition's symbol -> its parent (the first definition of a symbol wins)."""
+
+    def __init__(self, reach: Reach, parents: Mapping[str, str | None]) -> None:
+        self.reach = reach
+        self.parents = parents
+        self._chains: dict[str, bool] = {}  # from_symbol -> reached (many relations share one)
+        self._touches: dict[tuple[str, str | None], bool] = {}  # (to_name, receiver) -> ...
+
+    def mentioning(self) -> frozenset[str]:
+        """Strings of which every reached relation contains one in its ``to_name``,
+        ``receiver_type`` or ``from_symbol`` (a superset filter for the store): the reach's
+        tokens, the changed symbols and every definition nested in one."""
+        out = set(self.reach.tokens) | self.reach.symbols
+        out.update(s for s in self.parents if self._chain_changed(s))
+        out.discard("")
+        if len(out) > 512:
+            return frozenset(out)
+        kept: list[str] = []  # one that contains another adds nothing
+        for text in sorted(out, key=len):
+            if not any(k in text for k in kept):
+                kept.append(text)
+        return frozenset(kept)
+
+    def touched(self, r: NamedRelation) -> bool:
+        """The relation names a token of the reach."""
         key = (r.to_name, r.receiver_type)
-        found = touches.get(key)
+        found = self._touches.get(key)
         if found is None:
-            found = touches[key] = bool(_tokens(r) & reach)
+            receiver = r.receiver_type or ""
+            # a token of the reach is a substring of the name first (cheaper than splitting)
+            found = self._touches[key] = any(
+                t in r.to_name or t in receiver for t in self.reach.tokens
+            ) and bool(_tokens(r) & self.reach.tokens)
         return found
 
-    def from_changed(symbol: str) -> bool:
-        found = chains.get(symbol)
+    def reached(self, r: NamedRelation) -> bool:
+        """Named, or its site (a definition on ``from_symbol``'s parent chain) changed."""
+        return self.touched(r) or self._from_changed(r.from_symbol)
+
+    def importing(self, relations: Iterable[NamedRelation], replaced: set[str]) -> set[str]:
+        """Files of unchanged relations (not in ``replaced``) that import something in reach:
+        every relation of theirs is resolved again (aliases)."""
+        return {
+            r.path
+            for r in relations
+            if r.relation == "imports" and r.path not in replaced and self.touched(r)
+        }
+
+    def _from_changed(self, symbol: str) -> bool:
+        found = self._chains.get(symbol)
         if found is None:
-            found = chains[symbol] = chain_changed(symbol) or (
-                symbol not in parents and bool(_last_segments(symbol) & reach)
+            found = self._chains[symbol] = self._chain_changed(symbol) or (
+                symbol not in self.parents and bool(_last_segments(symbol) & self.reach.tokens)
             )
         return found
 
-    def chain_changed(symbol: str) -> bool:
+    def _chain_changed(self, symbol: str) -> bool:
         seen: set[str] = set()
         current: str | None = symbol
         while current is not None and current not in seen:
-            if current in symbols:
+            if current in self.reach.symbols:
                 return True
             seen.add(current)
-            current = parents.get(current)
+            current = self.parents.get(current)
         return False
-
-    importing = {
-        r.path
-        for r in relations
-        if r.relation == "imports" and r.path not in replaced and touched(r)
-    }
-    hit: set[int] = set()
-    for i, r in enumerate(relations):
-        if r.path in replaced:
-            continue
-        if r.path in importing or touched(r) or from_changed(r.from_symbol):
-            hit.add(i)
-    # every file's imports and first relation: the resolver learns modules and aliases from them
-    first: set[int] = set()
-    seen: set[str] = set()
-    for i, r in enumerate(relations):
-        if r.path not in seen:
-            seen.add(r.path)
-            first.add(i)
-    return [
-        r
-        for i, r in enumerate(relations)
-        if r.path in replaced
-        or i in hit
-        or i in first
-        or r.relation in _BASES
-        or r.relation == "imports"
-    ]
 
 
 def _tokens(rel: NamedRelation) -> set[str]:

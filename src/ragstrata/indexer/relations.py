@@ -11,8 +11,13 @@ relations' (relation, from_symbol, to_name, language), in order. The rule:
   targets can move, and every relation of a changed file whose (relation, from_symbol,
   to_name) the file already had keeps its stored target. Only the changed files' stored C1/C2
   rows are read.
-- **Full path.** Otherwise (or when a changed file has a relation it did not have before) ALL
-  relations are resolved again, exactly as a clean run does: rows of unchanged files are read
+- **Scoped path.** Otherwise, unless a changed file's base classes changed: the relations of
+  the changed files and those of unchanged files the change can reach
+  (:mod:`ragstrata.indexer.reach`) are resolved again among every definition (light keys from
+  the store) and, as context, every import and base-class relation and each file's first
+  relation (light keys: no row decoded but the reached ones). If a reached base-class
+  relation moves, the full path follows.
+- **Full path.** Otherwise ALL relations are resolved again, exactly as a clean run does: rows of unchanged files are read
   from the store, those of new/changed files come from extraction, all in path order and, in a
   file, in row order (the resolver is order-sensitive for duplicate names). An unchanged file
   is rewritten only when one of its stored targets changed. ``projection_changed`` lists the
@@ -27,9 +32,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from ragstrata.indexer.reach import affected_relations
+from ragstrata.indexer.reach import Matcher, change_reach
+from ragstrata.ingest.code.resolve_index import DefinitionLike
 from ragstrata.ingest.rows import DefinitionRow, FileRows, Layer, RelationRow, Row
-from ragstrata.store.base import RelationKey, Store
+from ragstrata.store.base import DefinitionKey, RelationKey, RelationScope, Store
 from ragstrata.store.scan import rows_by_path
 
 __all__ = ["Resolution", "resolve_changes"]
@@ -52,8 +58,6 @@ class Resolution:
 def resolve_changes(store: Store, extracted: Sequence[FileRows], gone: Sequence[str]) -> Resolution:
     """Resolve relations after re-extracting ``extracted`` and dropping ``gone`` (changed
     paths are in ``extracted``; removed ones in ``gone``)."""
-    from ragstrata.ingest.code import resolve_relations
-
     fresh = {fr.file.path: fr for fr in extracted}
     replaced = set(fresh) | set(gone)
     before = rows_by_path(store, (Layer.C1, Layer.C2), replaced)
@@ -70,41 +74,17 @@ def resolve_changes(store: Store, extracted: Sequence[FileRows], gone: Sequence[
         reused = _reuse_targets(extracted, before)
         if reused is not None:
             return Resolution(files=reused, rewrites={}, resolved=True)
-    stored_defs = rows_by_path(store, (Layer.C1,))
-    keys: dict[str, list[RelationKey]] = {}
-    for key in store.scan_relation_keys():  # light: only what reach matches
-        keys.setdefault(key.path, []).append(key)
-    definitions: list[DefinitionRow] = []
-    named: list[RelationRow | RelationKey] = []
-    for path in sorted((set(stored_defs) | set(keys)) - replaced | set(fresh)):
-        if path in fresh:
-            for row in fresh[path].rows:
-                if isinstance(row, DefinitionRow):
-                    definitions.append(row)
-                elif isinstance(row, RelationRow):
-                    named.append(row)
-        else:
-            definitions.extend(r for r in stored_defs.get(path, ()) if isinstance(r, DefinitionRow))
-            named.extend(keys.get(path, ()))
-    if not named:
-        return Resolution(
-            files=tuple(extracted), rewrites={}, resolved=True, projection_changed=moved_state
-        )
-    scope = _scope(before, fresh, gone, moved_state, definitions, named)
-    # whole rows of unchanged files: only those in scope (all of them on the full path)
-    stored = _stored_relations(store, named if scope is None else scope)
+    definitions = _definitions(store.scan_definition_keys(), fresh, replaced)
     try:
-        resolved = resolve_relations(definitions, _whole(named if scope is None else scope, stored))
-        again = scope is not None and _bases_moved(resolved, stored, set(fresh))
-    except Exception as exc:  # same fallback as ingestion: relations stay unresolved
-        return _failed(extracted, exc, moved_state)
-    if again:  # a class hierarchy moved: ``self.m()`` anywhere may follow it
-        scope = None
-        stored = _stored_relations(store, named)
-        try:
-            resolved = resolve_relations(definitions, _whole(named, stored))
-        except Exception as exc:
-            return _failed(extracted, exc, moved_state)
+        scoped = None
+        if not _bases_changed(before, fresh, moved_state):
+            scoped = _scoped(store, before, fresh, gone, moved_state, definitions)
+        if scoped is None:  # a class hierarchy moved: ``self.m()`` anywhere may follow it
+            resolved, stored = _resolve_all(store, fresh, replaced, definitions)
+        else:
+            resolved, stored = scoped
+    except _ResolverFailed as failed:  # same fallback as ingestion: relations stay unresolved
+        return _failed(extracted, failed.error, moved_state)
     by_path: dict[str, list[RelationRow]] = {}
     for rel in resolved:
         by_path.setdefault(rel.path, []).append(rel)
@@ -128,8 +108,8 @@ def resolve_changes(store: Store, extracted: Sequence[FileRows], gone: Sequence[
         files=files,
         rewrites=rewrites,
         resolved=True,
-        full=scope is None,
-        scoped=0 if scope is None else sum(1 for r in scope if r.path not in fresh),
+        full=scoped is None,
+        scoped=0 if scoped is None else sum(1 for r in resolved if r.path not in fresh),
         projection_changed=moved_state,
     )
 
@@ -149,6 +129,14 @@ def _projection(rows: Iterable[Row]) -> tuple[tuple[str | None, ...], ...]:
     return tuple(out)
 
 
+class _ResolverFailed(Exception):
+    """The resolver raised (a bug on odd input): the run keeps going, relations unresolved."""
+
+    def __init__(self, error: Exception) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
 def _failed(extracted: Sequence[FileRows], exc: Exception, moved: frozenset[str]) -> Resolution:
     return Resolution(
         files=tuple(extracted),
@@ -156,6 +144,141 @@ def _failed(extracted: Sequence[FileRows], exc: Exception, moved: frozenset[str]
         warnings=(f"relation resolution failed: {type(exc).__name__}: {exc}",),
         projection_changed=moved,
     )
+
+
+def _definitions(
+    stored: Iterable[DefinitionKey], fresh: Mapping[str, FileRows], replaced: set[str]
+) -> list[DefinitionLike]:
+    """Every definition of the repository after the change, in path then row order: the
+    stored keys of unchanged files, the extracted rows of the others."""
+    new = {path: [r for r in fr.rows if isinstance(r, DefinitionRow)] for path, fr in fresh.items()}
+    pending = sorted(new)
+    out: list[DefinitionLike] = []
+    j = 0
+    for key in stored:
+        while j < len(pending) and pending[j] < key.path:
+            out.extend(new[pending[j]])
+            j += 1
+        if key.path not in replaced:
+            out.append(key)
+    for path in pending[j:]:
+        out.extend(new[path])
+    return out
+
+
+def _bases_changed(
+    before: Mapping[str, Sequence[Row]], fresh: Mapping[str, FileRows], moved: frozenset[str]
+) -> bool:
+    """A changed file's base-class relations changed: ``self.m()`` anywhere may move."""
+
+    def bases(rows: Iterable[Row]) -> list[tuple[str | None, ...]]:
+        return [x for x in _projection(rows) if x[0] == "r" and x[1] != "imports"]
+
+    return any(
+        bases(before.get(p, ())) != bases(fresh[p].rows if p in fresh else ()) for p in moved
+    )
+
+
+def _resolve_all(
+    store: Store,
+    fresh: Mapping[str, FileRows],
+    replaced: set[str],
+    definitions: Sequence[DefinitionLike],
+) -> tuple[list[RelationRow], dict[str, dict[str, RelationRow]]]:
+    """Every relation of the repository resolved again (the full path), and the stored rows
+    of the unchanged files: path -> id -> row."""
+    from ragstrata.ingest.code import resolve_relations
+
+    keys = [k for k in store.scan_relation_keys() if k.path not in replaced]
+    stored = _stored_relations(store, keys)
+    named: dict[str, list[RelationRow]] = {}
+    for key in keys:
+        named.setdefault(key.path, []).append(stored[key.path][key.id])
+    for path, fr in fresh.items():
+        named[path] = [r for r in fr.rows if isinstance(r, RelationRow)]
+    rels = [r for path in sorted(named) for r in named[path]]
+    try:
+        return resolve_relations(definitions, rels), stored
+    except Exception as exc:
+        raise _ResolverFailed(exc) from exc
+
+
+_MAX_MENTIONING = 48
+"""More strings than this (a large change): the scoped path reads every relation key and
+matches in Python instead of asking the store for a substring search per string."""
+
+
+def _scoped(
+    store: Store,
+    before: Mapping[str, Sequence[Row]],
+    fresh: Mapping[str, FileRows],
+    gone: Sequence[str],
+    moved_state: frozenset[str],
+    definitions: Sequence[DefinitionLike],
+) -> tuple[list[RelationRow], dict[str, dict[str, RelationRow]]] | None:
+    """The scoped path (see :mod:`ragstrata.indexer.reach`): the relations of the changed
+    files and those of unchanged files the change reaches, resolved again; None when a
+    base-class relation of an unchanged file moved (the caller resolves everything)."""
+    from ragstrata.ingest.code.resolve import resolve_some
+
+    replaced = set(fresh) | set(gone)
+    old = {p: [r for r in before.get(p, ()) if isinstance(r, DefinitionRow)] for p in moved_state}
+    new = {
+        p: [r for r in fresh[p].rows if isinstance(r, DefinitionRow)] if p in fresh else []
+        for p in moved_state
+    }
+    appeared = (set(fresh) - set(before)) | set(gone)
+    parents: dict[str, str | None] = {}
+    for d in definitions:
+        parents.setdefault(d.symbol, d.parent)
+    matcher = Matcher(change_reach(old, new, appeared), parents)
+    mentioning = matcher.mentioning()
+    wide = len(mentioning) > _MAX_MENTIONING
+    scope = None if wide else RelationScope(_STATE_RELATIONS, mentioning)
+    keys = [k for k in store.scan_relation_keys(None, scope) if k.path not in replaced]
+    by_path: dict[str, list[RelationKey]] = {}
+    for key in keys:
+        by_path.setdefault(key.path, []).append(key)
+    if not wide:  # each file's first relation, where the first query did not get it
+        for key in store.scan_relation_keys(None, RelationScope(first_of_file=True)):
+            if key.path not in replaced:
+                known = by_path.setdefault(key.path, [])
+                if not known or known[0].id != key.id:
+                    known.insert(0, key)
+    importing = matcher.importing(keys, replaced)
+    if importing and not wide:  # the whole file: each of its relations may use the alias
+        whole: dict[str, list[RelationKey]] = {}
+        for key in store.scan_relation_keys(sorted(importing)):
+            whole.setdefault(key.path, []).append(key)
+        by_path.update(whole)
+    hits = [k for p, ks in by_path.items() for k in ks if p in importing or matcher.reached(k)]
+    stored = _stored_relations(store, hits)
+    hit_ids = {k.id for k in hits}
+    items: list[RelationRow | RelationKey] = []
+    wanted: list[int] = []
+    for path in sorted(set(by_path) | set(fresh)):
+        if path in fresh:
+            for row in fresh[path].rows:
+                if isinstance(row, RelationRow):
+                    wanted.append(len(items))
+                    items.append(row)
+            continue
+        for key in by_path[path]:
+            if key.id in hit_ids:
+                wanted.append(len(items))
+                items.append(stored[path][key.id])
+            elif wide and not (key.relation in _STATE_RELATIONS or key is by_path[path][0]):
+                continue
+            else:
+                items.append(key)
+    try:
+        found, stale = resolve_some(definitions, items, wanted)
+    except Exception as exc:
+        raise _ResolverFailed(exc) from exc
+    resolved = [found[i] for i in wanted]
+    if stale or _bases_moved(resolved, stored, set(fresh)):
+        return None  # an import or a class hierarchy moved beyond the reach
+    return resolved, stored
 
 
 def _whole(
@@ -195,35 +318,6 @@ def _bases_moved(
         for r in resolved
         if r.relation in _BASES
     )
-
-
-def _scope(
-    before: Mapping[str, Sequence[Row]],
-    fresh: Mapping[str, FileRows],
-    gone: Sequence[str],
-    moved_state: frozenset[str],
-    definitions: Sequence[DefinitionRow],
-    relations: Sequence[RelationRow | RelationKey],
-) -> list[RelationRow | RelationKey] | None:
-    """The relations to resolve again (see :mod:`ragstrata.indexer.reach`), or None for all."""
-    old = {p: [r for r in before.get(p, ()) if isinstance(r, DefinitionRow)] for p in moved_state}
-    new = {
-        p: [r for r in fresh[p].rows if isinstance(r, DefinitionRow)] if p in fresh else []
-        for p in moved_state
-    }
-    changed_bases = any(
-        [x for x in _projection(before.get(p, ())) if x[0] == "r" and x[1] != "imports"]
-        != [
-            x
-            for x in _projection(fresh[p].rows if p in fresh else ())
-            if x[0] == "r" and x[1] != "imports"
-        ]
-        for p in moved_state
-    )
-    if changed_bases:
-        return None  # a class hierarchy changed: ``self.m()`` anywhere may move
-    appeared = (set(fresh) - set(before)) | set(gone)
-    return affected_relations(old, new, definitions, relations, set(fresh) | set(gone), appeared)
 
 
 def _key(rel: RelationRow) -> tuple[str, str, str, str | None]:

@@ -53,10 +53,12 @@ from ragstrata.store.symbols import (
 )
 from ragstrata.store.values import (
     CatalogEntry,
+    DefinitionKey,
     Direction,
     Manifest,
     PendingVector,
     RelationKey,
+    RelationScope,
     ScoredRow,
     SearchFilters,
     StoreStats,
@@ -68,6 +70,7 @@ from ragstrata.store.values import (
 __all__ = [
     "Catalog",
     "CatalogEntry",
+    "DefinitionKey",
     "DenseSearch",
     "Direction",
     "LexicalSearch",
@@ -76,6 +79,7 @@ __all__ = [
     "PendingVector",
     "Rebuildable",
     "RelationKey",
+    "RelationScope",
     "RowReader",
     "RowTexts",
     "RowWriter",

@@ -30,10 +30,12 @@ from typing import Protocol, runtime_checkable
 from ragstrata.ingest.rows import Layer, Row
 from ragstrata.store.values import (
     CatalogEntry,
+    DefinitionKey,
     Direction,
     Manifest,
     PendingVector,
     RelationKey,
+    RelationScope,
     ScoredRow,
     SearchFilters,
     StoreStats,
@@ -127,10 +129,17 @@ class RowReader(Protocol):
         file's rows in the order they were written."""
         ...
 
-    def scan_relation_keys(self, paths: Sequence[str] | None = None) -> Iterator[RelationKey]:
-        """The :class:`RelationKey` of every stored C2 row in ``paths`` (all when None), in
-        :meth:`scan_rows` order, from one snapshot: a light read for the incremental indexer
-        (no row is decoded whole)."""
+    def scan_relation_keys(
+        self, paths: Sequence[str] | None = None, scope: RelationScope | None = None
+    ) -> Iterator[RelationKey]:
+        """The :class:`RelationKey` of every stored C2 row in ``paths`` (all when None) — only
+        those ``scope`` holds, when given — in :meth:`scan_rows` order, from one snapshot: a
+        light read for the incremental indexer (no row is decoded whole)."""
+        ...
+
+    def scan_definition_keys(self) -> Iterator[DefinitionKey]:
+        """The :class:`DefinitionKey` of every stored C1 row, in :meth:`scan_rows` order, from
+        one snapshot (no row is decoded whole)."""
         ...
 
 

@@ -13,10 +13,12 @@ from ragstrata.ingest.rows import Layer, Row
 
 __all__ = [
     "CatalogEntry",
+    "DefinitionKey",
     "Direction",
     "Manifest",
     "PendingVector",
     "RelationKey",
+    "RelationScope",
     "ScoredRow",
     "SearchFilters",
     "StoreStats",
@@ -28,7 +30,8 @@ __all__ = [
 
 class RelationKey(NamedTuple):
     """What a stored C2 row names, without decoding the row: the fields the indexer's scoped
-    relation re-resolution matches against a change (``indexer/reach.py``)."""
+    relation re-resolution matches against a change (``indexer/reach.py``) and the resolver
+    reads of the relations it only learns from (imports, base classes: ``to_symbol``)."""
 
     path: str
     id: str
@@ -36,6 +39,44 @@ class RelationKey(NamedTuple):
     from_symbol: str
     to_name: str
     receiver_type: str | None
+    language: str
+    to_symbol: str | None
+
+
+class DefinitionKey(NamedTuple):
+    """What the relation resolver reads of a stored C1 row, without decoding the row."""
+
+    path: str
+    symbol: str
+    name: str
+    parent: str | None
+    kind: str
+    language: str
+    signature: str
+
+
+@dataclass(frozen=True, slots=True)
+class RelationScope:
+    """Which relation keys :meth:`RowReader.scan_relation_keys` returns besides those of its
+    ``paths``: a key is in scope when its ``relation`` is one of ``relations``, or one of
+    ``mentioning`` is a substring (case kept) of its ``to_name``, ``receiver_type`` or
+    ``from_symbol``, or (``first_of_file``) it is the first C2 row of its file. A superset
+    filter: the indexer refines what it gets."""
+
+    relations: frozenset[str] = frozenset()
+    mentioning: frozenset[str] = frozenset()
+    first_of_file: bool = False
+
+    def __post_init__(self) -> None:
+        if any(not m for m in self.mentioning):
+            raise ValueError("RelationScope.mentioning holds an empty string (it matches all)")
+
+    def matches(self, key: RelationKey, first: bool) -> bool:
+        """The rule, for a store that filters in Python (``first``: the file's first key)."""
+        if key.relation in self.relations or (self.first_of_file and first):
+            return True
+        fields = (key.to_name, key.receiver_type or "", key.from_symbol)
+        return any(m in f for m in self.mentioning for f in fields)
 
 
 class SymbolMode(StrEnum):

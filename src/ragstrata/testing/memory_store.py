@@ -19,10 +19,12 @@ from ragstrata.ingest.rows import DefinitionRow, Layer, RelationRow, Row
 from ragstrata.ingest.texts import DEFAULT_EMBED_LAYERS, TextRules
 from ragstrata.store.base import (
     CatalogEntry,
+    DefinitionKey,
     Direction,
     Manifest,
     PendingVector,
     RelationKey,
+    RelationScope,
     RowTexts,
     ScoredRow,
     SearchFilters,
@@ -246,12 +248,29 @@ class InMemoryStore:
         rows = [self._rows[i] for path in chosen for i in self._by_path[path]]
         return iter([r for r in rows if wanted is None or r.layer in wanted])
 
-    def scan_relation_keys(self, paths: Sequence[str] | None = None) -> Iterator[RelationKey]:
+    def scan_relation_keys(
+        self, paths: Sequence[str] | None = None, scope: RelationScope | None = None
+    ) -> Iterator[RelationKey]:
+        keys: list[RelationKey] = []
+        last = None
+        for r in self.scan_rows((Layer.C2,), paths):
+            if not isinstance(r, RelationRow):
+                continue
+            key = RelationKey(
+                r.path, r.id, r.relation, r.from_symbol, r.to_name, r.receiver_type,
+                r.language, r.to_symbol,
+            )  # fmt: skip
+            first, last = r.path != last, r.path
+            if scope is None or scope.matches(key, first):
+                keys.append(key)
+        return iter(keys)
+
+    def scan_definition_keys(self) -> Iterator[DefinitionKey]:
         return iter(
             [
-                RelationKey(r.path, r.id, r.relation, r.from_symbol, r.to_name, r.receiver_type)
-                for r in self.scan_rows((Layer.C2,), paths)
-                if isinstance(r, RelationRow)
+                DefinitionKey(r.path, r.symbol, r.name, r.parent, r.kind, r.language, r.signature)
+                for r in self.scan_rows((Layer.C1,))
+                if isinstance(r, DefinitionRow)
             ]
         )
 

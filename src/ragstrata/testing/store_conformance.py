@@ -16,7 +16,6 @@ a test file, and English and Russian docs. Vectors come from ``HashEmbedder``.
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 from typing import Any
 
@@ -30,13 +29,13 @@ from ragstrata.ingest.rows import (
 from ragstrata.ingest.texts import embedding_text
 from ragstrata.store.base import (
     Manifest,
-    RelationKey,
     SearchFilters,
     Store,
     manifest_mismatches,
 )
 from ragstrata.store.bm25 import TF_MAX
 from ragstrata.testing.fakes import HashEmbedder
+from ragstrata.testing.store_keys_conformance import KeyConformance
 from ragstrata.testing.store_samples import (
     FP,
     PARSE_SOURCE,
@@ -52,7 +51,7 @@ from ragstrata.testing.store_samples import (
 __all__ = ["StoreConformance", "embed_all", "entry", "sample_batch"]
 
 
-class StoreConformance:
+class StoreConformance(KeyConformance):
     """Behaviour every backend shares. Subclasses provide a ``store`` fixture (fresh, empty)."""
 
     @pytest.fixture
@@ -183,26 +182,6 @@ class StoreConformance:
         assert list(loaded.scan_rows(paths=["src/app/http.py"])) == rewritten
         loaded.remove_files(["web/app.js"])
         assert [r for r in loaded.scan_rows() if r.path == "web/app.js"] == []
-
-    def test_relation_keys_are_the_scanned_relations_named(self, loaded: Store) -> None:
-        def keys(rows: Any) -> list[RelationKey]:
-            return [
-                RelationKey(r.path, r.id, r.relation, r.from_symbol, r.to_name, r.receiver_type)
-                for r in rows
-            ]
-
-        every = keys(loaded.scan_rows((Layer.C2,)))
-        assert every and list(loaded.scan_relation_keys()) == every
-        some = ["web/app.js", "missing.py", "web/app.js"]
-        assert list(loaded.scan_relation_keys(some)) == [k for k in every if k.path in some]
-        assert list(loaded.scan_relation_keys([])) == []
-        # a receiver type is read back, an unresolved / resolved target is not part of the key
-        call = next(r for r in loaded.scan_rows((Layer.C2,)) if isinstance(r, RelationRow))
-        typed = dataclasses.replace(call, receiver_type="Session", to_symbol=None)
-        rows = [typed if r.id == call.id else r for r in loaded.scan_rows(paths=[call.path])]
-        loaded.replace_files([(entry(call.path, "2"), rows)])
-        found = [k for k in loaded.scan_relation_keys([call.path]) if k.id == call.id]
-        assert found == keys([typed])
 
     def test_scan_rows_path_order_is_code_point_order(self, store: Store) -> None:
         text = "x = 1\n"

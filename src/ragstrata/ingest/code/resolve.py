@@ -24,7 +24,7 @@ Pure and deterministic: same input, same output.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import replace
 from typing import NamedTuple
 
@@ -33,16 +33,18 @@ from ragstrata.ingest.code.resolve_index import (
     CLASSY,
     JS,
     SPLIT,
+    DefinitionLike,
     FileImports,
     Index,
+    RelationLike,
     import_alias,
     module_of,
     normalise_import,
     return_type,
 )
-from ragstrata.ingest.rows import DefinitionRow, RelationRow
+from ragstrata.ingest.rows import RelationRow
 
-__all__ = ["EXACT", "EXTERNAL", "POSSIBLE", "resolve_relations"]
+__all__ = ["EXACT", "EXTERNAL", "POSSIBLE", "resolve_relations", "resolve_some"]
 
 EXACT, POSSIBLE, EXTERNAL = "exact", "possible", "external"
 _SELF = frozenset({"self", "this", "$this", "cls", "Self", "static"})
@@ -99,21 +101,34 @@ _EXTERNAL = Target(None, EXTERNAL)
 
 
 class _Resolver:
-    def __init__(self, definitions: Iterable[DefinitionRow], relations: list[RelationRow]) -> None:
+    def __init__(
+        self, definitions: Iterable[DefinitionLike], relations: Sequence[RelationLike]
+    ) -> None:
         self.index = Index(definitions)
         self.bases: dict[str, list[str]] = defaultdict(list)  # class -> resolved bases
         self.open_bases: set[str] = set()  # classes with a base outside the repository
-        self.imports: dict[str, FileImports] = defaultdict(FileImports)
+        # a file's imports are read when one of its relations is resolved (a scoped run
+        # resolves a few files' relations among every import of the repository)
+        self.imports: dict[str, FileImports] = {}
+        self._unread: dict[str, list[RelationLike]] = defaultdict(list)
         self.index.add_files(relations)
         for rel in relations:
             if rel.relation == "imports":
-                self._add_import(rel)
+                self._unread[rel.path].append(rel)
 
-    def _add_import(self, rel: RelationRow) -> None:
+    def file_imports(self, path: str) -> FileImports | None:
+        """What the file's imports bind (None: it has none)."""
+        found = self.imports.get(path)
+        if found is None and path in self._unread:
+            found = self.imports[path] = FileImports()
+            for rel in self._unread.pop(path):
+                self._add_import(rel, found)
+        return found
+
+    def _add_import(self, rel: RelationLike, entry: FileImports) -> None:
         full = normalise_import(rel, self.index)
         if not full:
             return
-        entry = self.imports[rel.path]
         alias = import_alias(rel) or SPLIT.split(full.rstrip("*").rstrip(".:"))[-1]
         if rel.language == "go" and not self.index.known(full):
             alias = full.rsplit("/", 1)[-1]
@@ -131,6 +146,10 @@ class _Resolver:
         star = rel.to_name.endswith("*")
         if (rel.language in _PREFIX_IMPORTS or star) and full not in entry.prefixes:
             entry.prefixes.append(full)
+
+    def import_target(self, rel: RelationLike) -> Target:
+        full = normalise_import(rel, self.index)
+        return Target(full, EXACT) if self.index.known(full) else _EXTERNAL
 
     # -- scopes and classes -------------------------------------------------------------------
     def scopes(self, symbol: str, language: str) -> list[str]:
@@ -192,7 +211,7 @@ class _Resolver:
         hit = index.in_file.get((rel.path, None, name))
         if hit:
             return Target(hit, EXACT)
-        imports = self.imports.get(rel.path)
+        imports = self.file_imports(rel.path)
         if imports is not None:
             target = imports.aliases.get(name)
             if target and index.known(target):
@@ -254,7 +273,7 @@ class _Resolver:
     def _reexported(self, module: str, rest: list[str]) -> str | None:
         """``pkg.Name`` where ``pkg/__init__.py`` imports ``Name`` from a submodule."""
         path = self.index.module_paths.get(module)
-        imports = self.imports.get(path) if path else None
+        imports = self.file_imports(path) if path else None
         target = imports.aliases.get(rest[0]) if imports is not None else None
         if target is None or not self.index.known(target):
             return None
@@ -347,8 +366,7 @@ class _Resolver:
         if rel.relation == "contains":
             return Target(text, EXACT) if text in index.by_symbol else _POSSIBLE
         if rel.relation == "imports":
-            full = normalise_import(rel, index)
-            return Target(full, EXACT) if index.known(full) else _EXTERNAL
+            return self.import_target(rel)
         if rel.relation == "calls":
             return self.call(text, rel, rel.receiver_type)
         if not text or any(c in _BAD for c in text.replace(" ", "")):
@@ -360,25 +378,70 @@ class _Resolver:
 
 
 def resolve_relations(
-    definitions: Iterable[DefinitionRow], relations: Iterable[RelationRow]
+    definitions: Iterable[DefinitionLike], relations: Iterable[RelationRow]
 ) -> list[RelationRow]:
     """Every relation, in input order, with ``to_symbol`` and ``resolution`` filled."""
     rels = list(relations)
+    found, _ = _resolve(definitions, rels, range(len(rels)))
+    return [found[i] for i in range(len(rels))]
+
+
+def resolve_some(
+    definitions: Iterable[DefinitionLike],
+    relations: Sequence[RelationRow | RelationLike],
+    wanted: Collection[int],
+) -> tuple[dict[int, RelationRow], list[int]]:
+    """The relations at the positions ``wanted`` (whole rows), resolved as
+    :func:`resolve_relations` resolves them among all relations of the repository — when
+    ``relations`` holds, in repository order, every import, every base-class relation and at
+    least one relation of each file, and the base-class relations not wanted keep their
+    stored targets (they build the class hierarchy as they are). Returns position -> row,
+    and the positions of imports not wanted whose stored target no longer holds (then the
+    premise failed: the caller resolves everything)."""
+    return _resolve(definitions, relations, wanted, check_imports=True)
+
+
+def _resolve(
+    definitions: Iterable[DefinitionLike],
+    rels: Sequence[RelationRow | RelationLike],
+    wanted: Collection[int],
+    check_imports: bool = False,
+) -> tuple[dict[int, RelationRow], list[int]]:
     resolver = _Resolver(definitions, rels)
+    wanted = set(wanted)
+    # an import's target depends on the index alone: cheap to check every one
+    stale = [
+        i
+        for i, rel in enumerate(rels)
+        if check_imports
+        and rel.relation == "imports"
+        and i not in wanted
+        and resolver.import_target(rel).symbol != rel.to_symbol
+    ]
     targets: dict[int, Target] = {}
     # bases first: ``self.m()`` looks through the class hierarchy
     for i, rel in enumerate(rels):
         if rel.relation in {"inherits", "implements"}:
-            target = targets[i] = resolver.resolve(rel)
+            if i in wanted:
+                target = targets[i] = resolver.resolve(_whole(rel))
+            else:
+                target = Target(rel.to_symbol, EXACT if rel.to_symbol else POSSIBLE)
             if target.symbol is None:
                 resolver.open_bases.add(rel.from_symbol)
             elif target.symbol not in resolver.bases[rel.from_symbol]:
                 resolver.bases[rel.from_symbol].append(target.symbol)
-    out: list[RelationRow] = []
-    for i, rel in enumerate(rels):
+    out: dict[int, RelationRow] = {}
+    for i in sorted(wanted):
+        rel = _whole(rels[i])
         target = targets[i] if i in targets else resolver.resolve(rel)
         if (target.symbol, target.resolution) == (rel.to_symbol, rel.resolution):
-            out.append(rel)
+            out[i] = rel
         else:
-            out.append(replace(rel, to_symbol=target.symbol, resolution=target.resolution))
-    return out
+            out[i] = replace(rel, to_symbol=target.symbol, resolution=target.resolution)
+    return out, stale
+
+
+def _whole(rel: RelationRow | RelationLike) -> RelationRow:
+    if not isinstance(rel, RelationRow):
+        raise TypeError(f"a wanted relation must be a whole row, got {type(rel).__name__}")
+    return rel

@@ -2,21 +2,24 @@
 
 from __future__ import annotations
 
+import functools
 import posixpath
 import re
 from collections import defaultdict
 from collections.abc import Iterable
+from typing import Protocol
 
 from ragstrata.ingest.code.lang_python import python_module
 from ragstrata.ingest.code.lang_rust import rust_module
-from ragstrata.ingest.rows import DefinitionRow, RelationRow
 
 __all__ = [
     "CLASSY",
     "JS",
     "SPLIT",
+    "DefinitionLike",
     "FileImports",
     "Index",
+    "RelationLike",
     "import_alias",
     "module_of",
     "normalise_import",
@@ -31,11 +34,49 @@ JS = frozenset({"javascript", "typescript", "tsx"})
 _JS_EXT = (".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts")
 
 
+class DefinitionLike(Protocol):
+    """What the resolver reads of a definition: a :class:`DefinitionRow`, or a store's light
+    key of one."""
+
+    @property
+    def path(self) -> str: ...
+    @property
+    def symbol(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def parent(self) -> str | None: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def language(self) -> str: ...
+    @property
+    def signature(self) -> str: ...
+
+
+class RelationLike(Protocol):
+    """What the resolver reads of a relation it only learns from (imports, base classes, a
+    file's presence): a :class:`RelationRow`, or a store's light key of one."""
+
+    @property
+    def path(self) -> str: ...
+    @property
+    def relation(self) -> str: ...
+    @property
+    def from_symbol(self) -> str: ...
+    @property
+    def to_name(self) -> str: ...
+    @property
+    def to_symbol(self) -> str | None: ...
+    @property
+    def language(self) -> str: ...
+
+
 class Index:
     """Definitions by symbol, by (parent, name), by (path, parent, name); modules; Go dirs."""
 
-    def __init__(self, definitions: Iterable[DefinitionRow]) -> None:
-        self.by_symbol: dict[str, DefinitionRow] = {}
+    def __init__(self, definitions: Iterable[DefinitionLike]) -> None:
+        self.by_symbol: dict[str, DefinitionLike] = {}
         self.members: dict[tuple[str, str], str] = {}
         self.in_file: dict[tuple[str, str | None, str], str] = {}
         self.names: set[str] = set()  # every definition name, for "defined nowhere" checks
@@ -61,8 +102,9 @@ class Index:
                     if d.language == "go":
                         self.go_dirs.setdefault(posixpath.dirname(d.path), prefix)
             if d.language == "python":
-                self.modules.add(python_module(d.path))
-                self.module_paths.setdefault(python_module(d.path), d.path)
+                module = _python_module(d.path)
+                self.modules.add(module)
+                self.module_paths.setdefault(module, d.path)
         for module in self.modules:
             self.names.add(SPLIT.split(module)[-1])
         self._nested: dict[str, set[str]] | None = None  # built on first use (nested_module)
@@ -74,11 +116,11 @@ class Index:
                 if found and head and tail:
                     self.children.setdefault((head, tail), symbol)
 
-    def add_files(self, relations: Iterable[RelationRow]) -> None:
+    def add_files(self, relations: Iterable[RelationLike]) -> None:
         """Python modules of files without definitions (``__init__.py`` re-exporting names)."""
         for rel in relations:
             if rel.language == "python":
-                module = python_module(rel.path)
+                module = _python_module(rel.path)
                 self.module_paths.setdefault(module, rel.path)
                 if module not in self.modules:
                     self.modules.add(module)
@@ -140,6 +182,9 @@ class Index:
         return None
 
 
+_python_module = functools.lru_cache(maxsize=4096)(python_module)  # ~10 definitions a file
+
+
 def _nested_by_tail(modules: set[str]) -> dict[str, set[str]]:
     """Last dotted part -> the modules ending with it whose parent is not a module: what
     :meth:`Index.nested_module` looks up, built once instead of a scan per import."""
@@ -162,7 +207,7 @@ def prefix_of(symbol: str, name: str) -> str:
     return ""
 
 
-def module_of(rel: RelationRow) -> str:
+def module_of(rel: RelationLike) -> str:
     """The module / crate path of the file a relation is in (Rust and Python)."""
     if rel.language == "rust":
         return rust_module(rel.path)
@@ -181,13 +226,13 @@ class FileImports:
         self.external: set[str] = set()  # bound names that name nothing in the repository
 
 
-def import_alias(rel: RelationRow) -> str | None:
+def import_alias(rel: RelationLike) -> str | None:
     """The name an aliased import binds (Python ``import a.b as c`` -> ``c``)."""
     head, found, alias = rel.to_name.partition(" as ")
     return alias.strip() if found and head else None
 
 
-def normalise_import(rel: RelationRow, index: Index) -> str:
+def normalise_import(rel: RelationLike, index: Index) -> str:
     """An import's target as a symbol / module of this repository would be spelled."""
     name = rel.to_name.strip().split(" as ")[0]
     if rel.language == "python" and not name.startswith(".") and not index.inside(name):
@@ -224,7 +269,7 @@ _RET = {
 }
 
 
-def return_type(d: DefinitionRow) -> str | None:
+def return_type(d: DefinitionLike) -> str | None:
     """The declared result type of a function from its signature, as written."""
     sig = d.signature
     pattern = _RET.get(d.language)

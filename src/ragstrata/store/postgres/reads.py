@@ -1,14 +1,59 @@
-"""Counts of one repository for ``ragstrata status`` (inside the caller's read snapshot)."""
+"""Counts of one repository for ``ragstrata status`` (inside the caller's read snapshot), and
+the SQL of the incremental resolver's light reads (relation and definition keys, from the
+payloads: no row is decoded in Python)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ragstrata.ingest.rows import Layer
-from ragstrata.store.base import Manifest, StoreStats
+from ragstrata.store.base import Manifest, RelationScope, StoreStats
 from ragstrata.store.postgres import schema
 
-__all__ = ["stats"]
+__all__ = ["DEFINITION_KEYS", "relation_keys_sql", "stats"]
+
+DEFINITION_KEYS = (
+    "SELECT path, j->>'symbol', name, j->>'parent', j->>'kind', language, j->>'signature' "
+    "FROM (SELECT path, seq, name, language, payload::jsonb AS j FROM rs_rows "
+    "WHERE repo_id = %s AND layer = 'C1') AS c ORDER BY path COLLATE \"C\", seq"
+)
+"""Every :class:`~ragstrata.store.base.DefinitionKey` of a repository (argument: repo_id)."""
+
+
+def relation_keys_sql(
+    paths: Sequence[str] | None, scope: RelationScope | None
+) -> tuple[str, list[Any]]:
+    """The query of :meth:`scan_relation_keys` and its arguments after the repo_id."""
+    inner = (
+        "SELECT path, seq, id, language, payload::jsonb AS j, "
+        "row_number() OVER (PARTITION BY path ORDER BY seq) AS n FROM rs_rows "
+        "WHERE repo_id = %s AND layer = 'C2'"
+    )
+    args: list[Any] = []
+    if paths is not None:
+        inner += " AND path = ANY(%s)"
+        args.append(sorted(set(paths)))
+    where = ""
+    if scope is not None:
+        parts = ["j->>'relation' = ANY(%s)"]
+        args.append(sorted(scope.relations))
+        if scope.mentioning:
+            parts.append(
+                "EXISTS (SELECT 1 FROM unnest(%s::text[]) AS m(t) WHERE "
+                "strpos(j->>'to_name', m.t) > 0 OR strpos(j->>'receiver_type', m.t) > 0 "
+                "OR strpos(j->>'from_symbol', m.t) > 0)"
+            )
+            args.append(sorted(scope.mentioning))
+        if scope.first_of_file:
+            parts.append("n = 1")
+        where = " WHERE " + " OR ".join(parts)
+    sql = (
+        "SELECT path, id, j->>'relation', j->>'from_symbol', j->>'to_name', "
+        f"j->>'receiver_type', language, j->>'to_symbol' FROM ({inner}) AS c{where} "
+        'ORDER BY path COLLATE "C", seq'
+    )
+    return sql, args
 
 
 def stats(conn: Any, repo_id: int | None, fingerprint: str | None) -> StoreStats:

@@ -23,10 +23,12 @@ from ragstrata.ingest.rows import Layer, Row
 from ragstrata.ingest.texts import DEFAULT_EMBED_LAYERS, TextRules
 from ragstrata.store.base import (
     CatalogEntry,
+    DefinitionKey,
     Direction,
     Manifest,
     PendingVector,
     RelationKey,
+    RelationScope,
     RowTexts,
     ScoredRow,
     SearchFilters,
@@ -380,23 +382,22 @@ class PostgresStore:
             ).fetchall()
         return (row_from_payload(p) for (p,) in found)
 
-    def scan_relation_keys(self, paths: Sequence[str] | None = None) -> Iterator[RelationKey]:
-        sql = (
-            "SELECT path, id, j->>'relation', j->>'from_symbol', j->>'to_name', "
-            "j->>'receiver_type' FROM (SELECT path, seq, id, payload::jsonb AS j FROM rs_rows "
-            "WHERE repo_id = %s AND layer = 'C2'"
-        )
-        args: list[Any] = []
-        if paths is not None:
-            sql += " AND path = ANY(%s)"
-            args.append(sorted(set(paths)))
+    def scan_relation_keys(
+        self, paths: Sequence[str] | None = None, scope: RelationScope | None = None
+    ) -> Iterator[RelationKey]:
+        sql, args = reads.relation_keys_sql(paths, scope)
         with self._db.read() as (conn, repo_id):
             if repo_id is None:
                 return iter(())
-            found = conn.execute(
-                sql + ') AS c ORDER BY path COLLATE "C", seq', (repo_id, *args)
-            ).fetchall()
+            found = conn.execute(sql, (repo_id, *args)).fetchall()
         return iter([RelationKey(*k) for k in found])
+
+    def scan_definition_keys(self) -> Iterator[DefinitionKey]:
+        with self._db.read() as (conn, repo_id):
+            if repo_id is None:
+                return iter(())
+            found = conn.execute(reads.DEFINITION_KEYS, (repo_id,)).fetchall()
+        return iter([DefinitionKey(*k) for k in found])
 
     def has_index(self) -> bool:
         try:

@@ -3,7 +3,8 @@ SQL helpers every module of the package shares (generation counters, meta values
 
 :data:`ROW_SCHEMA_VERSION` (the ``schema_version`` written into manifests) moves only when a
 migration changes what rows mean, so additive migrations (2: the ``summaries`` table of cached
-LLM summaries) never force a rebuild.
+LLM summaries; 3: the ``definitions`` table and ``relations.receiver_type``, filled from the
+stored rows) never force a rebuild.
 """
 
 from __future__ import annotations
@@ -67,6 +68,26 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         """CREATE TABLE summaries (kind TEXT NOT NULL, key TEXT NOT NULL,
             prompt_hash TEXT NOT NULL, text TEXT NOT NULL, updated_at TEXT NOT NULL,
             PRIMARY KEY (kind, key)) WITHOUT ROWID""",
+    ),
+    (  # 3: light reads for the incremental relation resolver (rows unchanged: no rebuild)
+        "ALTER TABLE relations ADD COLUMN receiver_type TEXT",
+        """UPDATE relations SET receiver_type = (SELECT json_extract(payload, '$.receiver_type')
+            FROM rows WHERE rows.id = relations.row_id)""",
+        # what the resolver reads of a C1 row; seq keeps each file's row order
+        """CREATE TABLE definitions (
+            seq INTEGER PRIMARY KEY,
+            row_id TEXT NOT NULL UNIQUE REFERENCES rows(id) ON DELETE CASCADE,
+            path TEXT NOT NULL, symbol TEXT NOT NULL, name TEXT NOT NULL, parent TEXT,
+            kind TEXT NOT NULL, language TEXT NOT NULL, signature TEXT NOT NULL)""",
+        "CREATE INDEX definitions_path ON definitions(path)",
+        # by layer, then path: each file's first C2 row from the index alone
+        "DROP INDEX rows_layer",
+        "CREATE INDEX rows_layer ON rows(layer, path)",
+        """INSERT INTO definitions (row_id, path, symbol, name, parent, kind, language, signature)
+            SELECT id, path, json_extract(payload, '$.symbol'), name,
+            json_extract(payload, '$.parent'), json_extract(payload, '$.kind'), language,
+            json_extract(payload, '$.signature') FROM rows WHERE layer = 'C1'
+            ORDER BY path, seq""",
     ),
 )
 """Numbered migrations: entry ``i`` takes ``user_version`` from ``i`` to ``i + 1``."""

@@ -32,7 +32,7 @@ from ragstrata.store.checks import (
 )
 from ragstrata.store.protocols import RowTexts, Store
 from ragstrata.store.records import row_from_payload
-from ragstrata.store.sqlite import symbols, vectors, writes
+from ragstrata.store.sqlite import keys, symbols, vectors, writes
 from ragstrata.store.sqlite.connection import Connections, swap_in
 from ragstrata.store.sqlite.derived import Derived
 from ragstrata.store.sqlite.hits import hits, top
@@ -47,10 +47,12 @@ from ragstrata.store.sqlite.schema import (
 )
 from ragstrata.store.values import (
     CatalogEntry,
+    DefinitionKey,
     Direction,
     Manifest,
     PendingVector,
     RelationKey,
+    RelationScope,
     ScoredRow,
     SearchFilters,
     StoreStats,
@@ -286,23 +288,15 @@ class SQLiteStore:
             rows = [row_from_payload(p) for p in payloads]
         return iter(rows)
 
-    def scan_relation_keys(self, paths: Sequence[str] | None = None) -> Iterator[RelationKey]:
-        sql = (
-            "SELECT path, id, json_extract(payload, '$.relation'), "
-            "json_extract(payload, '$.from_symbol'), json_extract(payload, '$.to_name'), "
-            "json_extract(payload, '$.receiver_type') FROM rows WHERE layer = 'C2'"
-        )
-        keys: list[RelationKey] = []
+    def scan_relation_keys(
+        self, paths: Sequence[str] | None = None, scope: RelationScope | None = None
+    ) -> Iterator[RelationKey]:
         with self._db.read() as conn:
-            if paths is None:
-                keys = list(map(RelationKey._make, conn.execute(sql + " ORDER BY path, seq")))
-            else:
-                for part in chunks(sorted(set(paths))):
-                    found = conn.execute(
-                        sql + f" AND path IN ({marks(part)}) ORDER BY path, seq", part
-                    )
-                    keys.extend(map(RelationKey._make, found))
-        return iter(keys)
+            return iter(keys.relation_keys(conn, paths, scope))
+
+    def scan_definition_keys(self) -> Iterator[DefinitionKey]:
+        with self._db.read() as conn:
+            return iter(keys.definition_keys(conn))
 
     def has_index(self) -> bool:
         if not self.path.exists() and not self.path.is_symlink():

@@ -86,13 +86,23 @@ def replace_files(
         unique = unique_rows(rows)
         conn.executemany(INSERT_ROW, [_row_values(r, texts, summaries) for r in unique])
         conn.executemany(
-            "INSERT INTO relations VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO relations VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 (row.id, row.relation, row.from_symbol, last_segment(row.from_symbol),
                  row.to_name, row.to_symbol, last_segment(row.to_symbol or row.to_name),
-                 row.line)
+                 row.line, row.receiver_type)
                 for row in unique
                 if isinstance(row, RelationRow)
+            ],
+        )  # fmt: skip
+        conn.executemany(
+            "INSERT INTO definitions (row_id, path, symbol, name, parent, kind, language, "
+            "signature) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (row.id, row.path, row.symbol, row.name, row.parent, row.kind, row.language,
+                 row.signature)
+                for row in unique
+                if isinstance(row, DefinitionRow)
             ],
         )  # fmt: skip
     vectors.collect(conn, old_hashes)
