@@ -33,6 +33,7 @@ from ragstrata.errors import ConfigError
 from ragstrata.query.models import LAYER_IDS, AnchorType, RouterPlan, TestPolicy
 from ragstrata.retrieve.base import Evidence, Hit
 from ragstrata.retrieve.dense import dense_search, query_vectors
+from ragstrata.retrieve.echo import demote_echoes
 from ragstrata.retrieve.flow import flow_lists
 from ragstrata.retrieve.fusion import RankedList, fuse, group_hits, hit_from_row, is_container
 from ragstrata.retrieve.lexical import MOSTLY_CYRILLIC, TermList, lexical_search, term_lists
@@ -117,7 +118,7 @@ class Retriever:
         flow_hits = [
             h for h in fused if h.layer == "C2" and any(r.startswith("flow:") for r in h.reasons)
         ]
-        hits = group_hits(self._promote(fused))
+        hits = demote_echoes(group_hits(self._promote(fused)), plan.query_plan.raw)
         if not flow_hits:  # flow found but not among fused C2 (e.g. --layer excludes C2)
             flow_hits = [
                 hit_from_row(r, 0.0, (lst.label,))

@@ -1,0 +1,65 @@
+"""Code that quotes the question is not evidence for it.
+
+A repository may hold the very question being asked as a string: a list of demo or example
+questions, an eval set, a test of the router. Lexically (and often densely) such a constant is
+the best match there is, and it answers nothing. A code hit (C1 definition, C3 chunk) whose text
+holds the whole question inside a string literal is moved behind every other hit, in its order;
+documentation hits are left alone (a FAQ that repeats the question is a fine answer), and so is
+a question that only shares part of its words with a literal (an error message quoted in a
+longer question is what the user is looking for).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+
+from ragstrata.retrieve.base import Hit
+
+__all__ = ["ECHO_REASON", "demote_echoes", "quotes_question"]
+
+ECHO_REASON = "echo: quotes the question"
+_CODE_LAYERS = frozenset({"C1", "C3"})
+_QUOTES = frozenset("'\"`«“")
+_MIN_WORDS = 4
+_SPACE = re.compile(r"\s+")
+
+
+def _normal(text: str) -> str:
+    return _SPACE.sub(" ", text.casefold()).strip()
+
+
+def _question_key(question: str) -> str | None:
+    """The folded question without closing punctuation, or None when it is too short to be
+    told from an ordinary phrase."""
+    key = _normal(question).rstrip(" ?!.…")
+    return key if len(key.split()) >= _MIN_WORDS else None
+
+
+def quotes_question(text: str, question: str) -> bool:
+    """True when ``text`` holds the whole ``question`` right after a quote character."""
+    key = _question_key(question)
+    if key is None:
+        return False
+    body = _normal(text)
+    start = body.find(key)
+    while start != -1:
+        if start > 0 and body[start - 1] in _QUOTES:
+            return True
+        start = body.find(key, start + 1)
+    return False
+
+
+def demote_echoes(hits: Sequence[Hit], question: str) -> list[Hit]:
+    """``hits`` with the code hits that quote ``question`` moved last (see the module)."""
+    if _question_key(question) is None:
+        return list(hits)
+    kept: list[Hit] = []
+    echoes: list[Hit] = []
+    for hit in hits:
+        if hit.layer in _CODE_LAYERS and hit.text and quotes_question(hit.text, question):
+            echoes.append(replace(hit, reasons=(*hit.reasons, ECHO_REASON)))
+        else:
+            kept.append(hit)
+    return kept + echoes
