@@ -34,7 +34,7 @@ ANALYZER_VERSION = "code-terms-1"
 """Changes whenever analysis output may change; stores re-analyze rows on a mismatch."""
 
 
-@lru_cache(maxsize=200_000)
+@lru_cache(maxsize=32_768)
 def lemmatize(word: str) -> str:
     """Lower-cased normal form of a Russian word (other words are only lower-cased)."""
     low = word.lower()
@@ -53,7 +53,7 @@ def _word_term(word: str) -> str | None:
     return light_stem(low)
 
 
-@lru_cache(maxsize=200_000)
+@lru_cache(maxsize=32_768)
 def _token_terms(token: str) -> tuple[str, ...]:
     # classification is a pure function of the token, so it is cached with the terms
     # (same kinds as ragstrata.text.tokens.tokenize, without building Token objects)

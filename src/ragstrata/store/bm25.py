@@ -42,7 +42,7 @@ SummaryOf = Callable[[SummaryKind, str], str | None]
 """The stored summary text of ``(kind, key)``, or None."""
 
 
-@lru_cache(maxsize=1 << 18)
+@lru_cache(maxsize=32_768)
 def term_hash(term: str) -> int:
     """Signed 64-bit hash of an analyzed term."""
     digest = hashlib.blake2b(term.encode("utf-8", "surrogatepass"), digest_size=8).digest()

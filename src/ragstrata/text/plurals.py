@@ -11,7 +11,7 @@ from functools import lru_cache
 __all__ = ["light_stem", "singular_forms"]
 
 
-@lru_cache(maxsize=200_000)
+@lru_cache(maxsize=32_768)
 def singular_forms(word: str) -> tuple[str, ...]:
     """The singular forms a lower-case English plural may come from, likeliest first; empty
     when ``word`` does not look plural (under 3 letters, not ASCII letters, no ``-s``, ``-ss``).
@@ -33,7 +33,7 @@ def singular_forms(word: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(forms))
 
 
-@lru_cache(maxsize=200_000)
+@lru_cache(maxsize=32_768)
 def light_stem(word: str) -> str:
     """The one form the analyzer indexes: the likeliest of :func:`singular_forms`.
 
