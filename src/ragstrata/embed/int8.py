@@ -14,7 +14,7 @@ the products run on the CPU's integer units (VNNI where present):
 Per-row scales keep every text's vector independent of the other texts in its batch (a
 per-batch scale, as ``DynamicQuantizeMatMul`` uses, moved vectors by up to 0.04 cosine when the
 same text was embedded in another batch). Against the float graph the vectors keep cosine
-0.998 on average (min 0.996 on 500 texts of flask and this repository), and the encoder costs
+0.998 on average (min 0.996 on 500 texts of flask and this repository), and the encoder
 has twice the throughput (``bench/embed.py``: 144 against 69 chunks a second).
 
 The rewrite needs the ``onnx`` package and ~0.8 s (mostly its import), so its result is kept
