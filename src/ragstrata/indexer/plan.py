@@ -43,14 +43,15 @@ class _CatalogWalker(Walker):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Plan:
-    """What an index run has to do. ``files``: the read files of ``added``/``changed``."""
+    """What an index run has to do. ``files``: the read files of ``added``/``changed``; the
+    indexer takes each one out as it extracts it (their texts are not kept for the run)."""
 
     added: tuple[str, ...]
     changed: tuple[str, ...]
     removed: tuple[str, ...]
     touched: tuple[str, ...]  # mtime/size differ, content the same: catalog entry refreshed
     unchanged: tuple[str, ...]
-    files: Mapping[str, SourceFile] = field(default_factory=dict)
+    files: dict[str, SourceFile] = field(default_factory=dict)
     entries: Mapping[str, CatalogEntry] = field(default_factory=dict)  # new entry per path
     skipped: Mapping[str, int] = field(default_factory=dict)
 

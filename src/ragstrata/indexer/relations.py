@@ -44,10 +44,11 @@ __all__ = ["Resolution", "resolve_changes"]
 @dataclass(frozen=True, slots=True)
 class Resolution:
     """Extracted files with relations resolved, and unchanged files whose rows must be
-    rewritten because a relation target moved (path -> full new row list)."""
+    rewritten because a relation target moved (path -> row id -> its new relation row; the
+    file's other rows stay as stored)."""
 
     files: tuple[FileRows, ...]
-    rewrites: Mapping[str, tuple[Row, ...]]
+    rewrites: Mapping[str, Mapping[str, RelationRow]]
     warnings: tuple[str, ...] = ()
     resolved: bool = False  # False: nothing needed resolving
     full: bool = False  # True: every relation of the repository was resolved again
@@ -96,14 +97,7 @@ def resolve_changes(store: Store, extracted: Sequence[FileRows], gone: Sequence[
         old = {r.id: (r.to_symbol, r.resolution) for r in stored[path].values()}
         if any(old.get(r.id) != (r.to_symbol, r.resolution) for r in rels):
             moved.append(path)
-    rewrites: dict[str, tuple[Row, ...]] = {}
-    if moved:
-        full = rows_by_path(store, None, moved)
-        for path in moved:
-            new = {r.id: r for r in by_path[path]}
-            rewrites[path] = tuple(
-                new.get(r.id, r) if isinstance(r, RelationRow) else r for r in full.get(path, [])
-            )
+    rewrites = {path: {r.id: r for r in by_path[path]} for path in moved}
     return Resolution(
         files=files,
         rewrites=rewrites,
