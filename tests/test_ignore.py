@@ -81,10 +81,19 @@ PATHS = st.builds(
 )
 
 
+def _compiles(line: str) -> bool:
+    try:
+        GitIgnoreSpec.from_lines([line])
+    except ValueError:  # pathspec's GitIgnorePatternError, e.g. "! " (a negation of nothing)
+        return False
+    return True
+
+
 def _check(lines: list[str], paths: list[str]) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", FutureWarning)  # "possible nested set" for "[["
-        reference = GitIgnoreSpec.from_lines(lines)
+        # a line pathspec cannot compile is dropped, as the walk drops it
+        reference = GitIgnoreSpec.from_lines([line for line in lines if _compiles(line)])
         ours = IgnoreSpec(lines)
         for path in paths:
             assert ours.check(path) == reference.check_file(path).include, (lines, path)
@@ -113,6 +122,7 @@ def test_screen_covers_every_kind_of_pattern() -> None:
     _check(lines, paths)
     _check(["*", "!*.py", "!*/"], ["a.py", "b.txt", "d/", "d/e.py"])  # ignore all, keep some
     _check(["/**/"], ["a/", "a", "a/b"])
+    _check(["! ", "*.py"], ["a.py", "b", "! "])  # a negation of nothing: the line is dropped
     assert IgnoreSpec(["*.log"]).check("a.txt") is None
     assert IgnoreSpec(["*.log", "!keep.log"]).check("keep.log") is False
 
