@@ -11,7 +11,13 @@ import pytest
 
 from ragstrata.indexer import Indexer
 from ragstrata.indexer import run as indexer_run
-from ragstrata.indexer.spool import RowSpool, for_resolution, with_relations
+from ragstrata.indexer.spool import (
+    RowSpool,
+    definition_key,
+    for_resolution,
+    resolution_context,
+    with_relations,
+)
 from ragstrata.ingest.pipeline import extract_file
 from ragstrata.ingest.rows import (
     ChunkRow,
@@ -109,11 +115,31 @@ def test_with_relations_copies_targets_onto_the_whole_rows() -> None:
         with_relations(whole.rows, fewer)
 
 
-def test_a_first_index_writes_whole_rows_with_resolved_relations(
+def _all_rows(repo: Path) -> dict[str, Any]:
+    store = SQLiteStore.for_repo(repo)
+    try:
+        return {r.id: r for rs in rows_by_path(store, None).values() for r in rs}
+    finally:
+        store.close()
+
+
+def test_a_first_index_equals_one_built_file_by_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    repo = tmp_path / "repo"
-    make_repo(repo)
+    """The first index resolves relations as it writes (RelationResolver, a file at a time);
+    an index grown by incremental runs resolves them in ``resolve_changes``. Same rows."""
+    first, grown = tmp_path / "first", tmp_path / "grown"
+    make_repo(first)
+    make_repo(grown)
+    store = SQLiteStore.for_repo(first)
+    try:
+        Indexer(first, store, HashEmbedder(), HASH_SETTINGS).run(embed=False)
+    finally:
+        store.close()
+    later = sorted(grown.glob("pkg/mod*.py"))[::2]
+    held = {f: f.read_text() for f in later}
+    for f in later:
+        f.unlink()
     seen: list[FileRows] = []
     real = indexer_run.resolve_changes
 
@@ -122,17 +148,54 @@ def test_a_first_index_writes_whole_rows_with_resolved_relations(
         return real(store, files, gone)
 
     monkeypatch.setattr(indexer_run, "resolve_changes", watching)
-    store = SQLiteStore.for_repo(repo)
-    try:
-        Indexer(repo, store, HashEmbedder(), HASH_SETTINGS).run()
-        rows = [r for rs in rows_by_path(store, None).values() for r in rs]
-    finally:
-        store.close()
-    assert seen and all(fr.file.text == "" for fr in seen)  # resolution saw no text
-    defs = [r for r in rows if isinstance(r, DefinitionRow)]
-    rels = [r for r in rows if isinstance(r, RelationRow)]
+    for _ in (1, 2):  # half the modules, then the rest: the incremental path
+        store = SQLiteStore.for_repo(grown)
+        try:
+            Indexer(grown, store, HashEmbedder(), HASH_SETTINGS).run(embed=False)
+        finally:
+            store.close()
+        for f, text in held.items():
+            f.write_text(text)
+    assert seen and all(fr.file.text == "" for fr in seen)  # the incremental path saw no text
+    assert all(r.text == "" for fr in seen for r in fr.rows if isinstance(r, DefinitionRow))
+    rows = _all_rows(first)
+    assert rows == _all_rows(grown)
+    defs = [r for r in rows.values() if isinstance(r, DefinitionRow)]
+    rels = [r for r in rows.values() if isinstance(r, RelationRow)]
     assert defs and all(d.text and d.content_hash for d in defs)  # the whole rows came back
-    assert any(isinstance(r, ChunkRow) and r.text for r in rows)
+    assert any(isinstance(r, ChunkRow) and r.text for r in rows.values())
     assert rels and all(r.resolution for r in rels)
     calls = {(r.from_symbol, r.to_symbol) for r in rels if r.relation == "calls"}
     assert ("pkg.mod0.func_0_0", "pkg.mod1.func_1_0") in calls  # a cross-file target
+
+
+HIERARCHY = {
+    "shop/base.py": "class Base:\n    def save(self):\n        return 1\n",
+    "shop/orders.py": (
+        "from shop.base import Base as B\nimport shop.util as u\n\n\n"
+        "class Order(B):\n    def place(self):\n        u.log('заказ')\n        return self.save()\n"
+    ),
+    "shop/util.py": "def log(msg):\n    return msg\n",
+    "shop/__init__.py": "from shop.orders import Order\n",
+}
+
+
+def test_relation_resolver_resolves_as_the_whole_repository_does() -> None:
+    """Context only (imports, base classes, a relation per file), one relation at a time:
+    the same targets as resolving every relation together (aliases and ``self.save()``
+    through the base class included)."""
+    from ragstrata.ingest.code import resolve_relations
+    from ragstrata.ingest.code.resolve import RelationResolver
+
+    files = [extracted(p, t) for p, t in sorted(HIERARCHY.items())]
+    rows = [r for fr in files for r in fr.rows]
+    defs = [r for r in rows if isinstance(r, DefinitionRow)]
+    rels = [r for r in rows if isinstance(r, RelationRow)]
+    everything = resolve_relations(defs, rels)
+    context = [c for fr in files for c in resolution_context(fr.rows)]
+    assert len(context) < len(rels)
+    one = RelationResolver([definition_key(d) for d in defs], context)
+    assert [one.resolve(r) for r in rels] == everything
+    targets = {(r.from_symbol, r.to_symbol) for r in everything}
+    assert ("shop.orders.Order.place", "shop.base.Base.save") in targets
+    assert ("shop.orders.Order.place", "shop.util.log") in targets

@@ -37,12 +37,19 @@ from ragstrata.indexer.manifest import check_manifest, expected_manifest
 from ragstrata.indexer.plan import Plan, make_plan
 from ragstrata.indexer.relations import Resolution, resolve_changes
 from ragstrata.indexer.secrets_ledger import update_ledger
-from ragstrata.indexer.spool import RowSpool, for_resolution, with_relations
+from ragstrata.indexer.spool import (
+    RowSpool,
+    definition_key,
+    for_resolution,
+    resolution_context,
+    with_relations,
+)
+from ragstrata.ingest.code.resolve import RelationResolver
 from ragstrata.ingest.pipeline import extract_file
-from ragstrata.ingest.rows import FileRows, Layer, RelationRow, Row
+from ragstrata.ingest.rows import DefinitionRow, FileRows, Layer, RelationRow, Row
 from ragstrata.ingest.texts import DEFAULT_EMBED_LAYERS, embedding_text
 from ragstrata.settings import Settings
-from ragstrata.store.base import CatalogEntry, Store, embedding_hash
+from ragstrata.store.base import CatalogEntry, DefinitionKey, RelationKey, Store, embedding_hash
 from ragstrata.store.scan import rows_by_path
 
 __all__ = ["Indexer"]
@@ -116,7 +123,10 @@ class Indexer:
         rewritten = 0
         redacted: dict[str, tuple[str, ...]] = {}
         if not plan.is_noop:
-            warnings, rewritten = self._apply(plan, emit, redacted)
+            if catalog:
+                warnings, rewritten = self._apply(plan, emit, redacted)
+            else:  # nothing stored: relations resolved as the files are written
+                warnings = self._apply_first(plan, emit, redacted)
             _hand_back_heap()
         index_dir = self.repo / self.settings.store.index_dir_name
         update_ledger(index_dir, redacted, plan.removed, reset=rebuild or check.new)
@@ -146,18 +156,12 @@ class Indexer:
     def _apply(
         self, plan: Plan, emit: Progress, redacted: dict[str, tuple[str, ...]]
     ) -> tuple[tuple[str, ...], int]:
-        todo = sorted(plan.files)
         warnings: list[str] = []
         with RowSpool(self.repo / self.settings.store.index_dir_name) as spool:
-            light: list[FileRows] = []  # what resolution reads: C1 without text, C2
-            for i, path in enumerate(todo, 1):
-                file_rows = extract_file(plan.files.pop(path), self.settings.index)
-                warnings.extend(file_rows.warnings)
-                redacted[path] = file_rows.redactions
-                spool.put(path, file_rows.rows)
-                light.append(for_resolution(file_rows))
-                emit(IndexEvent("extract", i, len(todo), path=path, rows=len(file_rows.rows)))
-                del file_rows
+            # what resolution reads: C1 without text, C2
+            light = [
+                for_resolution(fr) for fr in self._extract(plan, emit, redacted, warnings, spool)
+            ]
             emit(IndexEvent("resolve", 0, 1, message="resolving relations"))
             resolution = resolve_changes(self.store, light, plan.removed)
             del light
@@ -175,22 +179,73 @@ class Indexer:
             # 2. new and changed files; those that changed the resolution state last
             late = resolution.projection_changed
             second = sorted(resolution.files, key=lambda fr: (fr.file.path in late, fr.file.path))
-            total = len(first) + len(second)
-            written = 0
             items = chain(
                 self._kept_files(first, plan, resolution),
                 ((plan.entries[fr.file.path], with_relations(spool.take(fr.file.path), fr))
                  for fr in second),
             )  # fmt: skip
-            for batch in self._batches(items):
-                self.store.replace_files(batch)
-                written += len(batch)
-                emit(IndexEvent("write", written, total, rows=sum(len(rows) for _, rows in batch)))
+            self._write(items, len(first) + len(second), emit)
         # 3. removed files
         if plan.removed:
             self.store.remove_files(plan.removed)
             emit(IndexEvent("remove", len(plan.removed), len(plan.removed)))
         return tuple(warnings), len(resolution.rewrites)
+
+    def _apply_first(
+        self, plan: Plan, emit: Progress, redacted: dict[str, tuple[str, ...]]
+    ) -> tuple[str, ...]:
+        """A first index (nothing stored): every file is new, so every relation is resolved
+        among every definition, as the full path of :mod:`~ragstrata.indexer.relations`
+        does — here while the files are written, a file at a time, against the definitions
+        and the context of imports, base classes and files (:class:`RelationResolver`), so
+        the run holds no more than those."""
+        warnings: list[str] = []
+        with RowSpool(self.repo / self.settings.store.index_dir_name) as spool:
+            paths: list[str] = []
+            definitions: list[DefinitionKey] = []
+            context: list[RelationRow | RelationKey] = []
+            for file_rows in self._extract(plan, emit, redacted, warnings, spool):
+                paths.append(file_rows.file.path)
+                definitions.extend(
+                    definition_key(r) for r in file_rows.rows if isinstance(r, DefinitionRow)
+                )
+                context.extend(resolution_context(file_rows.rows))
+            emit(IndexEvent("resolve", 0, 1, message="resolving relations"))
+            resolver = _FileResolver(definitions, context)
+            del definitions, context
+            emit(IndexEvent("resolve", 1, 1, message="relations resolved as files are written"))
+            items = ((plan.entries[p], resolver.rows(spool.take(p))) for p in paths)
+            self._write(items, len(paths), emit)
+        return (*warnings, *resolver.warnings())
+
+    def _extract(
+        self,
+        plan: Plan,
+        emit: Progress,
+        redacted: dict[str, tuple[str, ...]],
+        warnings: list[str],
+        spool: RowSpool,
+    ) -> Iterator[FileRows]:
+        """Extract the plan's files in path order, parking each one's rows in ``spool``
+        (the plan lets go of its text); yields each file's rows for the caller to keep what
+        resolution reads."""
+        todo = sorted(plan.files)
+        for i, path in enumerate(todo, 1):
+            file_rows = extract_file(plan.files.pop(path), self.settings.index)
+            warnings.extend(file_rows.warnings)
+            redacted[path] = file_rows.redactions
+            spool.put(path, file_rows.rows)
+            emit(IndexEvent("extract", i, len(todo), path=path, rows=len(file_rows.rows)))
+            yield file_rows
+
+    def _write(
+        self, items: Iterable[tuple[CatalogEntry, Sequence[Row]]], total: int, emit: Progress
+    ) -> None:
+        written = 0
+        for batch in self._batches(items):
+            self.store.replace_files(batch)
+            written += len(batch)
+            emit(IndexEvent("write", written, total, rows=sum(len(rows) for _, rows in batch)))
 
     def _kept_files(
         self, paths: Sequence[str], plan: Plan, resolution: Resolution
@@ -298,3 +353,41 @@ def _hand_back_heap() -> None:
         libc.malloc_trim(0)
     except (OSError, AttributeError):  # not glibc (musl has no malloc_trim)
         return
+
+
+class _FileResolver:
+    """A first index's relations, resolved a file at a time (see ``Indexer._apply_first``).
+    If the resolver fails (a bug on odd input), relations stay unresolved, as in ingestion,
+    and the run says so once."""
+
+    def __init__(
+        self, definitions: Sequence[DefinitionKey], context: Sequence[RelationRow | RelationKey]
+    ) -> None:
+        self._errors: list[str] = []
+        self._failed = 0
+        self._resolver: RelationResolver | None = None
+        try:
+            self._resolver = RelationResolver(definitions, context)
+        except Exception as exc:  # same fallback as the incremental path
+            self._errors.append(f"{type(exc).__name__}: {exc}")
+
+    def rows(self, rows: Sequence[Row]) -> tuple[Row, ...]:
+        if self._resolver is None:
+            return tuple(rows)
+        return tuple(self._one(r) if isinstance(r, RelationRow) else r for r in rows)
+
+    def _one(self, rel: RelationRow) -> RelationRow:
+        assert self._resolver is not None
+        try:
+            return self._resolver.resolve(rel)
+        except Exception as exc:
+            self._failed += 1
+            if not self._errors:
+                self._errors.append(f"{type(exc).__name__}: {exc}")
+            return rel
+
+    def warnings(self) -> tuple[str, ...]:
+        if not self._errors:
+            return ()
+        what = "" if not self._failed else f" for {self._failed} relations"
+        return (f"relation resolution failed{what}: {self._errors[0]}",)

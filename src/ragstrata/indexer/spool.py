@@ -23,8 +23,9 @@ from types import TracebackType
 from typing import IO
 
 from ragstrata.ingest.rows import DefinitionRow, FileRows, RelationRow, Row
+from ragstrata.store.values import DefinitionKey, RelationKey
 
-__all__ = ["RowSpool", "for_resolution", "with_relations"]
+__all__ = ["RowSpool", "definition_key", "for_resolution", "resolution_context", "with_relations"]
 
 
 class RowSpool:
@@ -98,3 +99,31 @@ def with_relations(rows: Sequence[Row], resolved: FileRows) -> tuple[Row, ...]:
                 row = replace(row, to_symbol=symbol, resolution=how)
         out.append(row)
     return tuple(out)
+
+
+def definition_key(row: DefinitionRow) -> DefinitionKey:
+    """What the relation resolver reads of a definition."""
+    return DefinitionKey(
+        row.path, row.symbol, row.name, row.parent, row.kind, row.language, row.signature
+    )
+
+
+_BASES = frozenset({"inherits", "implements"})
+
+
+def resolution_context(rows: Sequence[Row]) -> list[RelationRow | RelationKey]:
+    """A file's part of the context a first index resolves against
+    (:class:`~ragstrata.ingest.code.resolve.RelationResolver`): its base-class relations as
+    whole rows (without content hash), its imports and its first relation as light keys."""
+    out: list[RelationRow | RelationKey] = []
+    first = True
+    for row in rows:
+        if not isinstance(row, RelationRow):
+            continue
+        if row.relation in _BASES:
+            out.append(replace(row, content_hash=""))
+        elif first or row.relation == "imports":
+            key = (row.path, row.id, row.relation, row.from_symbol, row.to_name)
+            out.append(RelationKey(*key, row.receiver_type, row.language, row.to_symbol))
+        first = False
+    return out

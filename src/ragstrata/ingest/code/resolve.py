@@ -44,7 +44,7 @@ from ragstrata.ingest.code.resolve_index import (
 )
 from ragstrata.ingest.rows import RelationRow
 
-__all__ = ["EXACT", "EXTERNAL", "POSSIBLE", "resolve_relations", "resolve_some"]
+__all__ = ["EXACT", "EXTERNAL", "POSSIBLE", "RelationResolver", "resolve_relations", "resolve_some"]
 
 EXACT, POSSIBLE, EXTERNAL = "exact", "possible", "external"
 _SELF = frozenset({"self", "this", "$this", "cls", "Self", "static"})
@@ -360,6 +360,13 @@ class _Resolver:
             return Target(text, EXACT)
         return self.path(parts, rel)
 
+    def add_base(self, rel: RelationLike, target: Target) -> None:
+        """Record what a base-class relation resolved to (None: a base outside the repository)."""
+        if target.symbol is None:
+            self.open_bases.add(rel.from_symbol)
+        elif target.symbol not in self.bases[rel.from_symbol]:
+            self.bases[rel.from_symbol].append(target.symbol)
+
     def resolve(self, rel: RelationRow) -> Target:
         index = self.index
         text = rel.to_name.strip()
@@ -421,24 +428,52 @@ def _resolve(
     targets: dict[int, Target] = {}
     # bases first: ``self.m()`` looks through the class hierarchy
     for i, rel in enumerate(rels):
-        if rel.relation in {"inherits", "implements"}:
+        if rel.relation in _BASES:
             if i in wanted:
                 target = targets[i] = resolver.resolve(_whole(rel))
             else:
                 target = Target(rel.to_symbol, EXACT if rel.to_symbol else POSSIBLE)
-            if target.symbol is None:
-                resolver.open_bases.add(rel.from_symbol)
-            elif target.symbol not in resolver.bases[rel.from_symbol]:
-                resolver.bases[rel.from_symbol].append(target.symbol)
+            resolver.add_base(rel, target)
     out: dict[int, RelationRow] = {}
     for i in sorted(wanted):
         rel = _whole(rels[i])
-        target = targets[i] if i in targets else resolver.resolve(rel)
-        if (target.symbol, target.resolution) == (rel.to_symbol, rel.resolution):
-            out[i] = rel
-        else:
-            out[i] = replace(rel, to_symbol=target.symbol, resolution=target.resolution)
+        out[i] = _with_target(rel, targets[i] if i in targets else resolver.resolve(rel))
     return out, stale
+
+
+class RelationResolver:
+    """Resolves relations one at a time, each exactly as :func:`resolve_relations` resolves it
+    among all relations of the repository, from a *context* that holds, in repository order,
+    every import, every base-class relation and at least one relation of each file (light keys
+    will do, base-class relations need their whole rows: they are resolved here, first, and
+    build the class hierarchy). What it holds grows with the definitions and that context, not
+    with the relations resolved: the indexer resolves a first index a file at a time."""
+
+    def __init__(
+        self,
+        definitions: Iterable[DefinitionLike],
+        context: Sequence[RelationRow | RelationLike],
+    ) -> None:
+        self._resolver = _Resolver(definitions, context)
+        self._bases: dict[str, Target] = {}  # base-class relation id -> its target
+        for rel in context:
+            if rel.relation in _BASES:
+                target = self._bases[_whole(rel).id] = self._resolver.resolve(_whole(rel))
+                self._resolver.add_base(rel, target)
+
+    def resolve(self, rel: RelationRow) -> RelationRow:
+        """``rel`` with ``to_symbol`` and ``resolution`` filled (``rel`` itself if unchanged)."""
+        target = self._bases.get(rel.id) if rel.relation in _BASES else None
+        return _with_target(rel, target or self._resolver.resolve(rel))
+
+
+_BASES = frozenset({"inherits", "implements"})
+
+
+def _with_target(rel: RelationRow, target: Target) -> RelationRow:
+    if (target.symbol, target.resolution) == (rel.to_symbol, rel.resolution):
+        return rel
+    return replace(rel, to_symbol=target.symbol, resolution=target.resolution)
 
 
 def _whole(rel: RelationRow | RelationLike) -> RelationRow:
