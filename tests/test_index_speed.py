@@ -213,7 +213,7 @@ def test_memory_stays_bounded_on_two_thousand_files(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_texts_are_not_held_until_relations_are_resolved(tmp_path: Path) -> None:
     """16 MB of definitions with long docstrings: every extracted row used to stay in memory
-    until relations were resolved (200 -> 2,000 files: +94 MB); parked on disk, +38 MB."""
+    until relations were resolved (200 -> 2,000 files: +94 MB); parked on disk, +30-40 MB."""
     env = {**os.environ, "RAGSTRATA_EMBEDDER_PROVIDER": "hash"}
     peaks = {}
     for n in (200, 2000):
@@ -221,4 +221,4 @@ def test_texts_are_not_held_until_relations_are_resolved(tmp_path: Path) -> None
         write(repo, {f"pkg/m{i:04d}.py": wordy_module(i) for i in range(n)})
         peaks[n] = _peak_rss_mb(["index", str(repo), "--json"], env)
     print(f"peak RSS MB by file count: {peaks}")
-    assert peaks[2000] - peaks[200] < 60, peaks
+    assert peaks[2000] - peaks[200] < 65, peaks

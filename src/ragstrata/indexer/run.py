@@ -1,6 +1,12 @@
 """The indexer: catalog diff -> extract new/changed files -> resolve relations -> write in
 batches -> fill vectors.
 
+Memory. Extracted rows are parked on disk until they are written (:mod:`.spool`). A first
+index (nothing stored) keeps only definition keys and the resolution context (imports, base
+classes, a relation per file) and resolves each file's relations as the file is written; a
+later run resolves in :mod:`ragstrata.indexer.relations` from definitions without text and
+relations. Both write the same rows.
+
 Crash safety. Every write is one store transaction of a batch of files (at most
 ``batch_files`` files or ``batch_rows`` rows), and the writes are ordered so that the LAST
 commit of a run is always one that a later run would detect as still missing:

@@ -6,7 +6,9 @@ with the repository (2,121 files: ~230 MB of rows, and Python keeps the arenas a
 indexer instead parks each file's rows in an unlinked temporary file as soon as the file is
 extracted and keeps only what resolution reads (:func:`for_resolution`: definitions without
 their text, relations); it takes the rows back one file at a time when it writes them, with the
-resolved relations spliced in (:func:`with_relations`).
+resolved relations spliced in (:func:`with_relations`). A first index keeps even less: the
+definitions' keys (:func:`definition_key`) and the context its relations are resolved against
+(:func:`resolution_context`), and resolves each file's relations as it is written.
 
 The file is the indexer's own, created empty in the index folder (never a path the repository
 names) and deleted when the run ends, killed or not (``O_TMPFILE`` where the system has it).
