@@ -199,3 +199,31 @@ def test_relation_resolver_resolves_as_the_whole_repository_does() -> None:
     targets = {(r.from_symbol, r.to_symbol) for r in everything}
     assert ("shop.orders.Order.place", "shop.base.Base.save") in targets
     assert ("shop.orders.Order.place", "shop.util.log") in targets
+
+
+def test_a_resolver_failure_leaves_relations_unresolved_and_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from ragstrata.ingest.code.resolve import RelationResolver
+
+    repo = tmp_path / "repo"
+    make_repo(repo)
+    real = RelationResolver.resolve
+
+    def odd(self: RelationResolver, rel: RelationRow) -> RelationRow:
+        if rel.to_name.startswith("func_1_0"):
+            raise RecursionError("odd input")  # stands for a resolver bug on one relation
+        return real(self, rel)
+
+    monkeypatch.setattr(RelationResolver, "resolve", odd)
+    store = SQLiteStore.for_repo(repo)
+    try:
+        report = Indexer(repo, store, HashEmbedder(), HASH_SETTINGS).run(embed=False)
+    finally:
+        store.close()
+    failed = [w for w in report.warnings if w.startswith("relation resolution failed")]
+    assert len(failed) == 1 and "RecursionError: odd input" in failed[0], report.warnings
+    rels = [r for r in _all_rows(repo).values() if isinstance(r, RelationRow)]
+    odd_ones = [r for r in rels if r.to_name.startswith("func_1_0")]
+    assert odd_ones and all(r.resolution == "" for r in odd_ones)  # kept as extracted
+    assert all(r.resolution for r in rels if r not in odd_ones)  # the others resolved
