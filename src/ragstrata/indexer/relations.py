@@ -33,6 +33,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from ragstrata.indexer.reach import Matcher, change_reach
+from ragstrata.ingest.code.resolve import BASE_RELATIONS
 from ragstrata.ingest.code.resolve_index import DefinitionLike
 from ragstrata.ingest.rows import DefinitionRow, FileRows, Layer, RelationRow, Row
 from ragstrata.store.base import DefinitionKey, RelationKey, RelationScope, Store
@@ -109,7 +110,6 @@ def resolve_changes(store: Store, extracted: Sequence[FileRows], gone: Sequence[
 
 
 _STATE_RELATIONS = frozenset({"imports", "inherits", "implements"})
-_BASES = frozenset({"inherits", "implements"})
 
 
 def _projection(rows: Iterable[Row]) -> tuple[tuple[str | None, ...], ...]:
@@ -305,12 +305,12 @@ def _bases_moved(
     for path, rows in stored.items():
         if path not in fresh:
             for r in rows.values():
-                if r.relation in _BASES:
+                if r.relation in BASE_RELATIONS:
                     old[r.id] = (r.to_symbol, r.resolution)
     return any(
         r.id in old and old[r.id] != (r.to_symbol, r.resolution)
         for r in resolved
-        if r.relation in _BASES
+        if r.relation in BASE_RELATIONS
     )
 
 

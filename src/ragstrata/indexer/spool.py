@@ -24,6 +24,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import IO
 
+from ragstrata.ingest.code.resolve import BASE_RELATIONS
 from ragstrata.ingest.rows import DefinitionRow, FileRows, RelationRow, Row
 from ragstrata.store.values import DefinitionKey, RelationKey
 
@@ -110,9 +111,6 @@ def definition_key(row: DefinitionRow) -> DefinitionKey:
     )
 
 
-_BASES = frozenset({"inherits", "implements"})
-
-
 def resolution_context(rows: Sequence[Row]) -> list[RelationRow | RelationKey]:
     """A file's part of the context a first index resolves against
     (:class:`~ragstrata.ingest.code.resolve.RelationResolver`): its base-class relations as
@@ -122,7 +120,7 @@ def resolution_context(rows: Sequence[Row]) -> list[RelationRow | RelationKey]:
     for row in rows:
         if not isinstance(row, RelationRow):
             continue
-        if row.relation in _BASES:
+        if row.relation in BASE_RELATIONS:
             out.append(replace(row, content_hash=""))
         elif first or row.relation == "imports":
             key = (row.path, row.id, row.relation, row.from_symbol, row.to_name)

@@ -44,9 +44,19 @@ from ragstrata.ingest.code.resolve_index import (
 )
 from ragstrata.ingest.rows import RelationRow
 
-__all__ = ["EXACT", "EXTERNAL", "POSSIBLE", "RelationResolver", "resolve_relations", "resolve_some"]
+__all__ = [
+    "BASE_RELATIONS",
+    "EXACT",
+    "EXTERNAL",
+    "POSSIBLE",
+    "RelationResolver",
+    "resolve_relations",
+    "resolve_some",
+]
 
 EXACT, POSSIBLE, EXTERNAL = "exact", "possible", "external"
+BASE_RELATIONS = frozenset({"inherits", "implements"})
+"""Relations that build the class hierarchy (resolved before the others)."""
 _SELF = frozenset({"self", "this", "$this", "cls", "Self", "static"})
 _CLASS_SCOPE = CLASSY | {"module"}  # Ruby modules hold methods
 _IMPLICIT_THIS = frozenset({"java", "csharp", "kotlin", "cpp", "ruby"})
@@ -428,7 +438,7 @@ def _resolve(
     targets: dict[int, Target] = {}
     # bases first: ``self.m()`` looks through the class hierarchy
     for i, rel in enumerate(rels):
-        if rel.relation in _BASES:
+        if rel.relation in BASE_RELATIONS:
             if i in wanted:
                 target = targets[i] = resolver.resolve(_whole(rel))
             else:
@@ -457,17 +467,14 @@ class RelationResolver:
         self._resolver = _Resolver(definitions, context)
         self._bases: dict[str, Target] = {}  # base-class relation id -> its target
         for rel in context:
-            if rel.relation in _BASES:
+            if rel.relation in BASE_RELATIONS:
                 target = self._bases[_whole(rel).id] = self._resolver.resolve(_whole(rel))
                 self._resolver.add_base(rel, target)
 
     def resolve(self, rel: RelationRow) -> RelationRow:
         """``rel`` with ``to_symbol`` and ``resolution`` filled (``rel`` itself if unchanged)."""
-        target = self._bases.get(rel.id) if rel.relation in _BASES else None
+        target = self._bases.get(rel.id) if rel.relation in BASE_RELATIONS else None
         return _with_target(rel, target or self._resolver.resolve(rel))
-
-
-_BASES = frozenset({"inherits", "implements"})
 
 
 def _with_target(rel: RelationRow, target: Target) -> RelationRow:
