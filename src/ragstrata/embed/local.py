@@ -14,12 +14,12 @@ as sentence-transformers does.
 Memory. A model call holds activations of (texts x width) tokens and attention maps of
 (texts x heads x width²), so batches are cut by a budget of padded tokens
 (:data:`DEFAULT_BATCH_TOKENS`) as well as by ``batch_size``: 32 short texts go in one call,
-long ones 2 at a time. The graph is run without onnxruntime's graph optimisations: constant
+a long one alone. The graph is run without onnxruntime's graph optimisations: constant
 folding turns the int8 weights into float32 copies (~170 MB more resident memory, in the indexer
 and in every server) for ~10 % less CPU time. Query-side calls shrink onnxruntime's memory
 arena after each run (a server keeps ~100 MB less); document batches keep it (~7 % faster).
-Measured on 3,000 indexed texts (integer kernels): the default arena peaks ~110 MB above the
-loaded model; shrinking it after every call, running without it, or extending it only as
+Measured on 3,000 indexed texts (integer kernels, calls of 512 tokens): the default arena
+peaks ~110 MB above the loaded model; shrinking it after every call, running without it, or extending it only as
 requested all peak higher (260-375 MB above), the freed blocks fragmenting the C heap.
 
 Kernels. By default the graph is first rewritten so its weight products run on integer kernels
@@ -69,11 +69,13 @@ MINILM_MODEL = "all-MiniLM-L6-v2-int8"
 DEFAULT_MAX_TOKENS = 256
 """all-MiniLM-L6-v2's ``max_seq_length`` (special tokens included)."""
 
-DEFAULT_BATCH_TOKENS = 512
-"""Padded tokens per model call at most (texts x longest text), e.g. 2 texts of 256 tokens or
-32 of 16. On the integer kernels smaller calls are faster and smaller: 600 texts of flask and
+DEFAULT_BATCH_TOKENS = 256
+"""Padded tokens per model call at most (texts x longest text), e.g. 1 text of 256 tokens or
+16 of 16. On the integer kernels smaller calls are faster and smaller: 600 texts of flask and
 this repository in batches of 32 took 13.8 s CPU and peaked at 190 MB with 512, 15.5 s and
-254 MB with 1024, 19.5 s and 377 MB with 2048 (a text's vector does not depend on its batch)."""
+254 MB with 1024, 19.5 s and 377 MB with 2048; 3,000 texts of an astropy index took 38-40 s
+CPU and peaked 61 MB above the loaded model with 256, 42-45 s and 111-115 MB above with 512
+(a text's vector does not depend on its batch)."""
 
 
 @dataclass(frozen=True, slots=True)
