@@ -256,6 +256,24 @@ def test_rst_sections_with_overline_nesting_and_exact_lines() -> None:
     assert d2
 
 
+def test_no_rst_doctree_outlives_its_file() -> None:
+    """docutils' cache of nested state machines pinned the last doctrees it parsed; the
+    extraction lets them go (lists and definition lists make nested state machines)."""
+    import gc
+
+    from docutils import nodes
+
+    def alive() -> int:
+        gc.collect()
+        return sum(1 for o in gc.get_objects() if isinstance(o, nodes.document))
+
+    before = alive()  # other tests of this process may hold documents of their own
+    nested = RST + "\n- пункт *один*\n- item **two**\n\nterm\n    definition\n"
+    for i in range(3):
+        assert _split(extract_docs(_file(f"docs/p{i}.rst", nested, language="rst")))[1]
+    assert alive() <= before
+
+
 def test_broken_rst_never_raises_nor_writes_stderr(capfd: pytest.CaptureFixture[str]) -> None:
     broken = (
         "Title\n=====\n\n.. unknown-directive:: x\n   :bad option:\n\n`unclosed <link\n\n"
