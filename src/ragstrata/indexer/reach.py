@@ -34,23 +34,15 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from ragstrata.ingest.code.lang_python import python_module
-from ragstrata.ingest.code.resolve_index import DefinitionLike
+from ragstrata.ingest.code.resolve_index import DefinitionLike, RelationLike
 
 __all__ = ["Matcher", "NamedRelation", "Reach", "change_reach", "name_tokens"]
 
 
-class NamedRelation(Protocol):
-    """What reach reads of a relation: a whole row, or a store's light
-    :class:`~ragstrata.store.values.RelationKey`."""
+class NamedRelation(RelationLike, Protocol):
+    """What reach reads of a relation: what the resolver reads, and the receiver's type (a
+    whole row, or a store's light :class:`~ragstrata.store.values.RelationKey`)."""
 
-    @property
-    def path(self) -> str: ...
-    @property
-    def relation(self) -> str: ...
-    @property
-    def from_symbol(self) -> str: ...
-    @property
-    def to_name(self) -> str: ...
     @property
     def receiver_type(self) -> str | None: ...
 
