@@ -43,6 +43,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.baselines.common import bench_cache
 from bench.make_docstring_set import dist_name
 
+from ragstrata.embed.adapter import adapt_queries
+
 ROOT = Path(__file__).resolve().parents[1]
 
 __all__ = ["fit", "mean_reciprocal_rank"]
@@ -128,15 +130,11 @@ def _embed(sets: Path, vectors: Path) -> dict[str, Pack]:
     return packs
 
 
-def _unit(x: np.ndarray) -> np.ndarray:
-    return x / np.linalg.norm(x, axis=1, keepdims=True)
-
-
 def mean_reciprocal_rank(packs: dict[str, Pack], matrix: np.ndarray | None) -> float:
     """MRR of each query's own definition among its package's embedded definitions."""
     ranks = []
     for queries, docs, gold in packs.values():
-        q = queries if matrix is None else _unit(queries @ matrix)
+        q = queries if matrix is None else adapt_queries(queries, matrix)
         scores = q @ docs.T
         own = scores[np.arange(len(gold)), gold]
         ranks.append(1.0 / ((scores > own[:, None]).sum(axis=1) + 1))

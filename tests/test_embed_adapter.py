@@ -86,5 +86,5 @@ def test_switch_off_in_settings_reaches_the_embedder() -> None:
     on = make_embedder(EmbedderSettings())
     off = make_embedder(EmbedderSettings(query_adapter=False))
     assert isinstance(on, OnnxMiniLMEmbedder) and isinstance(off, OnnxMiniLMEmbedder)
-    assert on._adapter and not off._adapter
+    assert on._adapter is not None and off._adapter is None
     assert on.fingerprint == off.fingerprint  # stored vectors stay valid either way

@@ -178,7 +178,7 @@ class OnnxMiniLMEmbedder(BatchedEmbedder):
         self._batch_tokens = batch_tokens
         self._optimize = optimize_graph
         self._integer = integer_kernels
-        self._adapter = query_adapter and spec.query_adapter is not None
+        self._adapter = spec.query_adapter if query_adapter else None
         # Truncation and the kernels change the vectors, so both are part of the model identity.
         model_id = model if max_tokens == DEFAULT_MAX_TOKENS else f"{model}@{max_tokens}"
         if integer_kernels:
@@ -214,8 +214,8 @@ class OnnxMiniLMEmbedder(BatchedEmbedder):
         self, texts: list[str], query_side: bool, progress: ProgressCallback | None
     ) -> list[list[float]]:
         vectors = self.embed_array(texts, progress, shrink=query_side)
-        if query_side and self._adapter and self._spec.query_adapter is not None:
-            vectors = adapt_queries(vectors, query_adapter(self._spec.query_adapter))
+        if query_side and self._adapter is not None:
+            vectors = adapt_queries(vectors, query_adapter(self._adapter))
         result: list[list[float]] = vectors.tolist()
         return result
 
