@@ -76,7 +76,7 @@ def test_map_finds_held_out_definitions_better_and_leaves_documents_alone() -> N
     np.testing.assert_array_equal(docs, np.asarray(mapped.embed_documents([d for _, d in pairs])))
     before = _mrr(np.asarray(plain.embed_queries([q for q, _ in pairs])), docs)
     after = _mrr(np.asarray(mapped.embed_queries([q for q, _ in pairs])), docs)
-    assert after > before + 0.01, (before, after)  # measured: 0.534 -> 0.552
+    assert after > before + 0.01, (before, after)  # measured: 0.534 -> 0.565
 
 
 def test_switch_off_in_settings_reaches_the_embedder() -> None:
