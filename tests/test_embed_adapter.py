@@ -88,3 +88,19 @@ def test_switch_off_in_settings_reaches_the_embedder() -> None:
     assert isinstance(on, OnnxMiniLMEmbedder) and isinstance(off, OnnxMiniLMEmbedder)
     assert on._adapter is not None and off._adapter is None
     assert on.fingerprint == off.fingerprint  # stored vectors stay valid either way
+
+
+def test_query_cache_keeps_mapped_and_plain_vectors_apart() -> None:
+    from ragstrata.retrieve.dense import QueryVectorCache
+
+    cache = QueryVectorCache()
+    mapped = OnnxMiniLMEmbedder(query_adapter=True)
+    plain = OnnxMiniLMEmbedder(query_adapter=False)
+    templated = OnnxMiniLMEmbedder(query_adapter=False, query_template="search: {text}")
+    assert len({mapped.fingerprint, plain.fingerprint, templated.fingerprint}) == 1
+    question = ["где определён класс UserService?"]
+    got = [np.asarray(cache.vectors(e, question)[0]) for e in (mapped, plain, templated)]
+    want = [np.asarray(e.embed_queries(question)[0]) for e in (mapped, plain, templated)]
+    for g, w in zip(got, want, strict=True):
+        np.testing.assert_allclose(g, w, atol=1e-6)
+    assert float(got[0] @ got[1]) < 0.99 and float(got[1] @ got[2]) < 0.99

@@ -7,6 +7,7 @@ side; ``batches`` cuts texts into ``batch_size`` slices and reports progress aft
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 from collections.abc import Iterator, Sequence
 from typing import TypeVar
@@ -76,6 +77,15 @@ class BatchedEmbedder:
     def fingerprint(self) -> str:
         """Identifies comparable vectors (``provider/model[/dims][/d:<template hash>]``)."""
         return self._fingerprint
+
+    @property
+    def query_fingerprint(self) -> str:
+        """Identifies comparable query vectors: the fingerprint plus what shapes the query
+        side alone (its template), which the fingerprint leaves out on purpose."""
+        if not self._query_template:
+            return self._fingerprint
+        digest = hashlib.sha256(self._query_template.encode("utf-8")).hexdigest()[:6]
+        return f"{self._fingerprint}/q:{digest}"
 
     @property
     def batch_size(self) -> int:

@@ -196,6 +196,12 @@ class OnnxMiniLMEmbedder(BatchedEmbedder):
         self._tokenizer: Tokenizer | None = None
 
     @property
+    def query_fingerprint(self) -> str:
+        """The base query fingerprint, marked when the query map is on."""
+        base = super().query_fingerprint
+        return f"{base}/qmap" if self._adapter is not None else base
+
+    @property
     def dimensions(self) -> int:
         """Vector length (384)."""
         return self._spec.dimensions

@@ -1,7 +1,9 @@
 """Dense candidate generation: the query embedding (cached per text) and cosine lists.
 
-The query vector is cached per (embedder fingerprint, text): a batch of questions, sub-queries
-that repeat, or a session that re-asks cost one encoder call each. For a mostly-Russian
+The query vector is cached per (embedder query fingerprint, text): a batch of questions,
+sub-queries that repeat, or a session that re-asks cost one encoder call each. The query
+fingerprint is the fingerprint plus what shapes the query side alone (its template, a query
+map); an embedder without one is keyed by its fingerprint. For a mostly-Russian
 question with an English-only encoder the expansions and identifiers are embedded as a second
 query (``dense`` over the English terms), beside the raw question.
 """
@@ -21,7 +23,7 @@ _CACHE_SIZE = 4096
 
 
 class QueryVectorCache:
-    """A small thread-safe LRU of query vectors keyed by (fingerprint, text)."""
+    """A small thread-safe LRU of query vectors keyed by (query fingerprint, text)."""
 
     def __init__(self, size: int = _CACHE_SIZE) -> None:
         self._size = size
@@ -30,7 +32,7 @@ class QueryVectorCache:
 
     def vectors(self, embedder: Embedder, texts: Sequence[str]) -> list[list[float]]:
         """Vectors of ``texts``; only the texts not cached yet are embedded (in one call)."""
-        fp = embedder.fingerprint
+        fp = getattr(embedder, "query_fingerprint", embedder.fingerprint)
         with self._lock:
             missing = [t for t in dict.fromkeys(texts) if (fp, t) not in self._items]
         if missing:
