@@ -12,7 +12,7 @@ import hashlib
 from collections.abc import Callable, Sequence
 from typing import Protocol, runtime_checkable
 
-__all__ = ["Embedder", "ProgressCallback", "apply_template", "fingerprint"]
+__all__ = ["Embedder", "ProgressCallback", "apply_template", "fingerprint", "template_digest"]
 
 ProgressCallback = Callable[[int, int], None]
 """Called after each batch with (texts done, texts total)."""
@@ -45,11 +45,16 @@ def apply_template(template: str, texts: Sequence[str]) -> list[str]:
     return [template.replace("{text}", t) for t in texts]
 
 
+def template_digest(template: str) -> str:
+    """Six hex digits of a template's sha256: how fingerprints name a template."""
+    return hashlib.sha256(template.encode("utf-8")).hexdigest()[:6]
+
+
 def fingerprint(provider: str, model: str, dimensions: int = 0, document_template: str = "") -> str:
     """``provider/model[/dims][/d:<sha256(template)[:6]>]``: each optional part only when set."""
     parts = [provider, model]
     if dimensions > 0:
         parts.append(str(dimensions))
     if document_template:
-        parts.append("d:" + hashlib.sha256(document_template.encode("utf-8")).hexdigest()[:6])
+        parts.append("d:" + template_digest(document_template))
     return "/".join(parts)

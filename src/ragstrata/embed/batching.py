@@ -7,12 +7,11 @@ side; ``batches`` cuts texts into ``batch_size`` slices and reports progress aft
 
 from __future__ import annotations
 
-import hashlib
 import importlib.util
 from collections.abc import Iterator, Sequence
 from typing import TypeVar
 
-from ragstrata.embed.base import ProgressCallback, apply_template
+from ragstrata.embed.base import ProgressCallback, apply_template, template_digest
 from ragstrata.errors import ConfigError
 
 __all__ = ["BatchedEmbedder", "batches", "check_positive", "check_templates", "require_package"]
@@ -84,8 +83,7 @@ class BatchedEmbedder:
         side alone (its template), which the fingerprint leaves out on purpose."""
         if not self._query_template:
             return self._fingerprint
-        digest = hashlib.sha256(self._query_template.encode("utf-8")).hexdigest()[:6]
-        return f"{self._fingerprint}/q:{digest}"
+        return f"{self._fingerprint}/q:{template_digest(self._query_template)}"
 
     @property
     def batch_size(self) -> int:
