@@ -19,7 +19,7 @@ $(STAMP): pyproject.toml | $(BIN)/python
 install: $(STAMP)
 
 demo: $(STAMP)
-	@$(BIN)/python -m ragstrata.demo
+	@$(BIN)/python -m ragstrata.cli.demo
 
 # pytest exits 5 when it collected no test: that is a failure here, not a pass.
 test: $(STAMP)

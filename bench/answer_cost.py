@@ -35,10 +35,10 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from ragstrata.facade import Ragstrata
+from ragstrata.app.facade import Ragstrata
+from ragstrata.indexer.summaries import estimate_tokens
 from ragstrata.llm.base import Request, RunResult
 from ragstrata.llm.pricing import PriceTable
-from ragstrata.llm.summaries import estimate_tokens
 from ragstrata.settings import Settings
 from ragstrata.store.sqlite import SQLiteStore
 

@@ -246,7 +246,7 @@ def _hit_dict(hit: Any) -> dict[str, Any]:
 def ragstrata_facade(rows: list[dict[str, Any]], tree: Path, top_k: int) -> Hits:
     """The library facade in this process: ``Ragstrata(tree).index()`` then ``.search()``."""
     _ragstrata_ready()
-    from ragstrata.facade import Ragstrata
+    from ragstrata.app.facade import Ragstrata
 
     with Ragstrata(tree) as rs:
         rs.index()

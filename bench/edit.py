@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ragstrata.facade import Ragstrata
+from ragstrata.app.facade import Ragstrata
 
 STEPS = ("full", "noop", "body", "rename", "restore")
 

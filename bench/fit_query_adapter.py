@@ -12,7 +12,7 @@ downloaded at run time. Steps (each cached under ``WORK``, so a re-run resumes):
    file removed (``WORK/sets``).
 3. Each query is embedded on the query side (no map), and its definition plus up to five
    times as many other definitions of the same files are embedded as the index embeds them
-   (:func:`ragstrata.ingest.texts.embedding_text`) (``WORK/vectors/<package>.npz``).
+   (:func:`ragstrata.core.texts.embedding_text`) (``WORK/vectors/<package>.npz``).
 4. ``W`` (384 x 384, starting at the identity) minimises an InfoNCE loss over
    ``normalize(q @ W) . d / tau`` (tau 0.05): 64 queries of one package per step, scored
    against 384 of that package's definitions (their own and same-file neighbours), Adam
@@ -89,8 +89,8 @@ def _sets(work: Path, dists: Path) -> Path:
 def _embed(sets: Path, vectors: Path) -> dict[str, Pack]:
     from bench.make_docstring_set import _c1_rows
 
+    from ragstrata.core.texts import embedding_text
     from ragstrata.embed.local import OnnxMiniLMEmbedder
-    from ragstrata.ingest.texts import embedding_text
 
     vectors.mkdir(parents=True, exist_ok=True)
     embedder = OnnxMiniLMEmbedder(query_adapter=False)

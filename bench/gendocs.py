@@ -3,7 +3,7 @@ doc-comment conversion, and the LLM path with a loopback fake.
 
 For each ``<name>@<commit>`` tree under ``--trees`` the script indexes it (rows only, into
 ``--indexes/<name>/index.sqlite``, once), generates the ``--all`` site in memory
-(:class:`ragstrata.docgen.site.DocsGenerator`, module docs read from the indexed text) and
+(:class:`ragstrata.answer.docs.site.DocsGenerator`, module docs read from the indexed text) and
 measures:
 
 - completeness: public definitions of the documented packages (non-test code; top level,
@@ -38,11 +38,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ragstrata.answer.gendocs import Target
-from ragstrata.docgen.index_view import CONTAINER_KINDS, is_public
-from ragstrata.docgen.site import DocsGenerator
+from ragstrata.answer.docs.index_view import CONTAINER_KINDS, is_public
+from ragstrata.answer.docs.site import DocsGenerator
+from ragstrata.answer.docs.targets import Target
+from ragstrata.core.rows import DefinitionRow
 from ragstrata.indexer import Indexer
-from ragstrata.ingest.rows import DefinitionRow
 from ragstrata.llm.factory import make_runner
 from ragstrata.retrieve.resolve import CASCADE, SymbolResolver
 from ragstrata.retrieve.rows import file_text
@@ -51,8 +51,14 @@ from ragstrata.store.sqlite import SQLiteStore
 from ragstrata.testing.fakes import HashEmbedder
 from ragstrata.testing.openai_fake import FakeOpenAI
 
-LANG = {"gin": "Go", "zod": "TypeScript", "flask": "Python", "commons-lang": "Java",
-        "fd": "Rust", "sinatra": "Ruby"}
+LANG = {
+    "gin": "Go",
+    "zod": "TypeScript",
+    "flask": "Python",
+    "commons-lang": "Java",
+    "fd": "Rust",
+    "sinatra": "Ruby",
+}
 _CODE = re.compile(r"`([^`\n]+)`")
 _CITE = re.compile(r"^([\w./@+-]+):(\d+)(?:-(\d+))?$")
 _IDENT = re.compile(r"^[A-Za-z_$][\w$]*(?:(?:\.|::|#)[A-Za-z_$][\w$]*)*(?:\(\))?$")
@@ -155,8 +161,10 @@ class Truth:
                 key = (m.group(1), int(m.group(2)), int(m.group(3) or m.group(2)))
                 context = spans.get(key, context)
                 continue
-            if line.strip() and not line.startswith("#") and (
-                overview or (not line.startswith("-") and context.startswith("#"))
+            if (
+                line.strip()
+                and not line.startswith("#")
+                and (overview or (not line.startswith("-") and context.startswith("#")))
             ):
                 context += "\n" + line  # overview / doc text quoted from the source
             entry = _ENTRY.match(line)
@@ -184,15 +192,19 @@ def _written(token: str, line: str) -> bool:
     """Every identifier segment of ``token`` is written in ``line`` (``clap::Arg`` in
     ``use clap::{Arg, ...}``)."""
     parts = [p for p in re.split(r"\.|::|#|\(\)", token) if p]
-    return bool(parts) and all(re.search(rf"(?<![\w$]){re.escape(p)}(?![\w$])", line)
-                               for p in parts)
+    return bool(parts) and all(
+        re.search(rf"(?<![\w$]){re.escape(p)}(?![\w$])", line) for p in parts
+    )
 
 
 def fake_reply(messages: list[dict[str, Any]]) -> str:
     """What the fake model writes: true sentences citing the evidence, and one invented name."""
     user = str(messages[-1]["content"]) if messages else ""
-    found = re.findall(r"(?m)^\[(.+?):(\d+)(?:-\d+)?\] (class|function|method|struct|"
-                       r"enum|interface|trait|constant|module|type_alias|macro) (\S+?):?(?=\s|$)", user)
+    found = re.findall(
+        r"(?m)^\[(.+?):(\d+)(?:-\d+)?\] (class|function|method|struct|"
+        r"enum|interface|trait|constant|module|type_alias|macro) (\S+?):?(?=\s|$)",
+        user,
+    )
     out = []
     for path, line, kind, symbol in found[:3]:
         out.append(f"The {kind} `{symbol}` is defined here `{path}:{line}`.")
@@ -219,27 +231,47 @@ def run_repo(tree: Path, indexes: Path, llm_packages: int) -> dict[str, Any]:
         page = gen.collect(Target("package", folder))
         rendered = gen.render(page)
         cited |= {(c.path, c.start_line, c.end_line) for c in rendered.citations}
-        spans = {(i.row.path, i.row.start_line, i.row.end_line):
-                 "\n".join((i.row.signature, i.row.docstring or "", i.row.text))
-                 for i in page.items()}
+        spans = {
+            (i.row.path, i.row.start_line, i.row.end_line): "\n".join(
+                (i.row.signature, i.row.docstring or "", i.row.text)
+            )
+            for i in page.items()
+        }
         truth.page(rendered.markdown, spans)
         body = re.sub(r"```.*?```", "", rendered.markdown, flags=re.S)
         raw += len(_RAW.findall(body))
         with_overview += page.overview is not None
         for site in page.used_by:
-            used_by.append({"repo": name, "page": folder or ".", "target": site.about,
-                            "relation": site.kind, "from": site.name, "path": site.path, "line": site.line,
-                            "source": truth.source_line(site.path, site.line).strip()[:200]})
+            used_by.append(
+                {
+                    "repo": name,
+                    "page": folder or ".",
+                    "target": site.about,
+                    "relation": site.kind,
+                    "from": site.name,
+                    "path": site.path,
+                    "line": site.line,
+                    "source": truth.source_line(site.path, site.line).strip()[:200],
+                }
+            )
     public = public_definitions(gen)
     documented = sum((r.path, r.start_line, r.end_line) in cited for r in public)
     missing = [r.symbol for r in public if (r.path, r.start_line, r.end_line) not in cited][:5]
     result: dict[str, Any] = {
-        "repo": name, "language": LANG.get(name, "?"), "packages": len(folders),
-        "with_overview": with_overview, "public": len(public), "documented": documented,
-        "completeness": documented / len(public) if public else 1.0, "missing": missing,
-        "named": truth.named, "resolved": truth.resolved,
+        "repo": name,
+        "language": LANG.get(name, "?"),
+        "packages": len(folders),
+        "with_overview": with_overview,
+        "public": len(public),
+        "documented": documented,
+        "completeness": documented / len(public) if public else 1.0,
+        "missing": missing,
+        "named": truth.named,
+        "resolved": truth.resolved,
         "truthfulness": truth.resolved / truth.named if truth.named else 1.0,
-        "unresolved": truth.failures, "raw_markup": raw, "used_by": used_by,
+        "unresolved": truth.failures,
+        "raw_markup": raw,
+        "used_by": used_by,
         "seconds": round(time.perf_counter() - t0, 1),
     }
     if llm_packages:  # the smallest packages with at least three items: a bounded LLM run
@@ -254,24 +286,31 @@ def run_llm(
     store: SQLiteStore, read: Callable[[str], str | None], folders: list[str]
 ) -> dict[str, Any]:
     with FakeOpenAI(fake_reply) as fake, tempfile.TemporaryDirectory() as tmp:
-        settings = LLMSettings(provider="openai", base_url=fake.base_url, model="gpt-4o-mini",
-                               api_key="fake-key", max_retries=0)
+        settings = LLMSettings(
+            provider="openai",
+            base_url=fake.base_url,
+            model="gpt-4o-mini",
+            api_key="fake-key",
+            max_retries=0,
+        )
         runner = make_runner(settings)
         cache = Path(tmp) / "cache.json"
         truth = Truth(store, read)
         removed: set[str] = set()
         prose_items = 0
         for round_ in (1, 2):
-            gen = DocsGenerator(store, read=read, runner=runner,
-                                cache_path=cache)
+            gen = DocsGenerator(store, read=read, runner=runner, cache_path=cache)
             calls_before = fake.calls
             for folder in folders:
                 page = gen.collect(Target("package", folder))
                 rendered = gen.render(page)
                 if round_ == 1:
-                    spans = {(i.row.path, i.row.start_line, i.row.end_line):
-                             "\n".join((i.row.signature, i.row.docstring or "", i.row.text))
-                             for i in page.items()}
+                    spans = {
+                        (i.row.path, i.row.start_line, i.row.end_line): "\n".join(
+                            (i.row.signature, i.row.docstring or "", i.row.text)
+                        )
+                        for i in page.items()
+                    }
                     truth.page(rendered.markdown, spans)
             if round_ == 1:
                 first_calls = fake.calls - calls_before
@@ -279,33 +318,46 @@ def run_llm(
                 prose_items = first_calls
             else:
                 second_calls = fake.calls - calls_before
-    return {"llm_pages": len(folders), "llm_calls": first_calls, "llm_calls_cached_run":
-            second_calls, "llm_removed": sorted(removed), "llm_prose_items": prose_items,
-            "llm_truthfulness": truth.resolved / truth.named if truth.named else 1.0,
-            "llm_unresolved": truth.failures}
+    return {
+        "llm_pages": len(folders),
+        "llm_calls": first_calls,
+        "llm_calls_cached_run": second_calls,
+        "llm_removed": sorted(removed),
+        "llm_prose_items": prose_items,
+        "llm_truthfulness": truth.resolved / truth.named if truth.named else 1.0,
+        "llm_unresolved": truth.failures,
+    }
 
 
 def sample_used_by(results: list[dict[str, Any]], per_repo: int) -> list[dict[str, Any]]:
     out = []
     for r in results:
-        ranked = sorted(r["used_by"], key=lambda e: hashlib.sha256(
-            f"{e['page']}|{e['from']}|{e['path']}|{e['line']}".encode()).hexdigest())
+        ranked = sorted(
+            r["used_by"],
+            key=lambda e: hashlib.sha256(
+                f"{e['page']}|{e['from']}|{e['path']}|{e['line']}".encode()
+            ).hexdigest(),
+        )
         out += ranked[:per_repo]
     return out
 
 
 def markdown_table(results: list[dict[str, Any]], precision: dict[str, tuple[int, int]]) -> str:
-    head = ("| repo | language | packages (overview) | public defs | completeness | named ids "
-            "| truthfulness offline | raw markup | Used by precision (labelled) | LLM fake: "
-            "truthfulness / removed / calls, cached run |\n|---|---|---|---|---|---|---|---|---|---|")
+    head = (
+        "| repo | language | packages (overview) | public defs | completeness | named ids "
+        "| truthfulness offline | raw markup | Used by precision (labelled) | LLM fake: "
+        "truthfulness / removed / calls, cached run |\n|---|---|---|---|---|---|---|---|---|---|"
+    )
     rows = [head]
     for r in results:
         ok, n = precision.get(r["repo"], (0, 0))
         prec = f"{ok / n:.2f} ({ok}/{n})" if n else "-"
         llm = "-"
         if "llm_calls" in r:
-            llm = (f"{r['llm_truthfulness']:.3f} / {len(r['llm_removed'])} / "
-                   f"{r['llm_calls']}, {r['llm_calls_cached_run']}")
+            llm = (
+                f"{r['llm_truthfulness']:.3f} / {len(r['llm_removed'])} / "
+                f"{r['llm_calls']}, {r['llm_calls_cached_run']}"
+            )
         rows.append(
             f"| {r['repo']} | {r['language']} | {r['packages']} ({r['with_overview']}) | "
             f"{r['public']} | {r['completeness']:.3f} | {r['named']} | "
@@ -328,13 +380,17 @@ def main(argv: list[str] | None = None) -> int:
     for tree in sorted(p for p in args.trees.iterdir() if "@" in p.name):
         results.append(run_repo(tree, args.indexes, args.llm_packages))
         r = results[-1]
-        print(f"{r['repo']}: completeness {r['completeness']:.3f} truthfulness "
-              f"{r['truthfulness']:.3f} ({r['seconds']}s) missing {r['missing']} "
-              f"unresolved {r['unresolved']}", file=sys.stderr)
+        print(
+            f"{r['repo']}: completeness {r['completeness']:.3f} truthfulness "
+            f"{r['truthfulness']:.3f} ({r['seconds']}s) missing {r['missing']} "
+            f"unresolved {r['unresolved']}",
+            file=sys.stderr,
+        )
     sample = sample_used_by(results, args.per_repo)
     if args.sample_out:
-        args.sample_out.write_text("".join(json.dumps(e, ensure_ascii=False) + "\n"
-                                           for e in sample), encoding="utf-8")
+        args.sample_out.write_text(
+            "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in sample), encoding="utf-8"
+        )
     precision: dict[str, tuple[int, int]] = {}
     if args.labels and args.labels.is_file():
         for line in args.labels.read_text(encoding="utf-8").splitlines():

@@ -18,9 +18,10 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from ragstrata.ingest.pipeline import extract_file, resolve_repository
-from ragstrata.ingest.rows import FileRows, SourceFile
+from ragstrata.core.rows import FileRows, SourceFile
+from ragstrata.ingest.pipeline import extract_file
 from ragstrata.ingest.walker import Walker
+from ragstrata.relations.repository import resolve_repository
 from ragstrata.settings import IndexSettings
 
 

@@ -47,7 +47,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.baselines.common import bench_cache
 
 if TYPE_CHECKING:
-    from ragstrata.ingest.rows import DefinitionRow
+    from ragstrata.core.rows import DefinitionRow
 
 __all__ = [
     "DEFAULT_PACKAGES",
@@ -174,8 +174,8 @@ def _targets(path: str, source: str, min_words: int) -> list[Target]:
 
 def _c1_rows(path: str, stripped: str) -> list[DefinitionRow]:
     """ragstrata's C1 rows for the stripped file."""
+    from ragstrata.core.rows import DefinitionRow, SourceFile
     from ragstrata.ingest.code.extract import extract_code
-    from ragstrata.ingest.rows import DefinitionRow, SourceFile
 
     file = SourceFile(
         path=path, language="python", is_test=False, is_doc=False, size=len(stripped),

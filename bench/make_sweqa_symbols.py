@@ -48,10 +48,10 @@ def answer_names(answer: str) -> list[str]:
 
 @cache
 def _definitions(tree: Path, path: str) -> tuple[str, ...]:
+    from ragstrata.core.languages import detect_language
+    from ragstrata.core.rows import DefinitionRow, SourceFile
     from ragstrata.ingest.code.extract import extract_code
     from ragstrata.ingest.code.parsers import supported_languages
-    from ragstrata.ingest.languages import detect_language
-    from ragstrata.ingest.rows import DefinitionRow, SourceFile
 
     file = tree / path
     language = detect_language(path)
@@ -73,7 +73,7 @@ def gold_symbols(
     answer: str, tree: Path, gold_files: Sequence[str], max_ambiguous: int = 3
 ) -> list[str]:
     """C1 symbols of ``gold_files`` that the answer names (see module docstring)."""
-    from ragstrata.store.base import suffix_match
+    from ragstrata.core.names import suffix_match
 
     symbols = [s for path in gold_files for s in _definitions(tree, path)]
     out: dict[str, None] = {}

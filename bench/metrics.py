@@ -4,7 +4,7 @@ A system returns, per query, a ranked list of hits; each hit names a ``path`` an
 ``symbol`` (qualified name). For file-level metrics the list is reduced to distinct paths in
 first-seen order (so ten chunks of one file count as one ranked file); for symbol-level metrics
 to distinct non-null symbols the same way, a hit symbol counting as a gold symbol when it equals
-it or ends with its dotted segments (``ragstrata.store.base.suffix_match``, the rule of
+it or ends with its dotted segments (``ragstrata.core.names.suffix_match``, the rule of
 ``ragstrata eval``). Against a query's gold set G and that ranked list R:
 
 - ``recall@k`` = |G ∩ R[:k]| / |G|
@@ -23,7 +23,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ragstrata.evaluation import MRR_DEPTH, LevelMetrics, level_metrics
+from ragstrata.app.evaluation import MRR_DEPTH, LevelMetrics, level_metrics
 
 __all__ = [
     "KS",
@@ -41,7 +41,7 @@ KS = (1, 5, 10)
 
 
 class LevelScores(LevelMetrics):
-    """Averages of one level (file or symbol): ``ragstrata.evaluation.LevelMetrics``, one rule."""
+    """Averages of one level (file or symbol): ``ragstrata.app.evaluation.LevelMetrics``, one rule."""
 
     def as_dict(self) -> dict[str, float | int]:
         """``{"n", "recall@1", …, "hit@10", "mrr"}`` rounded to 4 places."""
@@ -59,7 +59,7 @@ def distinct(items: Iterable[str | None]) -> list[str]:
 
 def gold_symbols_in(hit_symbols: Iterable[str | None], gold: Sequence[str]) -> list[str]:
     """Distinct symbols in hit order, a symbol matching a gold one reported as that gold one."""
-    from ragstrata.store.base import suffix_match
+    from ragstrata.core.names import suffix_match
 
     out: dict[str, None] = {}
     for symbol in hit_symbols:
@@ -76,7 +76,7 @@ def score_level(
     """Average recall@k / hit@k / MRR of ranked lists against gold sets (queries with gold only).
 
     ``ranked[i]`` must already be distinct (see :func:`distinct`). ``None`` when no query has gold.
-    The arithmetic is ``ragstrata eval``'s own (:func:`ragstrata.evaluation.level_metrics`), so the
+    The arithmetic is ``ragstrata eval``'s own (:func:`ragstrata.app.evaluation.level_metrics`), so the
     baselines and ragstrata are scored by one implementation.
     """
     scores = level_metrics(ranked, gold, KS)

@@ -32,7 +32,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from ragstrata.facade import Ragstrata
+from ragstrata.app.facade import Ragstrata
 from ragstrata.settings import Settings
 
 QUESTIONS_EN = [

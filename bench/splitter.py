@@ -21,7 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ragstrata.ingest.languages import ladder_for
+from ragstrata.core.languages import ladder_for
 from ragstrata.ingest.splitter import RecursiveSplitter, split_spans
 
 Splitter = Callable[[str], list[str]]

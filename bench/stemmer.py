@@ -28,8 +28,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from ragstrata.evaluation import evaluate, load_dataset, select_for_tree  # noqa: E402
-from ragstrata.facade import Ragstrata  # noqa: E402
+from ragstrata.app.evaluation import evaluate, load_dataset, select_for_tree  # noqa: E402
+from ragstrata.app.facade import Ragstrata  # noqa: E402
 from ragstrata.store import analyzer  # noqa: E402
 from ragstrata.store.sqlite import schema  # noqa: E402
 

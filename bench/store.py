@@ -35,12 +35,13 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from ragstrata.ingest.pipeline import ingest_repository
-from ragstrata.ingest.rows import Layer, Row
-from ragstrata.ingest.texts import embedding_text
+from ragstrata.core.rows import Layer, Row
+from ragstrata.core.texts import embedding_text
+from ragstrata.core.values import CatalogEntry, SearchFilters
+from ragstrata.relations.repository import ingest_repository
 from ragstrata.settings import IndexSettings
-from ragstrata.store.base import CatalogEntry, SearchFilters, embedding_hash
 from ragstrata.store.postgres import PostgresStore
+from ragstrata.store.records import embedding_hash
 from ragstrata.store.sqlite import SQLiteStore
 from ragstrata.testing.fakes import HashEmbedder
 

@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from ragstrata.ingest.rows import (
+from ragstrata.core.rows import (
     ChunkRow,
     DefinitionRow,
     FileRow,
@@ -38,9 +38,9 @@ from ragstrata.ingest.rows import (
     content_hash,
     row_id,
 )
-from ragstrata.ingest.texts import lexical_text
+from ragstrata.core.texts import lexical_text
+from ragstrata.core.values import CatalogEntry, SearchFilters
 from ragstrata.store.analyzer import analyze
-from ragstrata.store.base import CatalogEntry, SearchFilters
 from ragstrata.store.sqlite import SQLiteStore
 
 QUERIES = [
@@ -184,7 +184,7 @@ def fts5_baseline(db: Path, queries: list[str]) -> dict[str, Any]:
     conn.execute(
         "CREATE VIRTUAL TABLE fts USING fts5(terms, tokenize=\"unicode61 tokenchars '_.:-'\")"
     )
-    from ragstrata.store.base import row_from_payload
+    from ragstrata.store.records import row_from_payload
 
     conn.executemany(
         "INSERT INTO fts(rowid, terms) VALUES (?, ?)",

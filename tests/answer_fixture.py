@@ -6,12 +6,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from ragstrata.answer.graphs.base import hit_from_scored
-from ragstrata.ingest.pipeline import ingest_repository
+from ragstrata.core.evidence import Evidence, Hit, Requirement
+from ragstrata.core.values import CatalogEntry, SearchFilters, SymbolMode
 from ragstrata.query.models import RouterPlan
 from ragstrata.query.router import Router
-from ragstrata.retrieve.base import Evidence, Hit, Requirement
+from ragstrata.relations.repository import ingest_repository
 from ragstrata.settings import IndexSettings
-from ragstrata.store.base import CatalogEntry, SearchFilters, Store, SymbolMode
+from ragstrata.store.protocols import Store
 from ragstrata.store.sqlite import SQLiteStore
 
 FILES: dict[str, str] = {

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 import pytest
 
 from cli_runner import run_cli
-from ragstrata.facade import Ragstrata
+from ragstrata.app.facade import Ragstrata
 from ragstrata.query.models import Intent
 from ragstrata.settings import EmbedderSettings, Settings
 

@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from answer_fixture import code_evidence, docs_evidence, hits, load_store, plan, write_repo
-from ragstrata.answer.base import Citation
 from ragstrata.answer.graphs import (
     GRAPHS,
     CodeQAGraph,
@@ -22,9 +21,10 @@ from ragstrata.answer.graphs import (
 )
 from ragstrata.answer.graphs.llm import build_request, check_reply
 from ragstrata.answer.graphs.messages import _data
+from ragstrata.core.answer import Citation
+from ragstrata.core.evidence import Evidence
 from ragstrata.errors import ConfigError, ProviderError
 from ragstrata.query.models import GRAPH_IDS
-from ragstrata.retrieve.base import Evidence
 from ragstrata.store.sqlite import SQLiteStore
 from ragstrata.testing import ScriptedRunner
 
@@ -418,9 +418,9 @@ def test_class_named_like_its_module_is_shown_first_and_modules_get_no_callers(
     answers "where is Retriever defined"; a module's "callers" (calls to a same-named function
     elsewhere) are never listed."""
     from ragstrata.answer.graphs.base import hit_from_scored
+    from ragstrata.core.evidence import Requirement
+    from ragstrata.core.values import SymbolMode
     from ragstrata.query.router import Router
-    from ragstrata.retrieve.base import Requirement
-    from ragstrata.store.base import SymbolMode
 
     (tmp_path / "pkg").mkdir()
     (tmp_path / "pkg" / "__init__.py").write_text("", encoding="utf-8")

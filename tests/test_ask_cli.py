@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 from answer_fixture import write_repo
+from ragstrata.app.facade import Ragstrata
 from ragstrata.cli.app import main
 from ragstrata.cli.common import edge_settings
-from ragstrata.facade import Ragstrata
 
 HIT_KEYS = {"layer", "path", "start_line", "end_line", "symbol", "score", "reasons", "text"}
 

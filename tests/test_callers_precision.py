@@ -12,9 +12,10 @@ import hashlib
 
 import pytest
 
-from ragstrata.ingest.code import extract_code, resolve_relations
-from ragstrata.ingest.rows import DefinitionRow, RelationRow, SourceFile
-from ragstrata.store.base import relation_score
+from ragstrata.core.names import relation_score
+from ragstrata.core.rows import DefinitionRow, RelationRow, SourceFile
+from ragstrata.ingest.code import extract_code
+from ragstrata.relations.resolve import resolve_relations
 
 
 def _file(language: str, path: str, text: str) -> SourceFile:

@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from ragstrata.core.rows import ChunkRow, DefinitionRow, FileRow, Layer, RelationRow, SourceFile
 from ragstrata.errors import ConfigError
-from ragstrata.ingest.code import extract_code, resolve_relations, supported_languages
-from ragstrata.ingest.rows import ChunkRow, DefinitionRow, FileRow, Layer, RelationRow, SourceFile
+from ragstrata.ingest.code import extract_code, supported_languages
+from ragstrata.relations.resolve import resolve_relations
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "code"
 

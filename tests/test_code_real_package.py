@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from ragstrata.ingest.code import extract_code, resolve_relations
-from ragstrata.ingest.rows import DefinitionRow, RelationRow, Row, SourceFile
+from ragstrata.core.rows import DefinitionRow, RelationRow, Row, SourceFile
+from ragstrata.ingest.code import extract_code
+from ragstrata.relations.resolve import resolve_relations
 
 STDLIB = Path(json.__file__).resolve().parent.parent
 

@@ -11,7 +11,7 @@ import pytest
 
 from answer_fixture import load_store, write_repo
 from docgen_fixture import write_polyglot
-from ragstrata.answer.gendocs import build_docs
+from ragstrata.answer.docs.targets import build_docs
 from ragstrata.store.sqlite import SQLiteStore
 
 
@@ -132,8 +132,15 @@ def test_precise_and_possible_relations_apart(payments: SQLiteStore) -> None:
 def test_russian_page_translates_labels_not_identifiers(payments: SQLiteStore) -> None:
     md = build_docs("src/payments/gateway.py", store=payments, language="ru").markdown
     assert md.startswith("# Модуль `src/payments/gateway.py`\n\n## Обзор\n\nTalks to the")
-    for heading in ("## Публичный API", "### Класс `Gateway`", "### Функция `charge`",
-                    "## Диаграмма", "## Связи", "## Примеры из тестов", "Методы:"):
+    for heading in (
+        "## Публичный API",
+        "### Класс `Gateway`",
+        "### Функция `charge`",
+        "## Диаграмма",
+        "## Связи",
+        "## Примеры из тестов",
+        "Методы:",
+    ):
         assert heading in md
     for english in ("Public API", "Relations", "Examples from tests", "Methods:", "Overview"):
         assert english not in md

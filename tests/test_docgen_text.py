@@ -7,18 +7,18 @@ import re
 
 import pytest
 
-from ragstrata.docgen.doccomment import parse_doc, to_markdown
-from ragstrata.docgen.mermaid import parse_flowchart
-from ragstrata.docgen.moduledoc import module_doc
-from ragstrata.docgen.svg import flowchart_svg
+from ragstrata.answer.docs.doccomment import parse_doc, to_markdown
+from ragstrata.answer.docs.mermaid import parse_flowchart
+from ragstrata.answer.docs.moduledoc import module_doc
+from ragstrata.answer.docs.svg import flowchart_svg
 
 RAW = re.compile(r"<p>|</p>|<pre>|</pre>|\{@link|\{@code|<code>|&lt;")
 
 
 def test_javadoc_html_and_inline_tags_become_markdown() -> None:
     doc = parse_doc(
-        "<p>Checks if a CharSequence is empty (\"\") or null.</p>\n\n<pre>\n"
-        "StringUtils.isEmpty(null)      = true\nStringUtils.isEmpty(\"\")        = true\n</pre>\n\n"
+        '<p>Checks if a CharSequence is empty ("") or null.</p>\n\n<pre>\n'
+        'StringUtils.isEmpty(null)      = true\nStringUtils.isEmpty("")        = true\n</pre>\n\n'
         "<p>See {@link StringUtils#isBlank(CharSequence)} and {@code List<String>}, "
         "a &lt; b.</p>\n"
         "@param cs  the CharSequence to check, may be null\n"
@@ -51,11 +51,11 @@ def test_javadoc_code_block_lines_and_links_with_parameter_lists() -> None:
     doc = parse_doc(
         "<p>\nUse {@link FastDateFormat#getInstance(String, TimeZone, Locale)} or\n"
         "{@link FastDateFormat}.\n</p>\n\n<p>\nA static member:\n</p>\n{@code\n"
-        "    private static final DateParser P = FastDateFormat.getInstance(\"yyyy\");\n}\n"
+        '    private static final DateParser P = FastDateFormat.getInstance("yyyy");\n}\n'
     )
     assert doc.description == (
         "Use `FastDateFormat#getInstance(String, TimeZone, Locale)` or\n`FastDateFormat`.\n\n"
-        'A static member:\n\n```\nprivate static final DateParser P = '
+        "A static member:\n\n```\nprivate static final DateParser P = "
         'FastDateFormat.getInstance("yyyy");\n```'
     )
 
@@ -63,7 +63,7 @@ def test_javadoc_code_block_lines_and_links_with_parameter_lists() -> None:
 def test_jsdoc_types_optional_params_and_example_comments_kept() -> None:
     doc = parse_doc(
         "Parses a value.\n@param {string} input - the text\n@param {Object} [opts] options\n"
-        "@returns {number} the number\n@example\n// parse a number\nparse(\"12\"); // 12"
+        '@returns {number} the number\n@example\n// parse a number\nparse("12"); // 12'
     )
     assert doc.description == "Parses a value."
     assert doc.params == (("input", "(string) the text"), ("opts", "(Object) options"))
@@ -154,25 +154,68 @@ def test_yard_ruby_tags() -> None:
 @pytest.mark.parametrize(
     ("language", "text", "expected", "span"),
     [
-        ("python", '#!/usr/bin/env python\n"""Talks to the provider.\n\nMore."""\nimport os\n',
-         "Talks to the provider.\n\nMore.", (2, 4)),
-        ("rust", "//! Finds files.\n//!\n//! ```\n//! fd foo // search\n//! ```\nuse std;\n",
-         "Finds files.\n\n```\nfd foo // search\n```", (1, 5)),
-        ("rust", "#![deny(x)]\n/*! Crate docs\n    with code */\nfn main() {}\n",
-         "Crate docs\n    with code", (2, 3)),
-        ("go", "// Copyright x\n\n// Package gin is a web framework.\n//\n//\tr := gin.New()\n"
-         "package gin\n", "Package gin is a web framework.\n\n\tr := gin.New()", (3, 5)),
-        ("typescript", "/**\n * @fileoverview Schema helpers.\n * Second line.\n */\n\n"
-         "export const a = 1;\n", "Schema helpers.\nSecond line.", (1, 4)),
-        ("javascript", "/*\n * Copyright 2020, licensed under MIT\n */\n/**\n * @file Router.\n"
-         " */\nexport function r() {}\n", "Router.", (4, 6)),
-        ("java", "/*\n * Licensed under the Apache License\n */\n/**\n * Provides {@link Foo} "
-         "utilities.\n */\npackage org.apache.x;\n", "Provides {@link Foo} utilities.", (4, 6)),
-        ("ruby", "# frozen_string_literal: true\n\n# Sinatra's core.\n# Second.\nmodule Sinatra\n"
-         "end\n", "Sinatra's core.\nSecond.", (3, 4)),
+        (
+            "python",
+            '#!/usr/bin/env python\n"""Talks to the provider.\n\nMore."""\nimport os\n',
+            "Talks to the provider.\n\nMore.",
+            (2, 4),
+        ),
+        (
+            "rust",
+            "//! Finds files.\n//!\n//! ```\n//! fd foo // search\n//! ```\nuse std;\n",
+            "Finds files.\n\n```\nfd foo // search\n```",
+            (1, 5),
+        ),
+        (
+            "rust",
+            "#![deny(x)]\n/*! Crate docs\n    with code */\nfn main() {}\n",
+            "Crate docs\n    with code",
+            (2, 3),
+        ),
+        (
+            "go",
+            "// Copyright x\n\n// Package gin is a web framework.\n//\n//\tr := gin.New()\n"
+            "package gin\n",
+            "Package gin is a web framework.\n\n\tr := gin.New()",
+            (3, 5),
+        ),
+        (
+            "typescript",
+            "/**\n * @fileoverview Schema helpers.\n * Second line.\n */\n\nexport const a = 1;\n",
+            "Schema helpers.\nSecond line.",
+            (1, 4),
+        ),
+        (
+            "javascript",
+            "/*\n * Copyright 2020, licensed under MIT\n */\n/**\n * @file Router.\n"
+            " */\nexport function r() {}\n",
+            "Router.",
+            (4, 6),
+        ),
+        (
+            "java",
+            "/*\n * Licensed under the Apache License\n */\n/**\n * Provides {@link Foo} "
+            "utilities.\n */\npackage org.apache.x;\n",
+            "Provides {@link Foo} utilities.",
+            (4, 6),
+        ),
+        (
+            "ruby",
+            "# frozen_string_literal: true\n\n# Sinatra's core.\n# Second.\nmodule Sinatra\nend\n",
+            "Sinatra's core.\nSecond.",
+            (3, 4),
+        ),
     ],
-    ids=["python", "rust-line", "rust-block", "go", "ts-fileoverview", "js-after-licence",
-         "java-package-info", "ruby"],
+    ids=[
+        "python",
+        "rust-line",
+        "rust-block",
+        "go",
+        "ts-fileoverview",
+        "js-after-licence",
+        "java-package-info",
+        "ruby",
+    ],
 )
 def test_module_docs_per_language(
     language: str, text: str, expected: str, span: tuple[int, int]
@@ -197,8 +240,11 @@ def test_comments_that_are_not_module_docs(language: str, text: str) -> None:
 
 
 def test_module_doc_conversion_keeps_example_code() -> None:
-    go = module_doc("/*\nPackage gin is fast.\n\nExample:\n\n\tfunc main() {\n\t\tr.Run()"
-                    " // serve\n\t}\n*/\npackage gin\n", "go")
+    go = module_doc(
+        "/*\nPackage gin is fast.\n\nExample:\n\n\tfunc main() {\n\t\tr.Run()"
+        " // serve\n\t}\n*/\npackage gin\n",
+        "go",
+    )
     assert go is not None
     assert to_markdown(go.text) == (
         "Package gin is fast.\n\n```\nfunc main() {\n\tr.Run() // serve\n}\n```"
@@ -206,11 +252,15 @@ def test_module_doc_conversion_keeps_example_code() -> None:
 
 
 def test_flowchart_round_trip_and_svg_escapes_labels() -> None:
-    text = ('flowchart LR\n  n0["Gate<way>"]\n  n1("run")\n  n2["Sub"]\n  n0 --> n1\n'
-            "  n1 --> n0\n  n2 -.->|extends| n0")
+    text = (
+        'flowchart LR\n  n0["Gate<way>"]\n  n1("run")\n  n2["Sub"]\n  n0 --> n1\n'
+        "  n1 --> n0\n  n2 -.->|extends| n0"
+    )
     parsed = parse_flowchart(text)
-    assert parsed == ([("n0", "Gate<way>", True), ("n1", "run", False), ("n2", "Sub", True)],
-                      [("n0", "n1", False), ("n1", "n0", False), ("n2", "n0", True)])
+    assert parsed == (
+        [("n0", "Gate<way>", True), ("n1", "run", False), ("n2", "Sub", True)],
+        [("n0", "n1", False), ("n1", "n0", False), ("n2", "n0", True)],
+    )
     svg = flowchart_svg(text)
     assert svg is not None and svg.startswith("<svg") and "Gate&lt;way&gt;" in svg
     assert svg.count('class="edge') == 3 and svg.count("stroke-dasharray") == 1

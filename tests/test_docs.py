@@ -6,9 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ragstrata.ingest.docs import extract_docs, github_slug
-from ragstrata.ingest.docs.outline import Slugger
-from ragstrata.ingest.rows import (
+from ragstrata.core.rows import (
     ChunkRow,
     DocFileRow,
     Layer,
@@ -16,6 +14,8 @@ from ragstrata.ingest.rows import (
     SourceFile,
     content_hash,
 )
+from ragstrata.ingest.docs import extract_docs, github_slug
+from ragstrata.ingest.docs.outline import Slugger
 
 
 def _file(path: str, text: str, language: str = "markdown") -> SourceFile:

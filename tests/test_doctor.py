@@ -13,7 +13,7 @@ import pytest
 
 from cli_runner import CliResult, run_cli
 from conftest import CONFORMANCE
-from ragstrata.doctor import (
+from ragstrata.app.doctor import (
     DEFAULT_DISK_LIMITS,
     PING,
     DiskLimits,
@@ -23,6 +23,7 @@ from ragstrata.doctor import (
     finding_to_dict,
     run_checks,
 )
+from ragstrata.app.facade import Ragstrata
 from ragstrata.errors import (
     ConfigError,
     IndexMismatchError,
@@ -30,7 +31,6 @@ from ragstrata.errors import (
     ProviderAuthError,
     ProviderError,
 )
-from ragstrata.facade import Ragstrata
 from ragstrata.llm.preflight import PreflightResult, Severity
 from ragstrata.settings import (
     EmbedderSettings,

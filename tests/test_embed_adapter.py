@@ -10,9 +10,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from ragstrata.core.texts import DEFINITION_MAX_CHARS
 from ragstrata.embed.adapter import adapt_queries, query_adapter
 from ragstrata.embed.local import OnnxMiniLMEmbedder
-from ragstrata.ingest.texts import DEFINITION_MAX_CHARS
 
 # Standard-library modules: none of them is among the 72 PyPI packages the map was fitted on.
 HELD_OUT = ("textwrap", "shlex", "fractions", "statistics", "calendar", "difflib", "ipaddress",

@@ -9,12 +9,12 @@ from typing import Any
 import pytest
 
 from conftest import CONFORMANCE
+from ragstrata.core.transport import HttpTransport
 from ragstrata.embed.base import Embedder
 from ragstrata.embed.factory import make_embedder
 from ragstrata.embed.ollama import OllamaEmbedder
 from ragstrata.embed.openai import OpenAIEmbedder
 from ragstrata.errors import ConfigError, ProviderAuthError, ProviderError
-from ragstrata.llm.transport import HttpTransport
 from ragstrata.settings import EmbedderSettings, load_settings
 from test_llm_providers import (
     KEY,

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ragstrata.embed.base import ProgressCallback
-from ragstrata.indexer.embed_fill import ROUND_BATCHES, fill_vectors
-from ragstrata.ingest.rows import ChunkRow, DefinitionRow, Layer, SectionRow, content_hash
-from ragstrata.ingest.texts import (
+from ragstrata.core.rows import ChunkRow, DefinitionRow, Layer, SectionRow, content_hash
+from ragstrata.core.texts import (
     DEFINITION_HEAD_LINES,
     DEFINITION_MAX_CHARS,
     EMBED_MAX_CHARS,
     embedding_text,
 )
-from ragstrata.store.base import CatalogEntry
+from ragstrata.core.values import CatalogEntry
+from ragstrata.embed.base import ProgressCallback
+from ragstrata.indexer.embed_fill import ROUND_BATCHES, fill_vectors
 from ragstrata.testing.fakes import HashEmbedder
 from ragstrata.testing.memory_store import InMemoryStore
 

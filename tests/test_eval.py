@@ -7,9 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from ragstrata.cli.app import main
-from ragstrata.errors import UserError
-from ragstrata.evaluation import (
+from ragstrata.app.evaluation import (
     EvalItem,
     level_metrics,
     load_dataset,
@@ -17,7 +15,9 @@ from ragstrata.evaluation import (
     ranked_symbols,
     select_for_tree,
 )
-from ragstrata.retrieve.base import Hit
+from ragstrata.cli.app import main
+from ragstrata.core.evidence import Hit
+from ragstrata.errors import UserError
 from test_retrieve import DIMS, write_repo
 
 

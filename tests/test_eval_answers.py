@@ -7,10 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from ragstrata.cli.app import main
-from ragstrata.errors import UserError
-from ragstrata.evaluation import select_for_tree
-from ragstrata.evaluation_answers import (
+from ragstrata.app.evaluation import select_for_tree
+from ragstrata.app.evaluation_answers import (
     AnswerCase,
     GoldSpan,
     check_gold,
@@ -19,6 +17,8 @@ from ragstrata.evaluation_answers import (
     load_answer_cases,
     summarize,
 )
+from ragstrata.cli.app import main
+from ragstrata.errors import UserError
 from test_retrieve import DIMS, write_repo
 
 GOLD = (GoldSpan("src/a.py", 10, 20),)

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from answer_fixture import load_store, write_repo
-from ragstrata.answer.gendocs import build_docs, generate_docs, resolve_target
+from ragstrata.answer.docs.targets import build_docs, generate_docs, resolve_target
 from ragstrata.errors import UserError
 from ragstrata.store.sqlite import SQLiteStore
 
@@ -51,7 +51,9 @@ def test_golden(store: SQLiteStore, target: str, language: str, golden: str) -> 
 def test_file_doc_content(store: SQLiteStore) -> None:
     docs = build_docs("src/payments/gateway.py", store=store)
     md = docs.markdown
-    assert md.startswith("# Module `src/payments/gateway.py`\n\n## Overview\n\nTalks to the payment")
+    assert md.startswith(
+        "# Module `src/payments/gateway.py`\n\n## Overview\n\nTalks to the payment"
+    )
     assert "### Class `Gateway`" in md and "### Function `charge`" in md
     # private members are left out, public methods listed with signature and docstring
     assert "_secret" not in md

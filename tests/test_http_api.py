@@ -23,10 +23,10 @@ import pytest
 import uvicorn
 
 from answer_fixture import write_repo
+from ragstrata.app.facade import Ragstrata
 from ragstrata.cli.app import main
 from ragstrata.cli.serve_cmd import is_loopback, parse_repo_arg
 from ragstrata.embed.base import ProgressCallback
-from ragstrata.facade import Ragstrata
 from ragstrata.http import create_app
 from ragstrata.settings import EmbedderSettings, Settings
 from ragstrata.testing import HashEmbedder

@@ -7,8 +7,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from answer_fixture import write_repo
+from ragstrata.app.facade import Ragstrata
 from ragstrata.cli.serve_cmd import LOOPBACK_HOSTS
-from ragstrata.facade import Ragstrata
 from ragstrata.http import create_app
 from ragstrata.settings import EmbedderSettings, Settings
 

@@ -16,11 +16,11 @@ from typing import Any
 
 import pytest
 
+from ragstrata.core.rows import RelationRow
 from ragstrata.embed.base import ProgressCallback
 from ragstrata.errors import IndexMismatchError
 from ragstrata.indexer import Indexer, IndexEvent, IndexReport, index_status
-from ragstrata.ingest.pipeline import ingest_repository
-from ragstrata.ingest.rows import RelationRow
+from ragstrata.relations.repository import ingest_repository
 from ragstrata.settings import EmbedderSettings, IndexSettings, Settings
 from ragstrata.store.sqlite import SQLiteStore
 from ragstrata.testing import HashEmbedder
@@ -370,9 +370,9 @@ def test_noop_on_two_thousand_files_is_fast(tmp_path: Path) -> None:
 
 
 def test_body_edit_takes_the_fast_path_and_matches_clean(repo: Path, tmp_path: Path) -> None:
-    from ragstrata.indexer.relations import resolve_changes
     from ragstrata.ingest.pipeline import extract_file
     from ragstrata.ingest.walker import Walker
+    from ragstrata.relations.rerun import resolve_changes
 
     run(repo)
     path = repo / "pkg/mod3.py"

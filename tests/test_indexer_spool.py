@@ -9,6 +9,14 @@ from typing import Any
 
 import pytest
 
+from ragstrata.core.rows import (
+    ChunkRow,
+    DefinitionRow,
+    FileRows,
+    Layer,
+    RelationRow,
+    SourceFile,
+)
 from ragstrata.indexer import Indexer
 from ragstrata.indexer import run as indexer_run
 from ragstrata.indexer.spool import (
@@ -19,14 +27,6 @@ from ragstrata.indexer.spool import (
     with_relations,
 )
 from ragstrata.ingest.pipeline import extract_file
-from ragstrata.ingest.rows import (
-    ChunkRow,
-    DefinitionRow,
-    FileRows,
-    Layer,
-    RelationRow,
-    SourceFile,
-)
 from ragstrata.settings import Settings
 from ragstrata.store.scan import rows_by_path
 from ragstrata.store.sqlite import SQLiteStore
@@ -184,8 +184,7 @@ def test_relation_resolver_resolves_as_the_whole_repository_does() -> None:
     """Context only (imports, base classes, a relation per file), one relation at a time:
     the same targets as resolving every relation together (aliases and ``self.save()``
     through the base class included)."""
-    from ragstrata.ingest.code import resolve_relations
-    from ragstrata.ingest.code.resolve import RelationResolver
+    from ragstrata.relations.resolve import RelationResolver, resolve_relations
 
     files = [extracted(p, t) for p, t in sorted(HIERARCHY.items())]
     rows = [r for fr in files for r in fr.rows]
@@ -204,7 +203,7 @@ def test_relation_resolver_resolves_as_the_whole_repository_does() -> None:
 def test_a_resolver_failure_leaves_relations_unresolved_and_says_so(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from ragstrata.ingest.code.resolve import RelationResolver
+    from ragstrata.relations.resolve import RelationResolver
 
     repo = tmp_path / "repo"
     make_repo(repo)

@@ -15,14 +15,14 @@ from pathlib import Path
 
 import pytest
 
-from ragstrata.ingest.pipeline import ingest_repository
-from ragstrata.ingest.texts import lexical_text
+from ragstrata.core.texts import lexical_text
+from ragstrata.core.values import CatalogEntry
 from ragstrata.query.models import AnchorType
 from ragstrata.query.router import Router
+from ragstrata.relations.repository import ingest_repository
 from ragstrata.retrieve.mentions import indexed_files
 from ragstrata.retrieve.retriever import RELAXED_SCOPE, Retriever
 from ragstrata.settings import IndexSettings
-from ragstrata.store.base import CatalogEntry
 from ragstrata.store.sqlite import SQLiteStore
 
 ISSUE_TRACEBACK = """\

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from ragstrata.app.facade import Ragstrata
 from ragstrata.errors import ConfigError, ProviderError
-from ragstrata.facade import Ragstrata
 from ragstrata.query.llm_classifier import LLMIntentClassifier, parse_reply
 from ragstrata.query.models import Intent
 from ragstrata.query.router import Router

@@ -24,13 +24,13 @@ from typing import Any
 import pytest
 
 from conftest import CONFORMANCE
+from ragstrata.core.transport import HttpTransport, RateLimiter, RetryPolicy, parse_retry_after
 from ragstrata.errors import ConfigError, ProviderAuthError, ProviderError
 from ragstrata.llm.base import Request, Runner
 from ragstrata.llm.factory import make_runner
 from ragstrata.llm.ollama import OllamaChatRunner
 from ragstrata.llm.openai import OpenAIChatRunner
 from ragstrata.llm.pricing import PricedMetadata, PriceTable
-from ragstrata.llm.transport import HttpTransport, RateLimiter, RetryPolicy, parse_retry_after
 from ragstrata.settings import LLMSettings, load_settings
 
 KEY = "sk-test-SECRET-0123456789abcdef"

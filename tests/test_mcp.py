@@ -23,11 +23,11 @@ from mcp import Client, StdioServerParameters
 from mcp.types import CallToolResult
 
 from answer_fixture import write_repo
+from ragstrata.app.facade import Ragstrata
 from ragstrata.cli.app import main
 from ragstrata.cli.common import parse_repo_arg
 from ragstrata.cli.mcp_cmd import check_loopback
 from ragstrata.errors import ConfigError
-from ragstrata.facade import Ragstrata
 from ragstrata.mcp import tools
 from ragstrata.mcp.repos import RepoSet
 from ragstrata.mcp.server import error_result, guarded

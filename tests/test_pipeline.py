@@ -7,14 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from ragstrata.errors import RepositoryNotFoundError
-from ragstrata.ingest.pipeline import (
-    IngestEvent,
-    IngestResult,
-    extract_file,
-    ingest_repository,
-)
-from ragstrata.ingest.rows import (
+from ragstrata.core.rows import (
     ChunkRow,
     DefinitionRow,
     DocFileRow,
@@ -25,6 +18,9 @@ from ragstrata.ingest.rows import (
     SourceFile,
     content_hash,
 )
+from ragstrata.errors import RepositoryNotFoundError
+from ragstrata.ingest.pipeline import extract_file
+from ragstrata.relations.repository import IngestEvent, IngestResult, ingest_repository
 from ragstrata.settings import IndexSettings
 
 DEPTH = 30

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from ragstrata.core.values import CatalogEntry
 from ragstrata.indexer.plan import Plan, make_plan
 from ragstrata.settings import IndexSettings, Settings
-from ragstrata.store.base import CatalogEntry
 
 SETTINGS = Settings()
 

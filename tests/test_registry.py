@@ -15,6 +15,8 @@ from fastapi.testclient import TestClient
 from mcp import Client
 
 from answer_fixture import write_repo
+from ragstrata.app.facade import Ragstrata
+from ragstrata.app.registry import Registry, open_facades, parse_repo_spec
 from ragstrata.errors import (
     ConfigError,
     IndexBusyError,
@@ -23,11 +25,9 @@ from ragstrata.errors import (
     UnknownRepositoryError,
     UserError,
 )
-from ragstrata.facade import Ragstrata
 from ragstrata.http import create_app
 from ragstrata.mcp.repos import RepoSet
 from ragstrata.mcp.server import build_server
-from ragstrata.registry import Registry, open_facades, parse_repo_spec
 from ragstrata.settings import EmbedderSettings, Settings
 
 SETTINGS = Settings(embedder=EmbedderSettings(provider="hash", dimensions=64))

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from ragstrata.ingest.pipeline import ingest_repository
+from ragstrata.core.values import CatalogEntry, SearchFilters, SymbolMode
+from ragstrata.relations.repository import ingest_repository
 from ragstrata.retrieve.resolve import SymbolResolver, parse_name
 from ragstrata.retrieve.rows import file_row, file_text, outline, rows_by_path, sections
 from ragstrata.settings import IndexSettings
-from ragstrata.store.base import CatalogEntry, SearchFilters, SymbolMode
 from ragstrata.store.sqlite import SQLiteStore
 
 README = "# Guide\n\n" + "".join(
@@ -191,8 +191,8 @@ def test_row_reader_reads_whole_files(store: SQLiteStore) -> None:
 def test_project_overview_reads_every_section_and_whole_manifests(store: SQLiteStore) -> None:
     from ragstrata.answer.graphs.messages import messages
     from ragstrata.answer.graphs.project_misc import ProjectMiscGraph
+    from ragstrata.core.evidence import Evidence
     from ragstrata.query.router import Router
-    from ragstrata.retrieve.base import Evidence
 
     plan = Router().plan("what is this project?", None, None)
     answer = ProjectMiscGraph(store=store).extractive(

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import ragstrata
-from ragstrata.ingest.code.resolve_index import Index
+from ragstrata.relations.index import Index
 from test_code_extract import Extracted, _file
 
 SOURCE = Path(ragstrata.__file__).parent

@@ -13,9 +13,9 @@ import pytest
 from fastapi.testclient import TestClient
 from mcp import Client
 
-from ragstrata.answer.gendocs import build_docs
+from ragstrata.answer.docs.targets import build_docs
+from ragstrata.app.facade import Ragstrata
 from ragstrata.errors import UserError
-from ragstrata.facade import Ragstrata
 from ragstrata.http import create_app
 from ragstrata.mcp.repos import RepoSet
 from ragstrata.mcp.server import build_server

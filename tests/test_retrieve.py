@@ -8,18 +8,18 @@ from pathlib import Path
 
 import pytest
 
+from ragstrata.core.evidence import Evidence, Hit
+from ragstrata.core.values import CatalogEntry
 from ragstrata.embed.base import Embedder
 from ragstrata.embed.factory import make_embedder
 from ragstrata.errors import ConfigError
-from ragstrata.ingest.pipeline import ingest_repository
 from ragstrata.query.router import Router
-from ragstrata.retrieve.base import Evidence, Hit
+from ragstrata.relations.repository import ingest_repository
 from ragstrata.retrieve.fusion import CORROBORATION, RankedList, file_ranking, fuse, group_hits
 from ragstrata.retrieve.lexical import term_lists
 from ragstrata.retrieve.profiles import LIST_KINDS, PROFILE_NAMES, get_profile
 from ragstrata.retrieve.retriever import RELAXED_SCOPE, Retriever
 from ragstrata.settings import EmbedderSettings, IndexSettings
-from ragstrata.store.base import CatalogEntry
 from ragstrata.store.sqlite import SQLiteStore
 from ragstrata.testing import HashEmbedder
 

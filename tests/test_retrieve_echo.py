@@ -6,25 +6,25 @@ import textwrap
 
 import pytest
 
-from ragstrata.ingest.pipeline import ingest_repository
+from ragstrata.core.evidence import Hit
+from ragstrata.core.values import CatalogEntry
 from ragstrata.query.router import Router
-from ragstrata.retrieve.base import Hit
+from ragstrata.relations.repository import ingest_repository
 from ragstrata.retrieve.echo import ECHO_REASON, demote_echoes, quotes_question
 from ragstrata.retrieve.retriever import Retriever
 from ragstrata.settings import IndexSettings
-from ragstrata.store.base import CatalogEntry
 from ragstrata.store.sqlite import SQLiteStore
 from ragstrata.testing import HashEmbedder
 
 DIMS = 256
 
 REPO = {
-    "demo.py": '''
+    "demo.py": """
         QUESTIONS = (
             "how does the cache decide which entries to evict?",
             "как кэш решает, какие записи вытеснить?",
         )
-    ''',
+    """,
     "cache.py": '''
         class LruCache:
             def evict(self):
@@ -92,6 +92,7 @@ def test_quoting_needs_the_whole_question_after_a_quote() -> None:
 
 def test_documentation_that_repeats_the_question_keeps_its_place() -> None:
     q = "how do I install the package offline?"
+
     def hit(layer: str, path: str, score: float, text: str) -> Hit:
         return Hit(
             layer=layer, path=path, start_line=1, end_line=4, symbol=None, score=score,

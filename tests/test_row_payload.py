@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from ragstrata.core.rows import Layer
 from ragstrata.errors import IndexCorruptError
-from ragstrata.ingest.rows import Layer
 from ragstrata.store.records import row_from_payload, row_to_payload
 from ragstrata.testing.store_samples import sample_batch
 

@@ -115,7 +115,7 @@ def test_importing_ragstrata_loads_no_heavy_dependency() -> None:
         "httpx",
     ]
     code = (
-        "import sys, ragstrata, ragstrata.facade, ragstrata.errors, ragstrata.settings\n"
+        "import sys, ragstrata, ragstrata.app.facade, ragstrata.errors, ragstrata.settings\n"
         f"print(','.join(m for m in {heavy!r} if m in sys.modules))"
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)

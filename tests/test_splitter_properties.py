@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from ragstrata.core.languages import known_languages, ladder_for
 from ragstrata.errors import ConfigError
-from ragstrata.ingest.languages import known_languages, ladder_for
 from ragstrata.ingest.splitter import RecursiveSplitter, TextSpan, split_spans
 
 ALPHABET = "ab xy\n\n.,;:\t\r-é漢"

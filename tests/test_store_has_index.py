@@ -13,9 +13,9 @@ import httpx
 import pytest
 
 from pg_server import pg_url  # noqa: F401  (session fixture)
+from ragstrata.app.facade import Ragstrata
 from ragstrata.cli.app import main
 from ragstrata.errors import IndexMissingError
-from ragstrata.facade import Ragstrata
 from ragstrata.http import create_app
 from ragstrata.mcp.repos import RepoSet
 from ragstrata.settings import EmbedderSettings, Settings, StoreSettings

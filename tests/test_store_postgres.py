@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from pg_server import pg_url  # noqa: F401  (session fixture)
-from ragstrata.store.base import Manifest, SearchFilters
+from ragstrata.core.values import Manifest, SearchFilters
 from ragstrata.testing.fakes import HashEmbedder
 from ragstrata.testing.store_conformance import (
     FP,
@@ -203,7 +203,7 @@ def test_same_search_and_ask_results_as_sqlite(pg_url: str, tmp_path: Path) -> N
     import shutil
 
     from answer_fixture import write_repo
-    from ragstrata.facade import Ragstrata
+    from ragstrata.app.facade import Ragstrata
     from ragstrata.settings import Settings
     from ragstrata.store.sqlite import SQLiteStore
 

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from ragstrata.core.rows import ChunkRow, Layer, RelationRow
+from ragstrata.core.values import Manifest, SearchFilters
 from ragstrata.errors import IndexMismatchError, IndexMissingError
-from ragstrata.ingest.rows import ChunkRow, Layer, RelationRow
 from ragstrata.store.analyzer import analyze
-from ragstrata.store.base import Manifest, SearchFilters
 from ragstrata.store.sqlite import SCHEMA_VERSION, SQLiteStore
 from ragstrata.testing.memory_store import InMemoryStore
 from ragstrata.testing.store_conformance import (
@@ -40,7 +40,7 @@ class TestInMemoryConformance(StoreConformance):
 
 
 def _chunks(path: str, n: int, word: str) -> list[ChunkRow]:
-    from ragstrata.ingest.rows import content_hash, row_id
+    from ragstrata.core.rows import content_hash, row_id
 
     out = []
     for i in range(n):

@@ -17,11 +17,11 @@ import pytest
 
 from cli_runner import CliResult, run_cli
 from conftest import CONFORMANCE
+from ragstrata.app.facade import Ragstrata
+from ragstrata.core.rows import DefinitionRow, FileRow, Layer
+from ragstrata.core.values import SummaryKind
 from ragstrata.errors import ConfigError, IndexMissingError, ProviderAuthError, ProviderError
-from ragstrata.facade import Ragstrata
-from ragstrata.ingest.rows import DefinitionRow, FileRow, Layer
-from ragstrata.llm.base import Request, summary_hash
-from ragstrata.llm.summaries import (
+from ragstrata.indexer.summaries import (
     CHARS_PER_TOKEN,
     EXPECTED_OUTPUT_TOKENS,
     SummaryPlanner,
@@ -30,8 +30,8 @@ from ragstrata.llm.summaries import (
     file_target,
     summarize,
 )
+from ragstrata.llm.base import Request, summary_hash
 from ragstrata.settings import EmbedderSettings, LLMSettings, Settings
-from ragstrata.store.base import SummaryKind
 from ragstrata.store.sqlite import SQLiteStore
 from ragstrata.testing import HashEmbedder, ScriptedRunner
 

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from ragstrata.core.languages import detect_language, is_doc, is_test, shebang_interpreter
 from ragstrata.errors import RepositoryNotFoundError
-from ragstrata.ingest.languages import detect_language, is_doc, is_test, shebang_interpreter
 from ragstrata.ingest.walker import SkipReason, Walker, walk
 from ragstrata.settings import IndexSettings
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from ragstrata.core.rows import SourceFile
 from ragstrata.ingest.ignore import SkipReason, dir_name_rules, file_name_rules, matches, skip_rules
-from ragstrata.ingest.rows import SourceFile
 from ragstrata.ingest.walker import Walker, walk
 from ragstrata.settings import IndexSettings
 

@@ -25,7 +25,7 @@ import httpx
 import pytest
 
 from answer_fixture import write_repo
-from ragstrata.facade import Ragstrata
+from ragstrata.app.facade import Ragstrata
 from ragstrata.http import create_app
 from test_http_api import SETTINGS, LiveServer, indexed_repo
 

@@ -19,10 +19,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ragstrata.cli.common import edge_settings
-from ragstrata.cli.eval_cmd import ensure_index
-from ragstrata.errors import RagstrataError
-from ragstrata.evaluation_answers import (
+from ragstrata.app.evaluation_answers import (
     AnswerCase,
     CaseResult,
     check_gold,
@@ -30,7 +27,10 @@ from ragstrata.evaluation_answers import (
     load_answer_cases,
     summarize,
 )
-from ragstrata.facade import Ragstrata
+from ragstrata.app.facade import Ragstrata
+from ragstrata.cli.common import edge_settings
+from ragstrata.cli.eval_cmd import ensure_index
+from ragstrata.errors import RagstrataError
 
 HERE = Path(__file__).resolve().parent
 

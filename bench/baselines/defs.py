@@ -58,8 +58,8 @@ class Definition:
 @cache
 def definitions(tree: Path) -> tuple[Definition, ...]:
     """ragstrata's C1 definitions of ``tree`` (modules excluded), in path order."""
+    from ragstrata.core.rows import DefinitionRow
     from ragstrata.ingest.pipeline import extract_file
-    from ragstrata.ingest.rows import DefinitionRow
     from ragstrata.ingest.walker import walk
     from ragstrata.settings import IndexSettings
 

@@ -111,10 +111,10 @@ def _cache_key(files: list[tuple[str, str]], fingerprint: str) -> str:
 
 def _c1_spans(files: list[tuple[str, str]]) -> dict[str, list[_Span]]:
     """ragstrata's C1 definitions (not module rows) per path, from its own extractor."""
+    from ragstrata.core.languages import detect_language
+    from ragstrata.core.rows import DefinitionRow, SourceFile
     from ragstrata.ingest.code.extract import extract_code
     from ragstrata.ingest.code.parsers import supported_languages
-    from ragstrata.ingest.languages import detect_language
-    from ragstrata.ingest.rows import DefinitionRow, SourceFile
 
     spans: dict[str, list[_Span]] = {}
     for path, text in files:

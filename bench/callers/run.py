@@ -26,10 +26,10 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-from ragstrata.ingest.pipeline import ingest_repository
-from ragstrata.ingest.rows import RelationRow
+from ragstrata.core.names import relation_score
+from ragstrata.core.rows import RelationRow
+from ragstrata.relations.repository import ingest_repository
 from ragstrata.settings import IndexSettings
-from ragstrata.store.base import relation_score
 
 HERE = Path(__file__).parent
 PRECISE = 0.9

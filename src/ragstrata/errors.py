@@ -92,7 +92,7 @@ class RepositoryNotFoundError(UserError):
 
 
 class UnknownRepositoryError(UserError):
-    """No served repository has the name given (see ``ragstrata.registry``)."""
+    """No served repository has the name given (see ``ragstrata.app.registry``)."""
 
     code = "unknown_repo"
 

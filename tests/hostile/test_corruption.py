@@ -20,9 +20,9 @@ from pathlib import Path
 
 import pytest
 
+from ragstrata.app.facade import Ragstrata
 from ragstrata.cli.app import main
 from ragstrata.embed.base import ProgressCallback
-from ragstrata.facade import Ragstrata
 from ragstrata.settings import EmbedderSettings, Settings
 from ragstrata.store.sqlite import SQLiteStore
 from ragstrata.testing.fakes import HashEmbedder

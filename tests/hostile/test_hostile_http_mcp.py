@@ -12,10 +12,10 @@ import pytest
 
 from answer_fixture import write_repo
 from hostile.hostile_util import clean_env, mcp_calls, run_cli
+from ragstrata.app.facade import Ragstrata
+from ragstrata.app.sessions import SessionStore
 from ragstrata.errors import InvalidStateError
-from ragstrata.facade import Ragstrata
 from ragstrata.http import create_app
-from ragstrata.sessions import SessionStore
 from ragstrata.settings import load_settings
 from ragstrata.testing import HashEmbedder
 from test_http_api import LiveServer

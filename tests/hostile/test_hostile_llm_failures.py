@@ -18,9 +18,9 @@ import pytest
 
 from answer_fixture import write_repo
 from hostile.hostile_util import clean_env, mcp_call, run_cli
-from ragstrata.facade import Ragstrata
+from ragstrata.app.facade import Ragstrata
+from ragstrata.core.transport import redact_url
 from ragstrata.http import create_app
-from ragstrata.llm.transport import redact_url
 from ragstrata.settings import load_settings
 from test_http_api import LiveServer
 from test_llm_providers import ProviderServer, Reply, openai_app, openai_chat, openai_error

@@ -19,7 +19,7 @@ import pytest
 
 from hostile.hostile_util import clean_env, mcp_calls, run_cli
 from hostile.secret_fixture import PLAIN_WORDS, SECRETS, write_secret_repo
-from ragstrata.facade import Ragstrata
+from ragstrata.app.facade import Ragstrata
 from ragstrata.http import create_app
 from ragstrata.ingest.secrets import redact_text
 from ragstrata.settings import load_settings

@@ -1,5 +1,5 @@
 """Answer stage: one graph per intent (CodeQA, DocsQA, GenerateDocs, ProjectMisc)."""
 
-from ragstrata.answer.base import Answer, AskResult, Citation
+from ragstrata.core.answer import Answer, AskResult, Citation
 
 __all__ = ["Answer", "AskResult", "Citation"]

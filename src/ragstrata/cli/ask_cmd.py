@@ -17,6 +17,7 @@ from rich.console import Console
 from rich.markdown import Markdown
 from rich.text import Text
 
+from ragstrata.answer.docs.fsio import write_atomic
 from ragstrata.cli.common import (
     MAX_TOP_K,
     GlobalOptions,
@@ -25,12 +26,11 @@ from ragstrata.cli.common import (
     make_console,
     print_json,
 )
-from ragstrata.docgen.fsio import write_atomic
 from ragstrata.errors import IndexMissingError, InvalidQueryError
 
 if TYPE_CHECKING:
-    from ragstrata.answer.base import AskResult
-    from ragstrata.facade import Ragstrata
+    from ragstrata.app.facade import Ragstrata
+    from ragstrata.core.answer import AskResult
 
 __all__ = [
     "RepoOption",
@@ -50,7 +50,7 @@ RepoOption = Annotated[
 def open_index(repo: Path | None, options: GlobalOptions | None = None) -> Ragstrata:
     """The facade over ``repo`` (default: the current folder) with the global ``options``
     (``ctx.obj``); ``IndexMissingError`` without an index."""
-    from ragstrata.facade import Ragstrata
+    from ragstrata.app.facade import Ragstrata
 
     root = repo or Path.cwd()
     rs = Ragstrata(root, edge_settings(root if root.is_dir() else None, options=options))

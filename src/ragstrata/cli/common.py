@@ -13,8 +13,8 @@ from typing import Any
 from rich.console import Console, ConsoleOptions, ConsoleRenderable, RenderHook, RenderResult
 from rich.segment import Segment
 
+from ragstrata.app.registry import parse_repo_spec
 from ragstrata.errors import InvalidStateError
-from ragstrata.registry import parse_repo_spec
 from ragstrata.settings import Settings, load_settings
 from ragstrata.text.visible import visible, visible_json
 
@@ -132,5 +132,5 @@ def is_loopback(host: str) -> bool:
 
 def parse_repo_arg(value: str) -> tuple[str, Path]:
     """A ``--repo`` value, ``NAME=PATH`` or ``PATH`` -> ``(name, path)``: the registry's rule
-    (:func:`ragstrata.registry.parse_repo_spec`), shared by ``serve`` and ``mcp``."""
+    (:func:`ragstrata.app.registry.parse_repo_spec`), shared by ``serve`` and ``mcp``."""
     return parse_repo_spec(value)

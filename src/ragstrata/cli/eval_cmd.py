@@ -1,6 +1,6 @@
 """`ragstrata eval --dataset FILE.jsonl --tree DIR`: retrieval recall@k / hit@k / MRR;
 `ragstrata eval --answers FILE.jsonl --tree DIR`: answer-level pass rate, lead-correct and false
-"not found" (:mod:`ragstrata.evaluation_answers`).
+"not found" (:mod:`ragstrata.app.evaluation_answers`).
 
 The tree is indexed first when it has no index yet (with progress on stderr). A dataset that
 mixes repositories (``repo`` field) is narrowed to the tree's repository, matched by folder
@@ -16,10 +16,10 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from ragstrata.app.evaluation import KS, EvalReport, evaluate, load_dataset, select_for_tree
+from ragstrata.app.facade import Ragstrata
 from ragstrata.cli.common import MAX_TOP_K, GlobalOptions, edge_settings, make_console, print_json
 from ragstrata.errors import RepositoryNotFoundError, UserError
-from ragstrata.evaluation import KS, EvalReport, evaluate, load_dataset, select_for_tree
-from ragstrata.facade import Ragstrata
 
 if TYPE_CHECKING:
     from ragstrata.indexer import IndexEvent
@@ -155,7 +155,7 @@ def _eval_answers(
     as_json: bool,
     per_case: bool,
 ) -> None:
-    from ragstrata.evaluation_answers import evaluate_answers, load_answer_cases
+    from ragstrata.app.evaluation_answers import evaluate_answers, load_answer_cases
 
     cases = load_answer_cases(path)
     if repo_name:

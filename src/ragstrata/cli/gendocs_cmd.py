@@ -20,16 +20,16 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from ragstrata.answer.docs.fsio import write_atomic
+from ragstrata.answer.docs.strings import LANGUAGES, strings
 from ragstrata.cli.ask_cmd import RepoOption, open_index
 from ragstrata.cli.common import GlobalOptions, make_console
-from ragstrata.docgen.fsio import write_atomic
-from ragstrata.docgen.strings import LANGUAGES, strings
 from ragstrata.errors import UserError
 from ragstrata.text.visible import visible
 
 if TYPE_CHECKING:
-    from ragstrata.docgen.drift import DriftReport
-    from ragstrata.docgen.site import DocsGenerator
+    from ragstrata.answer.docs.drift import DriftReport
+    from ragstrata.answer.docs.site import DocsGenerator
     from ragstrata.settings import Settings
 
 __all__ = ["gendocs_command"]
@@ -127,7 +127,7 @@ def _dry_run(docs: DocsGenerator, target: str | None, settings: Settings) -> Non
     model = settings.llm.model or ""
     cost = "cost unknown (no model configured)"
     if model:
-        price = PriceTable.load(getattr(settings.llm, "price_file", None)).get(model)
+        price = PriceTable.load(settings.llm.price_file).get(model)
         cost = (
             f"≈ ${price.cost(est['input_tokens'], est['output_tokens']):.4f} ({model})"
             if price

@@ -16,9 +16,9 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from ragstrata.app.facade import Ragstrata
 from ragstrata.cli.common import edge_settings, make_console, print_json
 from ragstrata.cli.progress import PLAIN_EVERY_S, progress_view
-from ragstrata.facade import Ragstrata
 from ragstrata.indexer import IndexReport, IndexStatus
 
 __all__ = ["index_command", "status_command"]

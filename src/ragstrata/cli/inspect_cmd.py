@@ -21,9 +21,7 @@ from rich.text import Text
 from rich.tree import Tree
 
 from ragstrata.cli.common import edge_settings, make_console
-from ragstrata.errors import ConfigError, RepositoryNotFoundError
-from ragstrata.ingest.pipeline import IngestResult, ingest_repository
-from ragstrata.ingest.rows import (
+from ragstrata.core.rows import (
     ChunkRow,
     DefinitionRow,
     DocFileRow,
@@ -34,6 +32,8 @@ from ragstrata.ingest.rows import (
     Row,
     SectionRow,
 )
+from ragstrata.errors import ConfigError, RepositoryNotFoundError
+from ragstrata.relations.repository import IngestResult, ingest_repository
 from ragstrata.text.visible import visible_json
 
 __all__ = ["inspect", "parse_layers", "row_to_dict"]

@@ -58,9 +58,9 @@ def mcp_command(
     ] = False,
 ) -> None:
     """Serve the repository tools to coding agents over MCP (Model Context Protocol)."""
+    from ragstrata.app.registry import open_facades
     from ragstrata.mcp.repos import RepoSet
     from ragstrata.mcp.server import build_server, run_server
-    from ragstrata.registry import open_facades
 
     if transport is TransportChoice.HTTP:
         check_loopback(host)

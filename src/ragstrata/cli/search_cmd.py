@@ -18,10 +18,10 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
+from ragstrata.app.facade import Ragstrata
 from ragstrata.cli.common import MAX_TOP_K, GlobalOptions, edge_settings, make_console, print_json
+from ragstrata.core.evidence import SearchResult
 from ragstrata.errors import IndexMissingError, InvalidQueryError, UserError
-from ragstrata.facade import Ragstrata
-from ragstrata.retrieve.base import SearchResult
 from ragstrata.text.visible import visible_json
 
 __all__ = ["open_indexed", "read_batch", "search_command"]

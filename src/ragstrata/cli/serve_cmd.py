@@ -66,8 +66,8 @@ def serve_command(
             f"refusing to bind {host}: serving beyond loopback needs an API token; "
             f"set the environment variable {token_env}"
         )
+    from ragstrata.app.registry import Registry, open_facades
     from ragstrata.http.state import INDEX_HINT
-    from ragstrata.registry import Registry, open_facades
 
     repos = open_facades(
         repo or [str(Path.cwd())], lambda folder: edge_settings(folder, options=ctx.obj)

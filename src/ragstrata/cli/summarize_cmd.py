@@ -19,11 +19,11 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from ragstrata.app.facade import Ragstrata
 from ragstrata.cli.common import edge_settings, make_console, print_json
-from ragstrata.facade import Ragstrata
-from ragstrata.llm.summary_plan import SummaryPlan, SummaryRunReport
-from ragstrata.llm.summary_result import NO_LLM_MESSAGE, SummarizeResult
-from ragstrata.store.base import SummaryKind
+from ragstrata.core.values import SummaryKind
+from ragstrata.indexer.summary_plan import SummaryPlan, SummaryRunReport
+from ragstrata.indexer.summary_result import NO_LLM_MESSAGE, SummarizeResult
 
 __all__ = ["NO_LLM_MESSAGE", "summarize_command"]
 

@@ -24,9 +24,9 @@ from ragstrata.cli.common import edge_settings
 from ragstrata.indexer.watch import DEFAULT_DEBOUNCE_MS, WatchRun, describe, watch_repository
 
 if TYPE_CHECKING:
-    from ragstrata.facade import Ragstrata
+    from ragstrata.app.facade import Ragstrata
+    from ragstrata.app.registry import Registry
     from ragstrata.indexer import IndexReport
-    from ragstrata.registry import Registry
 
 __all__ = ["start_watchers", "watch_command"]
 
@@ -60,7 +60,7 @@ def watch_command(
     ] = None,
 ) -> None:
     """Index PATH, then keep the index fresh as files change (Ctrl-C stops)."""
-    from ragstrata.facade import Ragstrata
+    from ragstrata.app.facade import Ragstrata
 
     root = path or Path.cwd()
     with Ragstrata(root, edge_settings(root if root.is_dir() else None, options=ctx.obj)) as rs:
@@ -95,7 +95,7 @@ def start_watchers(
     With the server's ``registry``, each run waits its turn behind an index job or ``reindex``
     call of the same repository (one index run at a time).
     """
-    from ragstrata.facade import Ragstrata
+    from ragstrata.app.facade import Ragstrata
 
     stop = threading.Event()
     threads: list[threading.Thread] = []

@@ -71,7 +71,7 @@ def _local(settings: EmbedderSettings) -> Embedder:
 
 
 def _hash(settings: EmbedderSettings) -> Embedder:
-    from ragstrata.testing import HashEmbedder
+    from ragstrata.embed.hashing import HashEmbedder
 
     return HashEmbedder(
         dimensions=settings.dimensions or 64,
@@ -82,9 +82,9 @@ def _hash(settings: EmbedderSettings) -> Embedder:
 
 
 def _remote(settings: EmbedderSettings) -> Embedder:
+    from ragstrata.core.transport import http_transport, require
     from ragstrata.embed.ollama import OllamaEmbedder
     from ragstrata.embed.openai import OpenAIEmbedder
-    from ragstrata.llm.factory import http_transport, require
 
     provider = settings.provider
     base_url = require("embedder", provider, "base_url", settings.base_url)
@@ -94,9 +94,7 @@ def _remote(settings: EmbedderSettings) -> Embedder:
             "in [embedder] model or RAGSTRATA_EMBEDDER_MODEL"
         )
     model = require("embedder", provider, "model", settings.model)
-    # An optional setting the settings object may not have yet: read it when present.
-    rate = getattr(settings, "requests_per_s", None)
-    transport = http_transport(settings, base_url, model, requests_per_s=rate)
+    transport = http_transport(settings, base_url, model, requests_per_s=settings.requests_per_s)
     cls = OpenAIEmbedder if provider == "openai" else OllamaEmbedder
     return cls(
         transport,

@@ -15,10 +15,10 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+from ragstrata.core.transport import HttpTransport
 from ragstrata.embed.base import ProgressCallback, fingerprint
 from ragstrata.embed.batching import BatchedEmbedder, batches, check_positive, check_templates
 from ragstrata.errors import ConfigError, ProviderError
-from ragstrata.llm.transport import HttpTransport
 
 __all__ = ["OpenAIEmbedder", "RemoteEmbedder"]
 

@@ -1,6 +1,6 @@
 """The FastAPI app: ``/v1/*`` JSON routes over the facade, the web page at ``/``.
 
-``create_app`` only assembles: the served :class:`~ragstrata.registry.Registry` and the job
+``create_app`` only assembles: the served :class:`~ragstrata.app.registry.Registry` and the job
 manager on ``app.state``, the routers of :mod:`ragstrata.http.routers` (and the symbol routes
 of :mod:`ragstrata.http.symbols`) under ``/v1`` behind the token check, the error handlers
 (``errors.py``: ``{"error": {"code", "message"}}``) and the middleware (body limit, security
@@ -14,8 +14,9 @@ from typing import Any
 
 from fastapi import APIRouter, Depends, FastAPI
 
-from ragstrata import __version__
-from ragstrata.facade import Ragstrata
+from ragstrata.app.facade import Ragstrata
+from ragstrata.app.registry import Registry
+from ragstrata.core.version import __version__
 from ragstrata.http import models as m
 from ragstrata.http.auth import TokenCheck
 from ragstrata.http.errors import install_error_handlers
@@ -25,7 +26,6 @@ from ragstrata.http.routers import index, page, query, source, status
 from ragstrata.http.security import HostCheck, SecurityHeaders
 from ragstrata.http.state import INDEX_HINT
 from ragstrata.http.symbols import symbol_router
-from ragstrata.registry import Registry
 
 __all__ = ["DEFAULT_MAX_BODY_BYTES", "create_app"]
 

@@ -19,9 +19,9 @@ from ragstrata.errors import RagstrataError, one_line
 from ragstrata.http.errors import ApiError
 
 if TYPE_CHECKING:
-    from ragstrata.facade import Ragstrata
+    from ragstrata.app.facade import Ragstrata
+    from ragstrata.app.registry import IndexClaim, Registry
     from ragstrata.indexer import IndexEvent
-    from ragstrata.registry import IndexClaim, Registry
 
 __all__ = ["Job", "JobManager", "JobState"]
 

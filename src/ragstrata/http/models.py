@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from ragstrata.registry import REPO_NAME
+from ragstrata.app.registry import REPO_NAME
 
 __all__ = [
     "AskRequest",

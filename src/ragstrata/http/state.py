@@ -1,4 +1,4 @@
-"""What every route reads from the app: the served :class:`~ragstrata.registry.Registry` and the
+"""What every route reads from the app: the served :class:`~ragstrata.app.registry.Registry` and the
 :class:`~ragstrata.http.jobs.JobManager`, as FastAPI dependencies (``create_app`` puts them on
 ``app.state``)."""
 
@@ -8,8 +8,8 @@ from typing import Annotated, cast
 
 from fastapi import Depends, Request
 
+from ragstrata.app.registry import Registry
 from ragstrata.http.jobs import JobManager
-from ragstrata.registry import Registry
 
 __all__ = ["INDEX_HINT", "Jobs", "Served", "jobs", "served"]
 

@@ -15,7 +15,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query
 from pydantic import BaseModel, ConfigDict, Field
 
-from ragstrata.facade import Ragstrata
+from ragstrata.app.facade import Ragstrata
 from ragstrata.http.errors import ApiError
 from ragstrata.http.models import REPO_NAME, RepoField
 

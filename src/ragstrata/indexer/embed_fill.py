@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 from ragstrata.embed.base import Embedder
 from ragstrata.indexer.events import IndexEvent
-from ragstrata.store.base import Store
+from ragstrata.store.protocols import Store
 
 __all__ = ["ROUND_BATCHES", "fill_vectors"]
 

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ragstrata.ingest.rows import Layer
+from ragstrata.core.rows import Layer
 
 __all__ = ["Estimate", "IndexEvent", "IndexReport", "IndexStatus", "Phase"]
 

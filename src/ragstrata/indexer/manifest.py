@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ragstrata import __version__
+from ragstrata.core.texts import DEFAULT_EMBED_LAYERS
+from ragstrata.core.values import Manifest, manifest_mismatches
+from ragstrata.core.version import __version__
 from ragstrata.embed.base import Embedder
 from ragstrata.errors import IndexMismatchError
-from ragstrata.ingest.texts import DEFAULT_EMBED_LAYERS
 from ragstrata.settings import Settings
-from ragstrata.store.base import Manifest, Store, manifest_mismatches
+from ragstrata.store.protocols import Store
 
 __all__ = ["ManifestCheck", "check_manifest", "expected_manifest"]
 

@@ -14,10 +14,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ragstrata.ingest.rows import SourceFile
+from ragstrata.core.rows import SourceFile
+from ragstrata.core.values import CatalogEntry
 from ragstrata.ingest.walker import Walker
 from ragstrata.settings import Settings
-from ragstrata.store.base import CatalogEntry
 
 __all__ = ["Plan", "make_plan"]
 

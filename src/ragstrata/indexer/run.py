@@ -4,7 +4,7 @@ batches -> fill vectors.
 Memory. Extracted rows are parked on disk until they are written (:mod:`.spool`). A first
 index (nothing stored) keeps only definition keys and the resolution context (imports, base
 classes, a relation per file) and resolves each file's relations as the file is written; a
-later run resolves in :mod:`ragstrata.indexer.relations` from definitions without text and
+later run resolves in :mod:`ragstrata.relations.rerun` from definitions without text and
 relations. Both write the same rows.
 
 Crash safety. Every write is one store transaction of a batch of files (at most
@@ -13,7 +13,7 @@ commit of a run is always one that a later run would detect as still missing:
 
 1. unchanged files whose relation targets moved, and touched files (new catalog entry only);
 2. new and changed files, in path order — first those that leave the resolution state as it
-   was, then those that change it (see :mod:`ragstrata.indexer.relations`);
+   was, then those that change it (see :mod:`ragstrata.relations.rerun`);
 3. removed files.
 
 Until step 2/3 finishes, the catalog still differs from the disk and a file that changes the
@@ -36,12 +36,14 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import chain
 from pathlib import Path
 
+from ragstrata.core.rows import DefinitionRow, FileRows, Layer, RelationRow, Row
+from ragstrata.core.texts import DEFAULT_EMBED_LAYERS, embedding_text
+from ragstrata.core.values import CatalogEntry, DefinitionKey, RelationKey
 from ragstrata.embed.base import Embedder
 from ragstrata.indexer.embed_fill import fill_vectors
 from ragstrata.indexer.events import Estimate, IndexEvent, IndexReport
 from ragstrata.indexer.manifest import check_manifest, expected_manifest
 from ragstrata.indexer.plan import Plan, make_plan
-from ragstrata.indexer.relations import Resolution, resolve_changes
 from ragstrata.indexer.secrets_ledger import update_ledger
 from ragstrata.indexer.spool import (
     RowSpool,
@@ -50,12 +52,12 @@ from ragstrata.indexer.spool import (
     resolution_context,
     with_relations,
 )
-from ragstrata.ingest.code.resolve import RelationResolver
 from ragstrata.ingest.pipeline import extract_file
-from ragstrata.ingest.rows import DefinitionRow, FileRows, Layer, RelationRow, Row
-from ragstrata.ingest.texts import DEFAULT_EMBED_LAYERS, embedding_text
+from ragstrata.relations.rerun import Resolution, resolve_changes
+from ragstrata.relations.resolve import RelationResolver
 from ragstrata.settings import Settings
-from ragstrata.store.base import CatalogEntry, DefinitionKey, RelationKey, Store, embedding_hash
+from ragstrata.store.protocols import Store
+from ragstrata.store.records import embedding_hash
 from ragstrata.store.scan import rows_by_path
 
 __all__ = ["Indexer"]
@@ -201,7 +203,7 @@ class Indexer:
         self, plan: Plan, emit: Progress, redacted: dict[str, tuple[str, ...]]
     ) -> tuple[str, ...]:
         """A first index (nothing stored): every file is new, so every relation is resolved
-        among every definition, as the full path of :mod:`~ragstrata.indexer.relations`
+        among every definition, as the full path of :mod:`~ragstrata.relations.rerun`
         does — here while the files are written, a file at a time, against the definitions
         and the context of imports, base classes and files (:class:`RelationResolver`), so
         the run holds no more than those."""

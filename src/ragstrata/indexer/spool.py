@@ -24,9 +24,9 @@ from pathlib import Path
 from types import TracebackType
 from typing import IO
 
-from ragstrata.ingest.code.resolve import BASE_RELATIONS
-from ragstrata.ingest.rows import DefinitionRow, FileRows, RelationRow, Row
-from ragstrata.store.values import DefinitionKey, RelationKey
+from ragstrata.core.rows import DefinitionRow, FileRows, RelationRow, Row
+from ragstrata.core.values import DefinitionKey, RelationKey
+from ragstrata.relations.resolve import BASE_RELATIONS
 
 __all__ = ["RowSpool", "definition_key", "for_resolution", "resolution_context", "with_relations"]
 
@@ -113,7 +113,7 @@ def definition_key(row: DefinitionRow) -> DefinitionKey:
 
 def resolution_context(rows: Sequence[Row]) -> list[RelationRow | RelationKey]:
     """A file's part of the context a first index resolves against
-    (:class:`~ragstrata.ingest.code.resolve.RelationResolver`): its base-class relations as
+    (:class:`~ragstrata.relations.resolve.RelationResolver`): its base-class relations as
     whole rows (without content hash), its imports and its first relation as light keys."""
     out: list[RelationRow | RelationKey] = []
     first = True

@@ -10,7 +10,7 @@ from ragstrata.indexer.events import IndexStatus
 from ragstrata.indexer.plan import make_plan
 from ragstrata.indexer.secrets_ledger import total_redacted
 from ragstrata.settings import Settings
-from ragstrata.store.base import Store
+from ragstrata.store.protocols import Store
 
 __all__ = ["index_status"]
 

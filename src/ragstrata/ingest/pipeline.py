@@ -1,7 +1,6 @@
-"""The ingestion facade: a repository on disk -> the rows of every layer, in memory.
+"""One file on disk -> its rows of every layer (resolution across files is ``relations/``).
 
-``walk -> extract each file -> resolve relations across the repository``. Pure and
-deterministic: no storage, no embeddings; files come out sorted by path.
+Pure and deterministic: no storage, no embeddings.
 
 Routing: a file the walker marks ``is_doc`` (Markdown, reStructuredText, plain-text docs) goes
 to the docs extractor and yields D-layer rows only (D0, D1, D2); every other text file goes to
@@ -16,105 +15,23 @@ and is reported the same way.
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field, replace
-from pathlib import Path
-from typing import Any, Literal
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 
-from ragstrata.errors import one_line
-from ragstrata.ingest.rows import (
+from ragstrata.core.rows import (
     ChunkRow,
-    DefinitionRow,
     DocFileRow,
     FileRow,
     FileRows,
     Layer,
-    RelationRow,
     Row,
     SourceFile,
     row_id,
 )
+from ragstrata.errors import one_line
 from ragstrata.settings import IndexSettings
 
-__all__ = [
-    "IngestEvent",
-    "IngestResult",
-    "extract_file",
-    "ingest_repository",
-    "iter_file_rows",
-    "resolve_repository",
-]
-
-
-@dataclass(frozen=True, slots=True)
-class IngestEvent:
-    """Progress as data: one event per extracted file, then ``relations`` and ``done``."""
-
-    kind: Literal["file", "relations", "done"]
-    files_done: int
-    path: str | None = None
-    rows: int = 0  # rows of this file, or of the whole repository for ``done``
-
-
-@dataclass(frozen=True, slots=True)
-class IngestResult:
-    """Everything ingestion produced for a repository, with its report."""
-
-    files: tuple[FileRows, ...]
-    skipped: Mapping[str, Any] = field(default_factory=dict)  # the walker's skip report
-    warnings: tuple[str, ...] = ()
-
-    def rows(self, layers: Iterable[Layer | str] | None = None) -> Iterator[Row]:
-        """All rows in file order, optionally only those of ``layers``."""
-        wanted = None if layers is None else {Layer(layer) for layer in layers}
-        for file_rows in self.files:
-            for row in file_rows.rows:
-                if wanted is None or row.layer in wanted:
-                    yield row
-
-    def layer_counts(self) -> dict[str, int]:
-        """Rows per layer id, every layer listed (zero included)."""
-        counts = Counter(str(row.layer) for row in self.rows())
-        return {str(layer): counts.get(str(layer), 0) for layer in Layer}
-
-    def report(self) -> dict[str, Any]:
-        """JSON-ready summary: files ingested, skip report, rows per layer, warnings."""
-        return {
-            "files": len(self.files),
-            "skipped": dict(self.skipped),
-            "rows": self.layer_counts(),
-            "warnings": list(self.warnings),
-        }
-
-
-def ingest_repository(
-    root: Path,
-    settings: IndexSettings,
-    *,
-    progress: Callable[[IngestEvent], None] | None = None,
-) -> IngestResult:
-    """Walk ``root`` and return the rows of every layer with relations resolved repository-wide.
-
-    Raises ``RepositoryNotFoundError`` when ``root`` is not a folder; nothing else in the input
-    makes it raise.
-    """
-    from ragstrata.ingest.walker import Walker
-
-    walker = Walker(root, settings)
-    extracted: list[FileRows] = []
-    for file_rows in iter_file_rows(walker.files(), settings):
-        extracted.append(file_rows)
-        if progress is not None:
-            progress(IngestEvent("file", len(extracted), file_rows.file.path, len(file_rows.rows)))
-    if progress is not None:
-        progress(IngestEvent("relations", len(extracted)))
-    files, resolve_warnings = resolve_repository(extracted)
-    warnings = tuple(w for fr in files for w in fr.warnings) + resolve_warnings
-    result = IngestResult(files=files, skipped=walker.report.to_dict(), warnings=warnings)
-    if progress is not None:
-        progress(IngestEvent("done", len(files), rows=sum(len(fr.rows) for fr in files)))
-    return result
+__all__ = ["describe_failure", "extract_file", "iter_file_rows"]
 
 
 def iter_file_rows(files: Iterable[SourceFile], settings: IndexSettings) -> Iterator[FileRows]:
@@ -167,14 +84,16 @@ def _guarded(
     try:
         rows = list(extractor(file, settings))
     except Exception as exc:  # one bad file must not stop a repository
-        warnings.append(f"{file.path}: {anchor.value[0]}-layer extraction failed: {_describe(exc)}")
+        warnings.append(
+            f"{file.path}: {anchor.value[0]}-layer extraction failed: {describe_failure(exc)}"
+        )
         rows = _fallback_chunks(file, settings, warnings) if anchor is Layer.C0 else []
     if not any(row.layer is anchor for row in rows):
         rows.insert(0, _anchor_row(file, anchor))
     return rows
 
 
-def _describe(exc: BaseException) -> str:
+def describe_failure(exc: BaseException) -> str:
     message = one_line(exc)
     return f"{type(exc).__name__}: {message}" if message else type(exc).__name__
 
@@ -198,8 +117,8 @@ def _anchor_row(file: SourceFile, anchor: Layer) -> Row:
 def _fallback_chunks(file: SourceFile, settings: IndexSettings, warnings: list[str]) -> list[Row]:
     """Plain splitter chunks (C3) for a code file whose extractor failed."""
     try:
-        from ragstrata.ingest.languages import ladder_for
-        from ragstrata.ingest.rows import content_hash
+        from ragstrata.core.languages import ladder_for
+        from ragstrata.core.rows import content_hash
         from ragstrata.ingest.splitter import chunk_id, split_spans
 
         if not file.text.strip():
@@ -211,7 +130,7 @@ def _fallback_chunks(file: SourceFile, settings: IndexSettings, warnings: list[s
             separators=ladder_for(file.language),
         )
     except Exception as exc:
-        warnings.append(f"{file.path}: fallback chunking failed: {_describe(exc)}")
+        warnings.append(f"{file.path}: fallback chunking failed: {describe_failure(exc)}")
         return []
     rows: list[Row] = []
     for span in spans:
@@ -231,48 +150,3 @@ def _fallback_chunks(file: SourceFile, settings: IndexSettings, warnings: list[s
             )
         )
     return rows
-
-
-def resolve_repository(files: Iterable[FileRows]) -> tuple[tuple[FileRows, ...], tuple[str, ...]]:
-    """Sort files by path and resolve every C2 relation against the repository's definitions.
-
-    Returns the files with their relation rows replaced by the resolved ones, and warnings.
-    """
-    ordered = sorted(files, key=lambda fr: fr.file.path)
-    definitions = [r for fr in ordered for r in fr.rows if isinstance(r, DefinitionRow)]
-    relations = [r for fr in ordered for r in fr.rows if isinstance(r, RelationRow)]
-    if not relations:
-        return tuple(ordered), ()
-    try:
-        from ragstrata.ingest.code import resolve_relations
-
-        resolved = list(resolve_relations(definitions, relations))
-    except Exception as exc:
-        return tuple(ordered), (f"relation resolution failed: {_describe(exc)}",)
-    by_path: dict[str, list[RelationRow]] = defaultdict(list)
-    for relation in resolved:
-        by_path[relation.path].append(relation)
-    out: list[FileRows] = []
-    for file_rows in ordered:
-        mine = by_path.get(file_rows.file.path, [])
-        kept = [r for r in file_rows.rows if not isinstance(r, RelationRow)]
-        if not mine and len(kept) == len(file_rows.rows):
-            out.append(file_rows)
-            continue
-        out.append(replace(file_rows, rows=tuple(_splice(file_rows.rows, mine))))
-    return tuple(out), ()
-
-
-def _splice(rows: tuple[Row, ...], relations: list[RelationRow]) -> list[Row]:
-    """Put ``relations`` where the file's old relation rows were (extras at the end)."""
-    pending = iter(relations)
-    out: list[Row] = []
-    for row in rows:
-        if isinstance(row, RelationRow):
-            nxt = next(pending, None)
-            if nxt is not None:
-                out.append(nxt)
-        else:
-            out.append(row)
-    out.extend(pending)
-    return out

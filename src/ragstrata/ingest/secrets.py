@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
-from ragstrata.ingest.rows import SourceFile
+from ragstrata.core.rows import SourceFile
 
 __all__ = ["Redaction", "find_secret_spans", "redact_source", "redact_text"]
 

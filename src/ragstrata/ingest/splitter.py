@@ -22,8 +22,8 @@ from itertools import accumulate
 from operator import add, sub
 from typing import Any
 
+from ragstrata.core.rows import Layer, row_id
 from ragstrata.errors import ConfigError
-from ragstrata.ingest.rows import Layer, row_id
 
 __all__ = [
     "DEFAULT_SEPARATORS",

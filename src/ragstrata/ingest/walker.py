@@ -27,6 +27,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from ragstrata.core.languages import detect_language, is_doc, is_test, language_info
+from ragstrata.core.rows import SourceFile
 from ragstrata.errors import ConfigError, RepositoryNotFoundError
 from ragstrata.ingest.gitignore import IgnoreSpec
 from ragstrata.ingest.ignore import (
@@ -42,8 +44,6 @@ from ragstrata.ingest.ignore import (
     push_levels,
     skip_rules,
 )
-from ragstrata.ingest.languages import detect_language, is_doc, is_test, language_info
-from ragstrata.ingest.rows import SourceFile
 from ragstrata.settings import IndexSettings
 
 __all__ = ["SkipReason", "SkipReport", "Walker", "walk"]

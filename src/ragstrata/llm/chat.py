@@ -10,9 +10,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from ragstrata.core.transport import HttpTransport
 from ragstrata.llm.base import Request
 from ragstrata.llm.pricing import PriceTable
-from ragstrata.llm.transport import HttpTransport
 
 __all__ = ["ChatRunner", "as_int", "chat_messages"]
 

@@ -11,57 +11,18 @@ settings object has them: ``requests_per_s``, ``price_file``, ``combine_prompts`
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
+from ragstrata.core.transport import http_transport, require
 from ragstrata.errors import ConfigError
 from ragstrata.llm.base import Runner
 from ragstrata.llm.ollama import OllamaChatRunner
 from ragstrata.llm.openai import OpenAIChatRunner
 from ragstrata.llm.pricing import PriceTable
-from ragstrata.llm.transport import HttpTransport, RetryPolicy
-from ragstrata.settings import EmbedderSettings, LLMSettings
+from ragstrata.settings import LLMSettings
 
 __all__ = ["PROVIDERS", "http_transport", "make_runner", "require"]
 
 PROVIDERS = ("none", "openai", "ollama")
-
-_EXAMPLE_URL = {"openai": "https://api.openai.com/v1", "ollama": "http://localhost:11434"}
-
-
-def require(section: str, provider: str, name: str, value: str | None) -> str:
-    """``value``, or a ``ConfigError`` naming the setting and its environment variable."""
-    if value:
-        return value
-    example = f", e.g. {_EXAMPLE_URL[provider]}" if name == "base_url" else ""
-    raise ConfigError(
-        f"{section}.{name} is not set for provider {provider!r}: set {name} in the [{section}] "
-        f"section of your config file (~/.config/ragstrata/config.toml) or "
-        f"RAGSTRATA_{section.upper()}_{name.upper()}{example}"
-    )
-
-
-def http_transport(
-    settings: LLMSettings | EmbedderSettings,
-    base_url: str,
-    model: str,
-    *,
-    requests_per_s: float | None,
-) -> HttpTransport:
-    """The HTTP transport of a chat runner or remote embedder configured by ``settings``."""
-    return HttpTransport(
-        settings.provider,
-        base_url,
-        model,
-        api_key=settings.api_key,
-        api_key_env=settings.api_key_env,
-        timeout_s=settings.timeout_s,
-        retry=RetryPolicy(max_retries=getattr(settings, "max_retries", RetryPolicy().max_retries)),
-        requests_per_s=requests_per_s,
-    )
-
-
-def _optional(settings: Any, name: str, given: Any) -> Any:
-    return given if given is not None else getattr(settings, name, None)
 
 
 def make_runner(
@@ -87,12 +48,12 @@ def make_runner(
         settings,
         base_url,
         model,
-        requests_per_s=_optional(settings, "requests_per_s", requests_per_s),
+        requests_per_s=settings.requests_per_s if requests_per_s is None else requests_per_s,
     )
-    price_path = _optional(settings, "price_file", price_file)
+    price_path = settings.price_file if price_file is None else price_file
     prices = PriceTable.load(Path(price_path) if price_path else None)
-    combine = bool(_optional(settings, "combine_prompts", combine_prompts))
-    temperature = float(_optional(settings, "temperature", None) or 0.0)
+    combine = settings.combine_prompts if combine_prompts is None else combine_prompts
+    temperature = settings.temperature
     if provider == "openai":
         return OpenAIChatRunner(
             transport, temperature=temperature, combine_prompts=combine, prices=prices

@@ -12,11 +12,11 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from ragstrata.core.transport import HttpTransport
 from ragstrata.errors import ProviderError
 from ragstrata.llm.base import Request, RunResult
 from ragstrata.llm.chat import ChatRunner, as_int, chat_messages
 from ragstrata.llm.pricing import PriceTable, usage_metadata
-from ragstrata.llm.transport import HttpTransport
 
 __all__ = ["OpenAIChatRunner", "chat_messages"]
 

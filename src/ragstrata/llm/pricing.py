@@ -13,6 +13,7 @@ A model that is not in the table costs 0 and its metadata carries the note "pric
 
 from __future__ import annotations
 
+import math
 import re
 import tomllib
 from collections.abc import Mapping
@@ -24,7 +25,14 @@ from typing import Any
 from ragstrata.errors import ConfigError
 from ragstrata.llm.base import LLMMetadata, ModelUsage
 
-__all__ = ["Price", "PriceTable", "PricedMetadata", "usage_metadata"]
+__all__ = [
+    "CHARS_PER_TOKEN",
+    "Price",
+    "PriceTable",
+    "PricedMetadata",
+    "estimate_tokens",
+    "usage_metadata",
+]
 
 _DATE_SUFFIX = re.compile(r"-(\d{4}-\d{2}-\d{2}|\d{4}|\d{8})$")
 PRICE_UNKNOWN = "price unknown"
@@ -157,3 +165,13 @@ def usage_metadata(
         models={model: usage},
         notes=() if price else (f"{PRICE_UNKNOWN} for model {model!r}",),
     )
+
+
+# Prompts are estimated at ``ceil(chars / 4)`` tokens: English prose and code average 3.5-4.5
+# characters per token in BPE vocabularies, so this is within about 15 %.
+CHARS_PER_TOKEN = 4
+
+
+def estimate_tokens(text: str) -> int:
+    """``ceil(len(text) / CHARS_PER_TOKEN)``: the token estimate of a prompt before it is sent."""
+    return math.ceil(len(text) / CHARS_PER_TOKEN)

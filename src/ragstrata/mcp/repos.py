@@ -1,4 +1,4 @@
-"""The repositories one MCP server serves: the shared :class:`~ragstrata.registry.Registry`.
+"""The repositories one MCP server serves: the shared :class:`~ragstrata.app.registry.Registry`.
 
 Names, the default repository, "is there an index" and the locking between ``reindex`` and the
 reading tools are the registry's (the HTTP server asks the same one); only the hint for a
@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
-from ragstrata.registry import Registry
+from ragstrata.app.registry import Registry
 
 if TYPE_CHECKING:
-    from ragstrata.facade import Ragstrata
+    from ragstrata.app.facade import Ragstrata
 
 __all__ = ["INDEX_HINT", "RepoSet"]
 

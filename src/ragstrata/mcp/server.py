@@ -25,12 +25,12 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, InputRequiredResult, TextContent, ToolAnnotations
 from pydantic import Field, StrictBool, ValidationError
 
-from ragstrata import __version__
+from ragstrata.app.registry import Registry
+from ragstrata.core.version import __version__
 from ragstrata.errors import RagstrataError
 from ragstrata.indexer import IndexEvent
 from ragstrata.mcp import tools
 from ragstrata.mcp.descriptions import INSTRUCTIONS, TOOLS
-from ragstrata.registry import Registry
 
 __all__ = [
     "LAYERS",

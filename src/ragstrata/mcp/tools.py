@@ -1,5 +1,5 @@
 """What each MCP tool does: plain functions over the served
-:class:`~ragstrata.registry.Registry` that return a :class:`ToolOutput`.
+:class:`~ragstrata.app.registry.Registry` that return a :class:`ToolOutput`.
 
 They parse nothing MCP-specific and hold no retrieval or resolution logic: each calls one
 facade method, shapes its JSON-ready result and renders the text view. Errors are raised as
@@ -14,15 +14,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ragstrata.core.values import Direction
 from ragstrata.errors import InvalidQueryError
 from ragstrata.mcp import render
 from ragstrata.retrieve.lookups import MAX_SOURCE_LINES
 from ragstrata.retrieve.resolve import REFERENCE_KINDS
-from ragstrata.store.base import Direction, parse_direction
+from ragstrata.store.checks import parse_direction
 
 if TYPE_CHECKING:
+    from ragstrata.app.registry import Registry
     from ragstrata.indexer import IndexEvent
-    from ragstrata.registry import Registry
 
 __all__ = [
     "MAX_SOURCE_LINES",

@@ -14,8 +14,9 @@ import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 
+from ragstrata.core.values import ScoredRow, SearchFilters
 from ragstrata.embed.base import Embedder
-from ragstrata.store.base import ScoredRow, SearchFilters, Store
+from ragstrata.store.protocols import Store
 
 __all__ = ["QueryVectorCache", "dense_search", "query_vectors"]
 

@@ -15,7 +15,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from ragstrata.retrieve.base import Hit
+from ragstrata.core.evidence import Hit
 
 __all__ = ["ECHO_REASON", "demote_echoes", "quotes_question"]
 

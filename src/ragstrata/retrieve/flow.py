@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ragstrata.ingest.rows import RelationRow
+from ragstrata.core.rows import RelationRow
+from ragstrata.core.values import Direction, ScoredRow, SearchFilters
 from ragstrata.retrieve.fusion import RankedList
-from ragstrata.store.base import Direction, ScoredRow, SearchFilters, Store
+from ragstrata.store.protocols import Store
 
 __all__ = ["FLOW_KINDS", "flow_lists"]
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from ragstrata.ingest.rows import DefinitionRow, RelationRow, Row, SectionRow
-from ragstrata.ingest.texts import OUTLINE_KINDS
-from ragstrata.retrieve.base import Hit
-from ragstrata.store.base import ScoredRow
+from ragstrata.core.evidence import Hit
+from ragstrata.core.rows import DefinitionRow, RelationRow, Row, SectionRow
+from ragstrata.core.texts import OUTLINE_KINDS
+from ragstrata.core.values import ScoredRow
 
 __all__ = [
     "MERGE_INTO",

@@ -16,9 +16,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from ragstrata.core.values import ScoredRow, SearchFilters
 from ragstrata.query.models import AnchorType, RouterPlan
 from ragstrata.store.analyzer import lemmatize
-from ragstrata.store.base import ScoredRow, SearchFilters, Store
+from ragstrata.store.protocols import Store
 from ragstrata.text.morph import TRANSLIT_POS, dictionary_pos
 from ragstrata.text.tokens import cyrillic_ratio, has_cyrillic, is_identifier, word_tokens
 from ragstrata.text.translit import looks_like_loanword, transliterate_candidates

@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ragstrata.ingest.rows import DefinitionRow, RelationRow
+from ragstrata.core.rows import DefinitionRow, RelationRow
+from ragstrata.core.values import ScoredRow
 from ragstrata.retrieve.resolve import References, SymbolMatch
-from ragstrata.store.base import ScoredRow
 
 __all__ = [
     "MAX_SOURCE_LINES",

@@ -13,12 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ragstrata.ingest.rows import DefinitionRow
+from ragstrata.core.evidence import Hit, Requirement
+from ragstrata.core.names import last_segment
+from ragstrata.core.rows import DefinitionRow
+from ragstrata.core.values import SearchFilters, SymbolMode
 from ragstrata.query.models import Intent, RouterPlan
-from ragstrata.retrieve.base import Hit, Requirement
 from ragstrata.retrieve.fusion import hit_from_row
 from ragstrata.retrieve.resolve import SymbolMatch, SymbolResolver
-from ragstrata.store.base import SearchFilters, Store, SymbolMode, last_segment
+from ragstrata.store.protocols import Store
 
 __all__ = ["check_policy", "near_misses"]
 

@@ -34,17 +34,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from ragstrata.ingest.languages import detect_language
-from ragstrata.ingest.rows import DefinitionRow, RelationRow
-from ragstrata.store.base import (
-    Direction,
-    ScoredRow,
-    SearchFilters,
-    Store,
-    SymbolMode,
-    fuzzy_score,
-    last_segment,
-)
+from ragstrata.core.languages import detect_language
+from ragstrata.core.names import fuzzy_score, last_segment
+from ragstrata.core.rows import DefinitionRow, RelationRow
+from ragstrata.core.values import Direction, ScoredRow, SearchFilters, SymbolMode
+from ragstrata.store.protocols import Store
 
 __all__ = [
     "CASCADE",

@@ -28,10 +28,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import partial
 
+from ragstrata.core.evidence import Evidence, Hit
+from ragstrata.core.values import ScoredRow, SearchFilters
 from ragstrata.embed.base import Embedder
 from ragstrata.errors import ConfigError
 from ragstrata.query.models import LAYER_IDS, AnchorType, RouterPlan, TestPolicy
-from ragstrata.retrieve.base import Evidence, Hit
 from ragstrata.retrieve.dense import dense_search, query_vectors
 from ragstrata.retrieve.echo import demote_echoes
 from ragstrata.retrieve.flow import flow_lists
@@ -42,7 +43,7 @@ from ragstrata.retrieve.policy import check_policy, near_misses
 from ragstrata.retrieve.profiles import Profile, flow_direction_cues, get_profile
 from ragstrata.retrieve.symbols import SymbolMatch, lookup, named_symbols
 from ragstrata.settings import Settings
-from ragstrata.store.base import ScoredRow, SearchFilters, Store
+from ragstrata.store.protocols import Store
 from ragstrata.text.tokens import cyrillic_ratio, is_identifier, word_tokens
 
 __all__ = ["RELAXED_SCOPE", "Retriever", "plan_filters"]

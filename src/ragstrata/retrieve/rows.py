@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from ragstrata.ingest.rows import ChunkRow, DefinitionRow, FileRow, Layer, Row, SectionRow
-from ragstrata.store.base import Store
+from ragstrata.core.rows import ChunkRow, DefinitionRow, FileRow, Layer, Row, SectionRow
+from ragstrata.store.protocols import Store
 from ragstrata.store.scan import rows_by_path
 
 __all__ = ["file_row", "file_rows", "file_text", "outline", "rows_by_path", "sections"]

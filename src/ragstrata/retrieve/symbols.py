@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ragstrata.core.values import SearchFilters, SymbolMode
 from ragstrata.query.models import AnchorType, RouterPlan
 from ragstrata.retrieve.resolve import CASCADE, STRICT_MODES, SymbolMatch, SymbolResolver
-from ragstrata.store.base import SearchFilters, Store, SymbolMode
+from ragstrata.store.protocols import Store
 
 __all__ = ["CASCADE", "STRICT_MODES", "SymbolMatch", "lookup", "named_symbols"]
 

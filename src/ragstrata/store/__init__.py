@@ -1,15 +1,15 @@
 """Store stage: rows, vectors and their searches (SQLite embedded default)."""
 
-from ragstrata.store.base import (
+from ragstrata.core.values import (
     CatalogEntry,
     Direction,
     Manifest,
     ScoredRow,
     SearchFilters,
-    Store,
     StoreStats,
     SymbolMode,
 )
+from ragstrata.store.protocols import Store
 
 __all__ = [
     "CatalogEntry",

@@ -15,11 +15,11 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 
-from ragstrata.ingest.rows import Row
+from ragstrata.core.rows import Row
+from ragstrata.core.values import SummaryKind
 from ragstrata.store.analyzer import analyze
 from ragstrata.store.protocols import RowTexts
 from ragstrata.store.records import summary_key
-from ragstrata.store.values import SummaryKind
 
 __all__ = [
     "K1",

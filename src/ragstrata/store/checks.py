@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ragstrata.ingest.rows import Layer
-from ragstrata.store.values import Direction, SummaryKind, SymbolMode
+from ragstrata.core.rows import Layer
+from ragstrata.core.values import Direction, SummaryKind, SymbolMode
 
 __all__ = [
     "check_summary_items",

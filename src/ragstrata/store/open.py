@@ -17,7 +17,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from ragstrata.errors import ConfigError
 from ragstrata.settings import Settings
-from ragstrata.store.base import Store
+from ragstrata.store.protocols import Store
 
 __all__ = ["POSTGRES_SCHEMES", "open_store", "repo_key_for", "split_store_url"]
 

@@ -15,7 +15,7 @@ passes ``ragstrata.testing.store_conformance``. Roles::
     StoreInfo      has_index / stats                   is there an index; counts and freshness
 
 What a row embeds and what makes it searchable is not the store's decision: a backend applies
-the :class:`RowTexts` policy it is given (``ragstrata.ingest.texts.TextRules``, owned by the
+the :class:`RowTexts` policy it is given (``ragstrata.core.texts.TextRules``, owned by the
 indexer). Vectors are content-addressed: they are keyed by (embedder fingerprint, hash of the
 row's embedding text), not by row id, so a row whose text did not change keeps its vector when
 its file is re-indexed, identical texts are embedded once, and a new fingerprint makes every
@@ -27,8 +27,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Protocol, runtime_checkable
 
-from ragstrata.ingest.rows import Layer, Row
-from ragstrata.store.values import (
+from ragstrata.core.rows import Layer, Row
+from ragstrata.core.values import (
     CatalogEntry,
     DefinitionKey,
     Direction,

@@ -7,8 +7,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from ragstrata.errors import IndexCorruptError
-from ragstrata.ingest.rows import (
+from ragstrata.core.rows import (
     ChunkRow,
     DefinitionRow,
     DocFileRow,
@@ -19,17 +18,14 @@ from ragstrata.ingest.rows import (
     SectionRow,
     content_hash,
 )
-from ragstrata.ingest.texts import lexical_text
-from ragstrata.store.values import ScoredRow, SummaryKind
+from ragstrata.core.values import ScoredRow, SummaryKind
+from ragstrata.errors import IndexCorruptError
 
 __all__ = [
-    "display_text",
     "embedding_hash",
     "rank_hits",
     "row_from_payload",
-    "row_symbol",
     "row_to_payload",
-    "scored_row",
     "summary_key",
     "unique_rows",
 ]
@@ -54,30 +50,6 @@ def summary_key(row: Row) -> tuple[SummaryKind, str] | None:
     return None
 
 
-def display_text(row: Row) -> str:
-    """The text shown for a hit."""
-    if isinstance(row, (DefinitionRow, ChunkRow, SectionRow)) and row.text:
-        return row.text
-    if isinstance(row, DefinitionRow):
-        return row.signature
-    return lexical_text(row)
-
-
-def scored_row(row: Row, score: float) -> ScoredRow:
-    """A hit for ``row`` with ``score``."""
-    return ScoredRow(
-        row_id=row.id,
-        layer=row.layer,
-        path=row.path,
-        start_line=row.start_line,
-        end_line=row.end_line,
-        symbol=row_symbol(row),
-        score=score,
-        text=display_text(row),
-        row=row,
-    )
-
-
 def unique_rows(rows: Sequence[Row]) -> list[Row]:
     """``rows`` with repeated ids dropped: the first row of an id, at its first position
     (what every backend writes and :meth:`RowReader.scan_rows` returns, in this order)."""
@@ -92,14 +64,10 @@ def rank_hits(hits: Sequence[ScoredRow]) -> list[ScoredRow]:
     return sorted(hits, key=lambda h: (-h.score, h.row.is_test, h.path, h.start_line, h.row_id))
 
 
-def row_symbol(row: Row) -> str | None:
-    """Qualified name a hit is about: definition symbol, chunk's enclosing symbol, relation's
-    source; None for file and doc rows."""
-    if isinstance(row, (DefinitionRow, ChunkRow)):
-        return row.symbol
-    if isinstance(row, RelationRow):
-        return row.from_symbol
-    return None
+def row_to_payload(row: Row) -> str:
+    """Compact JSON of every field of the row (tuples as lists)."""
+    data = {f.name: getattr(row, f.name) for f in dataclasses.fields(row)}
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
 _ROW_TYPES: dict[str, type] = {
@@ -111,13 +79,6 @@ _ROW_TYPES: dict[str, type] = {
     Layer.D1: SectionRow,
     Layer.D2: ChunkRow,
 }
-
-
-def row_to_payload(row: Row) -> str:
-    """Compact JSON of every field of the row (tuples as lists)."""
-    data = {f.name: getattr(row, f.name) for f in dataclasses.fields(row)}
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-
 
 _DECODE = json.JSONDecoder().raw_decode  # one call per row: the indexer reads ~10^5 of them
 _LAYER_OF: dict[str, tuple[Layer, type]] = {

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ragstrata.ingest.rows import Layer, Row
+from ragstrata.core.rows import Layer, Row
 from ragstrata.store.protocols import Store
 
 __all__ = ["rows_by_path"]

@@ -1,4 +1,4 @@
-"""``InMemoryStore``: the reference :class:`~ragstrata.store.base.Store`, plain dicts and loops.
+"""``InMemoryStore``: the reference :class:`~ragstrata.store.protocols.Store`, plain dicts and loops.
 
 It passes the same conformance suite as the SQLite backend and is the fake other stages'
 tests use. Its BM25 is :mod:`ragstrata.store.bm25` (the same terms, constants and idf as every
@@ -15,9 +15,10 @@ from datetime import UTC, datetime
 
 import numpy as np
 
-from ragstrata.ingest.rows import DefinitionRow, Layer, RelationRow, Row
-from ragstrata.ingest.texts import DEFAULT_EMBED_LAYERS, TextRules
-from ragstrata.store.base import (
+from ragstrata.core.names import relation_score, symbol_score
+from ragstrata.core.rows import DefinitionRow, Layer, RelationRow, Row
+from ragstrata.core.texts import DEFAULT_EMBED_LAYERS, TextRules
+from ragstrata.core.values import (
     CatalogEntry,
     DefinitionKey,
     Direction,
@@ -25,27 +26,24 @@ from ragstrata.store.base import (
     PendingVector,
     RelationKey,
     RelationScope,
-    RowTexts,
     ScoredRow,
     SearchFilters,
-    Store,
     StoreStats,
     SummaryKind,
     SymbolMode,
+    scored_row,
+)
+from ragstrata.store.bm25 import encode_terms, idf, query_hashes, searchable, weight
+from ragstrata.store.checks import (
     check_summary_items,
     check_top_k,
-    embedding_hash,
     parse_direction,
     parse_layers,
     parse_mode,
     parse_summary_kind,
-    rank_hits,
-    relation_score,
-    scored_row,
-    summary_key,
-    symbol_score,
 )
-from ragstrata.store.bm25 import encode_terms, idf, query_hashes, searchable, weight
+from ragstrata.store.protocols import RowTexts, Store
+from ragstrata.store.records import embedding_hash, rank_hits, summary_key
 
 __all__ = ["InMemoryStore"]
 

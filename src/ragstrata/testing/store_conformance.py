@@ -1,4 +1,4 @@
-"""The conformance suite every :class:`~ragstrata.store.base.Store` backend must pass.
+"""The conformance suite every :class:`~ragstrata.store.protocols.Store` backend must pass.
 
 Subclass :class:`StoreConformance` in a test module and provide a ``store`` fixture that yields
 a fresh, empty store::
@@ -21,19 +21,15 @@ from typing import Any
 
 import pytest
 
-from ragstrata.ingest.rows import (
+from ragstrata.core.rows import (
     Layer,
     RelationRow,
     SectionRow,
 )
-from ragstrata.ingest.texts import embedding_text
-from ragstrata.store.base import (
-    Manifest,
-    SearchFilters,
-    Store,
-    manifest_mismatches,
-)
+from ragstrata.core.texts import embedding_text
+from ragstrata.core.values import Manifest, SearchFilters, manifest_mismatches
 from ragstrata.store.bm25 import TF_MAX
+from ragstrata.store.protocols import Store
 from ragstrata.testing.fakes import HashEmbedder
 from ragstrata.testing.store_keys_conformance import KeyConformance
 from ragstrata.testing.store_samples import (

@@ -1,5 +1,5 @@
 """The light reads every store backend serves the incremental indexer: relation keys (all,
-by path, in a :class:`~ragstrata.store.base.RelationScope`) and definition keys. Mixed into
+by path, in a :class:`~ragstrata.core.values.RelationScope`) and definition keys. Mixed into
 :class:`~ragstrata.testing.store_conformance.StoreConformance`."""
 
 from __future__ import annotations
@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 
-from ragstrata.ingest.rows import DefinitionRow, Layer, RelationRow
-from ragstrata.store.base import DefinitionKey, RelationKey, RelationScope, Store
+from ragstrata.core.rows import DefinitionRow, Layer, RelationRow
+from ragstrata.core.values import DefinitionKey, RelationKey, RelationScope
+from ragstrata.store.protocols import Store
 from ragstrata.testing.store_samples import entry, http_rows
 
 __all__ = ["KeyConformance"]

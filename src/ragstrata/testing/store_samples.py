@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ragstrata.ingest.rows import (
+from ragstrata.core.rows import (
     ChunkRow,
     DefinitionRow,
     DocFileRow,
@@ -21,7 +21,8 @@ from ragstrata.ingest.rows import (
     content_hash,
     row_id,
 )
-from ragstrata.store.base import CatalogEntry, Store
+from ragstrata.core.values import CatalogEntry
+from ragstrata.store.protocols import Store
 from ragstrata.testing.fakes import HashEmbedder
 
 __all__ = [

@@ -20,7 +20,7 @@ from ragstrata.answer.graphs.generate_docs import GenerateDocsGraph
 from ragstrata.answer.graphs.project_misc import ProjectMiscGraph
 from ragstrata.errors import ConfigError
 from ragstrata.llm.base import Runner
-from ragstrata.store.base import Store
+from ragstrata.store.protocols import Store
 
 __all__ = [
     "GRAPHS",

@@ -11,11 +11,11 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import Protocol, runtime_checkable
 
-from ragstrata.answer.base import Answer, Citation
-from ragstrata.ingest.languages import detect_language
+from ragstrata.core.answer import Answer, Citation
+from ragstrata.core.evidence import Evidence, Hit
+from ragstrata.core.languages import detect_language
+from ragstrata.core.values import ScoredRow
 from ragstrata.query.models import AnchorType, RouterPlan
-from ragstrata.retrieve.base import Evidence, Hit
-from ragstrata.store.base import ScoredRow
 
 __all__ = [
     "MAX_QUOTE_LINES",

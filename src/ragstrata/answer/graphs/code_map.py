@@ -18,9 +18,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ragstrata.answer.graphs.base import first_sentence
-from ragstrata.ingest.languages import detect_language, is_test, language_info
+from ragstrata.core.languages import detect_language, is_test, language_info
 from ragstrata.retrieve.rows import file_text, outline
-from ragstrata.store.base import Store
+from ragstrata.store.protocols import Store
 
 __all__ = ["MAX_PACKAGES", "PackageEntry", "code_map"]
 

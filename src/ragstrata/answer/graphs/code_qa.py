@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from ragstrata.answer.base import Answer
 from ragstrata.answer.graphs.base import (
     CitationList,
     blockquote,
@@ -34,17 +33,13 @@ from ragstrata.answer.graphs.focus import (
 from ragstrata.answer.graphs.messages import Messages
 from ragstrata.answer.graphs.missing import nothing_found_answer
 from ragstrata.answer.graphs.sections import has_body, topic_sections
-from ragstrata.ingest.languages import detect_language, is_test
-from ragstrata.ingest.rows import DefinitionRow, RelationRow
+from ragstrata.core.answer import Answer
+from ragstrata.core.evidence import Evidence, Hit
+from ragstrata.core.languages import detect_language, is_test
+from ragstrata.core.names import last_segment, suffix_match
+from ragstrata.core.rows import DefinitionRow, RelationRow
+from ragstrata.core.values import Direction, SearchFilters, scored_row
 from ragstrata.query.models import RouterPlan
-from ragstrata.retrieve.base import Evidence, Hit
-from ragstrata.store.base import (
-    Direction,
-    SearchFilters,
-    last_segment,
-    scored_row,
-    suffix_match,
-)
 
 __all__ = ["MAX_DEFINITIONS", "MAX_RELATED", "MAX_SNIPPETS", "CodeQAGraph", "overlaps"]
 

@@ -19,18 +19,19 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import ClassVar
 
-from ragstrata.answer.base import Answer
 from ragstrata.answer.graphs.base import CitationList, answer_language
 from ragstrata.answer.graphs.focus import absent_names
 from ragstrata.answer.graphs.llm import llm_answer
 from ragstrata.answer.graphs.messages import Messages, messages
 from ragstrata.answer.graphs.missing import not_found_answer
-from ragstrata.ingest.rows import DefinitionRow, Row
+from ragstrata.core.answer import Answer
+from ragstrata.core.evidence import Evidence, Hit
+from ragstrata.core.rows import DefinitionRow, Row
+from ragstrata.core.values import SearchFilters, SymbolMode
 from ragstrata.llm.base import Runner
 from ragstrata.query.models import RouterPlan
-from ragstrata.retrieve.base import Evidence, Hit
 from ragstrata.retrieve.resolve import SymbolResolver
-from ragstrata.store.base import SearchFilters, Store, SymbolMode
+from ragstrata.store.protocols import Store
 
 __all__ = ["EvidenceGraph"]
 

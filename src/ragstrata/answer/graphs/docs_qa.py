@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ragstrata.answer.base import Answer
 from ragstrata.answer.graphs.base import (
     CitationList,
     blockquote,
@@ -27,9 +26,10 @@ from ragstrata.answer.graphs.focus import (
 from ragstrata.answer.graphs.messages import Messages
 from ragstrata.answer.graphs.missing import nothing_found_answer
 from ragstrata.answer.graphs.sections import has_body, topic_sections
+from ragstrata.core.answer import Answer
+from ragstrata.core.evidence import Evidence, Hit
+from ragstrata.core.values import scored_row
 from ragstrata.query.models import AnchorType, RouterPlan
-from ragstrata.retrieve.base import Evidence, Hit
-from ragstrata.store.base import scored_row
 
 __all__ = ["MAX_DOCSTRINGS", "MAX_SECTIONS", "DocsQAGraph"]
 

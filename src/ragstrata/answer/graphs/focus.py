@@ -23,11 +23,13 @@ from importlib import resources
 from typing import Any
 
 from ragstrata.answer.graphs.base import question_symbols
+from ragstrata.core.evidence import Hit
+from ragstrata.core.names import last_segment
+from ragstrata.core.values import Direction, SearchFilters
 from ragstrata.query.lexicon import Lexicon, query_tokens
 from ragstrata.query.models import AnchorType, RouterPlan, TestPolicy
-from ragstrata.retrieve.base import Hit
 from ragstrata.retrieve.resolve import SymbolResolver, parse_name
-from ragstrata.store.base import Direction, SearchFilters, Store, last_segment
+from ragstrata.store.protocols import Store
 
 __all__ = [
     "ASKS",

@@ -1,7 +1,7 @@
 """GenerateDocsGraph: "generate documentation for module payments" -> the Markdown doc.
 
 The target is the plan's FILE_PATH anchor, else its SYMBOL anchors (``payments``), else the top
-definition hit. The target's own resolution against C0/C1 (:mod:`ragstrata.answer.gendocs`) is
+definition hit. The target's own resolution against C0/C1 (:mod:`ragstrata.answer.docs.targets`) is
 the evidence check: a target that resolves is documented from the index; one that does not
 yields the "not found" answer with near candidates. Output is template-based with or without
 an LLM, so it stays deterministic.
@@ -9,16 +9,16 @@ an LLM, so it stays deterministic.
 
 from __future__ import annotations
 
-from ragstrata.answer.base import Answer
-from ragstrata.answer.gendocs import build_docs
+from ragstrata.answer.docs.targets import build_docs
 from ragstrata.answer.graphs.base import answer_language, hit_from_scored, question_symbols
 from ragstrata.answer.graphs.common import EvidenceGraph
 from ragstrata.answer.graphs.messages import Messages, messages
 from ragstrata.answer.graphs.missing import not_found_answer
+from ragstrata.core.answer import Answer
+from ragstrata.core.evidence import Evidence, Requirement
+from ragstrata.core.values import SymbolMode
 from ragstrata.errors import UserError
 from ragstrata.query.models import AnchorType, RouterPlan
-from ragstrata.retrieve.base import Evidence, Requirement
-from ragstrata.store.base import SymbolMode
 
 __all__ = ["GenerateDocsGraph", "doc_targets"]
 

@@ -15,11 +15,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from ragstrata.answer.base import Answer
 from ragstrata.answer.graphs.base import CitationList, cite, numbered
 from ragstrata.answer.graphs.messages import messages, prompt_templates
+from ragstrata.core.answer import Answer
+from ragstrata.core.evidence import Hit
 from ragstrata.llm.base import Request, Runner, call_meta
-from ragstrata.retrieve.base import Hit
 
 __all__ = [
     "MAX_BLOCKS",

@@ -10,7 +10,6 @@ from __future__ import annotations
 import difflib
 from collections.abc import Sequence
 
-from ragstrata.answer.base import Answer
 from ragstrata.answer.graphs.base import (
     CitationList,
     answer_language,
@@ -19,9 +18,10 @@ from ragstrata.answer.graphs.base import (
     short_name,
 )
 from ragstrata.answer.graphs.messages import Messages, messages
+from ragstrata.core.answer import Answer
+from ragstrata.core.evidence import Evidence, Hit
+from ragstrata.core.names import fuzzy_score
 from ragstrata.query.models import AnchorType, RouterPlan
-from ragstrata.retrieve.base import Evidence, Hit
-from ragstrata.store.base import fuzzy_score
 
 __all__ = [
     "MAX_CANDIDATES",

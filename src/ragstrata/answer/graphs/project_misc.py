@@ -19,7 +19,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ragstrata.answer.base import Answer
 from ragstrata.answer.graphs.base import (
     CitationList,
     cite,
@@ -39,11 +38,12 @@ from ragstrata.answer.graphs.sections import (
     prose_paragraph,
     topic_sections,
 )
-from ragstrata.ingest.languages import detect_language
+from ragstrata.core.answer import Answer
+from ragstrata.core.evidence import Evidence, Hit
+from ragstrata.core.languages import detect_language
+from ragstrata.core.values import scored_row
 from ragstrata.query.models import RouterPlan
-from ragstrata.retrieve.base import Evidence, Hit
 from ragstrata.retrieve.rows import file_text, sections
-from ragstrata.store.base import scored_row
 
 __all__ = ["MANIFESTS", "Manifest", "ProjectMiscGraph", "parse_manifest"]
 

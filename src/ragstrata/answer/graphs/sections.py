@@ -20,11 +20,11 @@ import re
 from collections.abc import Iterable, Sequence
 
 from ragstrata.answer.graphs.focus import heading_topic_score, not_overview_path
-from ragstrata.ingest.languages import detect_language
-from ragstrata.ingest.rows import SectionRow
+from ragstrata.core.languages import detect_language
+from ragstrata.core.rows import SectionRow
 from ragstrata.query.lexicon import query_tokens
 from ragstrata.retrieve.rows import sections
-from ragstrata.store.base import Store
+from ragstrata.store.protocols import Store
 
 __all__ = [
     "doc_rank",

@@ -7,7 +7,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
-from ragstrata.facade import Ragstrata
+from ragstrata.app.facade import Ragstrata
 from ragstrata.http import models as m
 from ragstrata.http.errors import ApiError
 from ragstrata.http.render import highlight, language_of

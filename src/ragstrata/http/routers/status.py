@@ -6,12 +6,12 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
 
-from ragstrata import __version__
+from ragstrata.app.registry import Registry
+from ragstrata.core.version import __version__
 from ragstrata.errors import RagstrataError, one_line
 from ragstrata.http import models as m
 from ragstrata.http.jobs import JobManager
 from ragstrata.http.state import Jobs, Served
-from ragstrata.registry import Registry
 
 __all__ = ["health_router", "router"]
 

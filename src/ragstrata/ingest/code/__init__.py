@@ -19,6 +19,5 @@ php         ``App\\Namespace\\Class::method``
 
 from ragstrata.ingest.code.extract import extract_code
 from ragstrata.ingest.code.parsers import supported_languages
-from ragstrata.ingest.code.resolve import resolve_relations
 
-__all__ = ["extract_code", "resolve_relations", "supported_languages"]
+__all__ = ["extract_code", "supported_languages"]

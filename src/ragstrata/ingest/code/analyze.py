@@ -6,12 +6,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ragstrata.ingest.code.parsers import grammar
-from ragstrata.ingest.code.receivers import Binding, binding_of, file_receivers
-from ragstrata.ingest.code.registry import rules_for
-from ragstrata.ingest.code.rules import DefContext, LanguageRules
-from ragstrata.ingest.code.source import Source, collapse
-from ragstrata.ingest.rows import (
+from ragstrata.core.rows import (
     DefinitionRow,
     Layer,
     RelationRow,
@@ -19,6 +14,11 @@ from ragstrata.ingest.rows import (
     content_hash,
     row_id,
 )
+from ragstrata.ingest.code.parsers import grammar
+from ragstrata.ingest.code.receivers import Binding, binding_of, file_receivers
+from ragstrata.ingest.code.registry import rules_for
+from ragstrata.ingest.code.rules import DefContext, LanguageRules
+from ragstrata.ingest.code.source import Source, collapse
 
 __all__ = ["Analysis", "Definition", "analyze"]
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ragstrata.core.rows import ChunkRow, Layer, SourceFile, content_hash, row_id
 from ragstrata.ingest.code.analyze import Definition
 from ragstrata.ingest.code.source import Source
-from ragstrata.ingest.rows import ChunkRow, Layer, SourceFile, content_hash, row_id
 
 __all__ = ["code_chunks"]
 
@@ -39,7 +39,7 @@ class _Chunker:
 
     def split(self, start: int, end: int, symbol: str | None) -> list[_Seg]:
         """Recursive-splitter pieces of ``text[start:end]``."""
-        from ragstrata.ingest.languages import ladder_for
+        from ragstrata.core.languages import ladder_for
         from ragstrata.ingest.splitter import split_spans
 
         spans = split_spans(

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import logging
 
+from ragstrata.core.rows import FileRow, Layer, Row, SourceFile, row_id
 from ragstrata.errors import ConfigError
 from ragstrata.ingest.code.analyze import Analysis, analyze
 from ragstrata.ingest.code.chunks import code_chunks
 from ragstrata.ingest.code.parsers import supported_languages
 from ragstrata.ingest.code.source import Source
-from ragstrata.ingest.rows import FileRow, Layer, Row, SourceFile, row_id
 
 __all__ = ["extract_code"]
 

@@ -11,12 +11,7 @@ import posixpath
 from bisect import bisect_right
 from collections.abc import Callable
 
-from ragstrata.ingest.docs.markdown import parse_markdown
-from ragstrata.ingest.docs.outline import Outline, github_slug, source_lines
-from ragstrata.ingest.docs.rst import parse_rst
-from ragstrata.ingest.docs.sections import PATH_SEPARATOR, Section, build_sections
-from ragstrata.ingest.docs.text import parse_text
-from ragstrata.ingest.rows import (
+from ragstrata.core.rows import (
     ChunkRow,
     DocFileRow,
     Layer,
@@ -26,6 +21,11 @@ from ragstrata.ingest.rows import (
     content_hash,
     row_id,
 )
+from ragstrata.ingest.docs.markdown import parse_markdown
+from ragstrata.ingest.docs.outline import Outline, github_slug, source_lines
+from ragstrata.ingest.docs.rst import parse_rst
+from ragstrata.ingest.docs.sections import PATH_SEPARATOR, Section, build_sections
+from ragstrata.ingest.docs.text import parse_text
 
 __all__ = [
     "PATH_SEPARATOR",
@@ -141,7 +141,7 @@ def _chunk_rows(
     chunk_size: int,
     chunk_overlap: int,
 ) -> list[ChunkRow]:
-    from ragstrata.ingest.languages import ladder_for
+    from ragstrata.core.languages import ladder_for
     from ragstrata.ingest.splitter import split_spans
 
     skip_lines = outline.body_start_line - 1

@@ -18,8 +18,9 @@ from typing import Any
 
 import numpy as np
 
-from ragstrata.store.base import ScoredRow, SearchFilters, row_from_payload, scored_row
+from ragstrata.core.values import ScoredRow, SearchFilters, scored_row
 from ragstrata.store.postgres.schema import PARTITIONED, partition_name
+from ragstrata.store.records import row_from_payload
 
 __all__ = [
     "EXACT_BELOW",

@@ -25,9 +25,10 @@ from typing import Any
 
 import numpy as np
 
-from ragstrata.store.base import ScoredRow, SearchFilters, row_from_payload, scored_row
+from ragstrata.core.values import ScoredRow, SearchFilters, scored_row
 from ragstrata.store.bm25 import K1, B, idf
 from ragstrata.store.postgres.dense import filter_sql
+from ragstrata.store.records import row_from_payload
 
 __all__ = [
     "EXACT_POSTINGS",

@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ragstrata.ingest.rows import Layer
-from ragstrata.store.base import Manifest, RelationScope, StoreStats
+from ragstrata.core.rows import Layer
+from ragstrata.core.values import Manifest, RelationScope, StoreStats
 from ragstrata.store.postgres import schema
 
 __all__ = ["DEFINITION_KEYS", "relation_keys_sql", "stats"]
@@ -18,7 +18,7 @@ DEFINITION_KEYS = (
     "FROM (SELECT path, seq, name, language, payload::jsonb AS j FROM rs_rows "
     "WHERE repo_id = %s AND layer = 'C1') AS c ORDER BY path COLLATE \"C\", seq"
 )
-"""Every :class:`~ragstrata.store.base.DefinitionKey` of a repository (argument: repo_id)."""
+"""Every :class:`~ragstrata.core.values.DefinitionKey` of a repository (argument: repo_id)."""
 
 
 def relation_keys_sql(

@@ -1,4 +1,4 @@
-"""PostgresStore: the :class:`~ragstrata.store.base.Store` on PostgreSQL + pgvector.
+"""PostgresStore: the :class:`~ragstrata.store.protocols.Store` on PostgreSQL + pgvector.
 
 One database holds many repositories; this object is one repository (``repo_key``) in it.
 Rows, files, relations, postings and vectors live in that repository's partitions (see
@@ -18,10 +18,10 @@ from typing import Any
 
 import numpy as np
 
-from ragstrata.errors import IndexMissingError
-from ragstrata.ingest.rows import Layer, Row
-from ragstrata.ingest.texts import DEFAULT_EMBED_LAYERS, TextRules
-from ragstrata.store.base import (
+from ragstrata.core.names import normalize_symbol
+from ragstrata.core.rows import Layer, Row
+from ragstrata.core.texts import DEFAULT_EMBED_LAYERS, TextRules
+from ragstrata.core.values import (
     CatalogEntry,
     DefinitionKey,
     Direction,
@@ -29,25 +29,26 @@ from ragstrata.store.base import (
     PendingVector,
     RelationKey,
     RelationScope,
-    RowTexts,
     ScoredRow,
     SearchFilters,
     StoreStats,
     SummaryKind,
     SymbolMode,
+)
+from ragstrata.errors import IndexMissingError
+from ragstrata.store.bm25 import query_hashes
+from ragstrata.store.checks import (
     check_summary_items,
     check_top_k,
-    normalize_symbol,
     parse_direction,
     parse_layers,
     parse_mode,
     parse_summary_kind,
-    row_from_payload,
-    unique_rows,
 )
-from ragstrata.store.bm25 import query_hashes
 from ragstrata.store.postgres import dense, lexical, reads, schema, symbols, writes
 from ragstrata.store.postgres.connection import RepoDatabase, now
+from ragstrata.store.protocols import RowTexts
+from ragstrata.store.records import row_from_payload, unique_rows
 
 __all__ = ["PostgresStore"]
 

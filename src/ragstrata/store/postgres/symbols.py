@@ -1,24 +1,21 @@
 """Definitions by name and relations around a symbol: B-tree lookups on indexed name columns,
-scored and ordered by the shared rules of :mod:`ragstrata.store.base` (as SQLite does)."""
+scored and ordered by the shared rules of :mod:`ragstrata.core.names` (as SQLite does)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
-from ragstrata.store.base import (
-    Direction,
-    ScoredRow,
-    SearchFilters,
-    SymbolMode,
+from ragstrata.core.names import (
     fuzzy_key,
     fuzzy_key_score,
     last_segment,
+    lookup_key,
+    rank_symbol_matches,
     relation_score,
-    row_from_payload,
-    scored_row,
 )
-from ragstrata.store.symbols import lookup_key, rank_symbol_matches
+from ragstrata.core.values import Direction, ScoredRow, SearchFilters, SymbolMode, scored_row
+from ragstrata.store.records import row_from_payload
 
 __all__ = ["hits", "lookup_symbol", "relations"]
 

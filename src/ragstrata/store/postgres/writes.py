@@ -10,21 +10,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ragstrata.ingest.rows import DefinitionRow, RelationRow, Row
+from ragstrata.core.names import last_segment, normalize_symbol
+from ragstrata.core.rows import DefinitionRow, RelationRow, Row
+from ragstrata.core.values import CatalogEntry, row_symbol
 from ragstrata.store.analyzer import ANALYZER_VERSION
-from ragstrata.store.base import (
-    CatalogEntry,
-    RowTexts,
-    embedding_hash,
-    last_segment,
-    normalize_symbol,
-    row_from_payload,
-    row_symbol,
-    row_to_payload,
-    summary_key,
-)
 from ragstrata.store.bm25 import encode_terms, searchable
 from ragstrata.store.postgres import lexical
+from ragstrata.store.protocols import RowTexts
+from ragstrata.store.records import embedding_hash, row_from_payload, row_to_payload, summary_key
 
 __all__ = [
     "delete_rows",

@@ -24,11 +24,11 @@ from pathlib import Path
 
 import numpy as np
 
-from ragstrata.ingest.rows import Layer
+from ragstrata.core.rows import Layer
+from ragstrata.core.values import SearchFilters
 from ragstrata.store.sqlite.lexical import Postings
 from ragstrata.store.sqlite.schema import meta_value
 from ragstrata.store.sqlite.vectors import build_matrix
-from ragstrata.store.values import SearchFilters
 
 __all__ = ["LAYERS", "Derived", "Snapshot", "load_or_build", "save_arrays"]
 

@@ -7,9 +7,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ragstrata.core.values import ScoredRow
 from ragstrata.store.records import row_from_payload, scored_row
 from ragstrata.store.sqlite.schema import chunks, marks
-from ragstrata.store.values import ScoredRow
 
 __all__ = ["MAX_TIES", "hits", "top"]
 

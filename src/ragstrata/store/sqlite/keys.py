@@ -1,14 +1,14 @@
 """Light reads of the SQLite store for the incremental relation resolver: relation keys from
 the ``relations`` table and definition keys from the ``definitions`` table, never a payload
-decoded (see :class:`~ragstrata.store.values.RelationKey`)."""
+decoded (see :class:`~ragstrata.core.values.RelationKey`)."""
 
 from __future__ import annotations
 
 import sqlite3
 from collections.abc import Sequence
 
+from ragstrata.core.values import DefinitionKey, RelationKey, RelationScope
 from ragstrata.store.sqlite.schema import chunks, marks
-from ragstrata.store.values import DefinitionKey, RelationKey, RelationScope
 
 __all__ = ["definition_keys", "relation_keys"]
 

@@ -19,8 +19,22 @@ from typing import Any
 
 import numpy as np
 
-from ragstrata.ingest.rows import Layer, Row
-from ragstrata.ingest.texts import DEFAULT_EMBED_LAYERS, TextRules
+from ragstrata.core.rows import Layer, Row
+from ragstrata.core.texts import DEFAULT_EMBED_LAYERS, TextRules
+from ragstrata.core.values import (
+    CatalogEntry,
+    DefinitionKey,
+    Direction,
+    Manifest,
+    PendingVector,
+    RelationKey,
+    RelationScope,
+    ScoredRow,
+    SearchFilters,
+    StoreStats,
+    SummaryKind,
+    SymbolMode,
+)
 from ragstrata.store.bm25 import query_hashes
 from ragstrata.store.checks import (
     check_summary_items,
@@ -44,20 +58,6 @@ from ragstrata.store.sqlite.schema import (
     meta_value,
     migrate,
     now,
-)
-from ragstrata.store.values import (
-    CatalogEntry,
-    DefinitionKey,
-    Direction,
-    Manifest,
-    PendingVector,
-    RelationKey,
-    RelationScope,
-    ScoredRow,
-    SearchFilters,
-    StoreStats,
-    SummaryKind,
-    SymbolMode,
 )
 
 __all__ = ["SQLiteStore"]

@@ -1,5 +1,5 @@
 """Definitions by name and relations around a symbol: lookups on the indexed name columns,
-scored and ordered by the shared rules of :mod:`ragstrata.store.symbols` (as PostgreSQL does).
+scored and ordered by the shared rules of :mod:`ragstrata.core.names` (as PostgreSQL does).
 Every function runs inside the caller's read transaction; arguments are already validated."""
 
 from __future__ import annotations
@@ -8,10 +8,7 @@ import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
-from ragstrata.store.sqlite.derived import Snapshot
-from ragstrata.store.sqlite.hits import hits
-from ragstrata.store.sqlite.schema import chunks, marks
-from ragstrata.store.symbols import (
+from ragstrata.core.names import (
     fuzzy_key,
     fuzzy_key_score,
     last_segment,
@@ -19,7 +16,10 @@ from ragstrata.store.symbols import (
     rank_symbol_matches,
     relation_score,
 )
-from ragstrata.store.values import Direction, ScoredRow, SearchFilters, SymbolMode
+from ragstrata.core.values import Direction, ScoredRow, SearchFilters, SymbolMode
+from ragstrata.store.sqlite.derived import Snapshot
+from ragstrata.store.sqlite.hits import hits
+from ragstrata.store.sqlite.schema import chunks, marks
 
 __all__ = ["lookup_symbol", "relations"]
 

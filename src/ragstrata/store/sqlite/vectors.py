@@ -12,8 +12,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ragstrata.core.values import PendingVector
 from ragstrata.store.sqlite.schema import bump, chunks, marks
-from ragstrata.store.values import PendingVector
 
 __all__ = ["build_matrix", "check_vectors", "collect", "pending", "put"]
 

@@ -11,7 +11,9 @@ import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
-from ragstrata.ingest.rows import DefinitionRow, RelationRow, Row
+from ragstrata.core.names import last_segment, normalize_symbol
+from ragstrata.core.rows import DefinitionRow, RelationRow, Row
+from ragstrata.core.values import CatalogEntry, SummaryKind
 from ragstrata.store.bm25 import SummaryOf, searchable
 from ragstrata.store.protocols import RowTexts
 from ragstrata.store.records import (
@@ -24,8 +26,6 @@ from ragstrata.store.records import (
 from ragstrata.store.sqlite import vectors
 from ragstrata.store.sqlite.lexical import encode_blobs
 from ragstrata.store.sqlite.schema import INSERT_ROW, bump, chunks, marks
-from ragstrata.store.symbols import last_segment, normalize_symbol
-from ragstrata.store.values import CatalogEntry, SummaryKind
 
 __all__ = [
     "delete_paths",
