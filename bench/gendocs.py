@@ -44,6 +44,7 @@ from ragstrata.answer.docs.targets import Target
 from ragstrata.core.rows import DefinitionRow
 from ragstrata.indexer import Indexer
 from ragstrata.llm.factory import make_runner
+from ragstrata.retrieve.reader import IndexReader
 from ragstrata.retrieve.resolve import CASCADE, SymbolResolver
 from ragstrata.retrieve.rows import file_text
 from ragstrata.settings import LLMSettings, Settings
@@ -220,7 +221,7 @@ def run_repo(tree: Path, indexes: Path, llm_packages: int) -> dict[str, Any]:
     t0 = time.perf_counter()
     store = open_store(tree, indexes)
     read = reader(store, tree)
-    gen = DocsGenerator(store, read=read)
+    gen = DocsGenerator(IndexReader(store), read=read)
     truth = Truth(store, read)
     cited: set[tuple[str, int, int]] = set()
     raw = 0
@@ -299,7 +300,7 @@ def run_llm(
         removed: set[str] = set()
         prose_items = 0
         for round_ in (1, 2):
-            gen = DocsGenerator(store, read=read, runner=runner, cache_path=cache)
+            gen = DocsGenerator(IndexReader(store), read=read, runner=runner, cache_path=cache)
             calls_before = fake.calls
             for folder in folders:
                 page = gen.collect(Target("package", folder))

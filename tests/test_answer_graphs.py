@@ -25,6 +25,7 @@ from ragstrata.core.answer import Citation
 from ragstrata.core.evidence import Evidence
 from ragstrata.errors import ConfigError, ProviderError
 from ragstrata.query.models import GRAPH_IDS
+from ragstrata.retrieve.reader import IndexReader
 from ragstrata.store.sqlite import SQLiteStore
 from ragstrata.testing import ScriptedRunner
 
@@ -56,12 +57,12 @@ def test_build_graph_dispatches_every_router_graph_id(store: SQLiteStore) -> Non
     }
     assert set(GRAPH_IDS.values()) == set(GRAPHS) == set(expected)
     for graph_id, cls in expected.items():
-        assert type(build_graph(graph_id, store=store)) is cls
+        assert type(build_graph(graph_id, reader=IndexReader(store))) is cls
 
 
 def test_unknown_graph_id_names_the_valid_ids(store: SQLiteStore) -> None:
     with pytest.raises(ConfigError) as err:
-        build_graph("ChatGraph", store=store)
+        build_graph("ChatGraph", reader=IndexReader(store))
     assert "'ChatGraph'" in str(err.value)
     assert all(gid in str(err.value) for gid in GRAPHS)
 
@@ -448,7 +449,7 @@ def test_class_named_like_its_module_is_shown_first_and_modules_get_no_callers(
         },
     )
     question = Router().plan("where is the Retriever class defined?")
-    text = build_graph("CodeQAGraph", store=store).answer(question, evidence).text
+    text = build_graph("CodeQAGraph", reader=IndexReader(store)).answer(question, evidence).text
     first = text.split("\n\n", 1)[0]
     assert "pkg.retriever.Retriever" in first and "(class)" in first
     module_part = text.split("`pkg.retriever` (module)", 1)[1].split("**Definition:**", 1)[0]

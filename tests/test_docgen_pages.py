@@ -12,6 +12,7 @@ import pytest
 from answer_fixture import load_store, write_repo
 from docgen_fixture import write_polyglot
 from ragstrata.answer.docs.targets import build_docs
+from ragstrata.retrieve.reader import IndexReader
 from ragstrata.store.sqlite import SQLiteStore
 
 
@@ -33,7 +34,7 @@ def payments(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SQLiteStore]:
 def page(poly: tuple[SQLiteStore, Path], target: str, language: str = "en") -> str:
     store, root = poly
     return build_docs(
-        target, store=store, language=language, read=lambda p: (root / p).read_text()
+        target, reader=IndexReader(store), language=language, read=lambda p: (root / p).read_text()
     ).markdown
 
 
@@ -120,17 +121,17 @@ def test_a_test_that_uses_it_is_never_denied(poly: tuple[SQLiteStore, Path]) -> 
 
 
 def test_precise_and_possible_relations_apart(payments: SQLiteStore) -> None:
-    md = build_docs("payments.gateway.Gateway.send", store=payments).markdown
+    md = build_docs("payments.gateway.Gateway.send", reader=IndexReader(payments)).markdown
     relations = md.split("## Relations", 1)[1].split("## Examples", 1)[0]
     assert "Used by:" not in relations  # `gateway.send(amount)`: the receiver is not typed
     assert "Possibly used by" in relations and "`payments.gateway.charge`" in relations
-    validate = build_docs("payments.gateway.validate", store=payments).markdown
+    validate = build_docs("payments.gateway.validate", reader=IndexReader(payments)).markdown
     used = validate.split("Used by:", 1)[1].split("##", 1)[0]
     assert "- `payments.gateway.Gateway.send` (`src/payments/gateway.py:14`)" in used
 
 
 def test_russian_page_translates_labels_not_identifiers(payments: SQLiteStore) -> None:
-    md = build_docs("src/payments/gateway.py", store=payments, language="ru").markdown
+    md = build_docs("src/payments/gateway.py", reader=IndexReader(payments), language="ru").markdown
     assert md.startswith("# Модуль `src/payments/gateway.py`\n\n## Обзор\n\nTalks to the")
     for heading in (
         "## Публичный API",
@@ -148,7 +149,7 @@ def test_russian_page_translates_labels_not_identifiers(payments: SQLiteStore) -
 
 
 def test_diagram_draws_only_resolved_calls(payments: SQLiteStore) -> None:
-    md = build_docs("src/payments/gateway.py", store=payments).markdown
+    md = build_docs("src/payments/gateway.py", reader=IndexReader(payments)).markdown
     mermaid = md.split("```mermaid\n", 1)[1].split("```", 1)[0]
     assert 'n0["Gateway"]' in mermaid and 'n1("validate")' in mermaid
     assert "n0 --> n1" in mermaid  # Gateway.send -> validate, resolved

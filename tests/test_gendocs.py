@@ -16,6 +16,7 @@ import pytest
 from answer_fixture import load_store, write_repo
 from ragstrata.answer.docs.targets import build_docs, generate_docs, resolve_target
 from ragstrata.errors import UserError
+from ragstrata.retrieve.reader import IndexReader
 from ragstrata.store.sqlite import SQLiteStore
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "gendocs"
@@ -49,7 +50,7 @@ def test_golden(store: SQLiteStore, target: str, language: str, golden: str) -> 
 
 
 def test_file_doc_content(store: SQLiteStore) -> None:
-    docs = build_docs("src/payments/gateway.py", store=store)
+    docs = build_docs("src/payments/gateway.py", reader=IndexReader(store))
     md = docs.markdown
     assert md.startswith(
         "# Module `src/payments/gateway.py`\n\n## Overview\n\nTalks to the payment"
@@ -80,7 +81,7 @@ def test_file_doc_content(store: SQLiteStore) -> None:
     ],
 )
 def test_resolve_target(store: SQLiteStore, target: str, kind: str, value: str) -> None:
-    resolved = resolve_target(target, store)
+    resolved = resolve_target(target, IndexReader(store))
     assert (resolved.kind, resolved.value) == (kind, value)
 
 

@@ -309,7 +309,7 @@ def test_claim_with_wait_blocks_until_release(pay: Ragstrata) -> None:
 
 
 def test_server_watchers_index_only_when_the_registry_lets_them(tmp_path: Path) -> None:
-    from ragstrata.cli.watch_cmd import start_watchers
+    from ragstrata.app.watchers import start_watchers
 
     root = write_repo(tmp_path / "shop")
     rs = Ragstrata(root, SETTINGS)

@@ -19,6 +19,7 @@ from ragstrata.errors import UserError
 from ragstrata.http import create_app
 from ragstrata.mcp.repos import RepoSet
 from ragstrata.mcp.server import build_server
+from ragstrata.retrieve.reader import IndexReader
 from ragstrata.settings import EmbedderSettings, Settings
 
 SETTINGS = Settings(embedder=EmbedderSettings(provider="hash", dimensions=64))
@@ -195,7 +196,7 @@ def test_facade_mcp_http_gendocs_agree(
     assert body["repo"] == "shop" and body["found"] and body["match"] == mode
     assert _span(body["definitions"][0]) == want
 
-    docs = build_docs(name, store=rs.store)
+    docs = build_docs(name, reader=IndexReader(rs.store))
     assert docs.target.kind == "symbol" and docs.target.value == want[0]
     assert docs.citations[0].path == want[1] and docs.citations[0].start_line == want[2]
 
@@ -240,7 +241,7 @@ def test_a_typo_is_not_found_everywhere_with_the_same_candidate(
     assert not body["found"] and body["candidates"][0]["symbol"] == ORDER[0]
 
     with pytest.raises(UserError, match=r"shop\.orders\.OrderService"):
-        build_docs("OrdrService", store=rs.store)
+        build_docs("OrdrService", reader=IndexReader(rs.store))
 
     answer = rs.ask("где определён OrdrService?").to_dict()
     assert not answer["evidence"]["requirements"]["require_def"]["satisfied"]

@@ -153,7 +153,7 @@ def test_watch_follows_rename_writes_deletes_and_a_branch_switch(tmp_path: Path)
 def test_server_watchers_reindex_in_the_background_and_stop(tmp_path: Path) -> None:
     """What ``serve --watch`` / ``mcp --watch`` start: one thread per served repository."""
     from ragstrata.app.facade import Ragstrata
-    from ragstrata.cli.watch_cmd import start_watchers
+    from ragstrata.app.watchers import start_watchers
     from test_indexer import HASH_SETTINGS
 
     repos = {}

@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from ragstrata.llm.preflight import PreflightResult
     from ragstrata.query.router import Router
     from ragstrata.retrieve.lookups import DefinitionResult, OutlineResult, ReferencesResult
+    from ragstrata.retrieve.reader import IndexReader
     from ragstrata.store.protocols import Store
 
 __all__ = ["Ragstrata"]
@@ -78,6 +79,13 @@ class Ragstrata:
 
             self._store = open_store(self.repo, self.settings)
         return self._store
+
+    @property
+    def reader(self) -> IndexReader:
+        """The read-only view of the index that the answer stage is given (never the store)."""
+        from ragstrata.retrieve.reader import IndexReader
+
+        return IndexReader(self.store)
 
     @property
     def embedder(self) -> Embedder:
@@ -210,7 +218,7 @@ class Ragstrata:
         state = sessions.load(session) if session else None
         plan = self.router.plan(question, state, None)
         evidence = Retriever(self.store, self.embedder, self.settings).retrieve(plan, top_k=top_k)
-        graph = build_graph(plan.graph_id, store=self.store, runner=self.runner)
+        graph = build_graph(plan.graph_id, reader=self.reader, runner=self.runner)
         answer = graph.answer(plan, evidence)
         plan_dict = plan.model_dump(mode="json")
         if session:
@@ -278,7 +286,7 @@ class Ragstrata:
         from ragstrata.answer.docs.site import DocsGenerator
 
         return DocsGenerator(
-            self.store,
+            self.reader,
             language=language,
             read=self.read_indexed,
             runner=self.runner if use_llm else None,
@@ -290,7 +298,7 @@ class Ragstrata:
         symbols that no longer exist."""
         from ragstrata.answer.docs.drift import check_drift
 
-        return check_drift(folder, self.store)
+        return check_drift(folder, self.reader)
 
     def read_indexed(self, path: str) -> str | None:
         """The text of an indexed file as indexed (rebuilt from its chunks), else as it is on

@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.markdown import Markdown
 from rich.text import Text
 
-from ragstrata.answer.docs.fsio import write_atomic
+from ragstrata.app import write_atomic
 from ragstrata.cli.common import (
     MAX_TOP_K,
     GlobalOptions,

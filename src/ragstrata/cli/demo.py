@@ -23,8 +23,7 @@ from rich.panel import Panel
 from rich.rule import Rule
 from rich.table import Table
 
-from ragstrata.query.models import RouterPlan
-from ragstrata.query.router import Router
+from ragstrata.app import Router, RouterPlan
 
 __all__ = ["DEMO_QUESTIONS", "DEMO_TURNS", "main", "render_plan"]
 

@@ -17,11 +17,11 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from ragstrata.app import PreflightResult, Severity
 from ragstrata.app.doctor import CATEGORIES, DoctorFinding, finding_to_dict
 from ragstrata.app.facade import Ragstrata
 from ragstrata.cli.common import GlobalOptions, edge_settings, make_console, print_json
 from ragstrata.errors import ConfigError, one_line
-from ragstrata.llm.preflight import PreflightResult, Severity
 
 __all__ = ["EXIT_BLOCKING", "doctor_command"]
 

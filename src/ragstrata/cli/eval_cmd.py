@@ -22,7 +22,7 @@ from ragstrata.cli.common import MAX_TOP_K, GlobalOptions, edge_settings, make_c
 from ragstrata.errors import RepositoryNotFoundError, UserError
 
 if TYPE_CHECKING:
-    from ragstrata.indexer import IndexEvent
+    from ragstrata.core.events import IndexEvent
 
 __all__ = ["ensure_index", "eval_command"]
 

@@ -20,16 +20,14 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from ragstrata.answer.docs.fsio import write_atomic
-from ragstrata.answer.docs.strings import LANGUAGES, strings
+from ragstrata.app import LANGUAGES, strings, write_atomic
 from ragstrata.cli.ask_cmd import RepoOption, open_index
 from ragstrata.cli.common import GlobalOptions, make_console
 from ragstrata.errors import UserError
 from ragstrata.text.visible import visible
 
 if TYPE_CHECKING:
-    from ragstrata.answer.docs.drift import DriftReport
-    from ragstrata.answer.docs.site import DocsGenerator
+    from ragstrata.app import DocsGenerator, DriftReport
     from ragstrata.settings import Settings
 
 __all__ = ["gendocs_command"]
@@ -120,7 +118,7 @@ def _site(docs: DocsGenerator, out: Path) -> None:
 
 
 def _dry_run(docs: DocsGenerator, target: str | None, settings: Settings) -> None:
-    from ragstrata.llm.pricing import PriceTable
+    from ragstrata.app import PriceTable
 
     jobs = docs.plan(None if target is None else [target])
     est = docs.estimate(jobs)

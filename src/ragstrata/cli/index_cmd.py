@@ -19,7 +19,7 @@ from rich.table import Table
 from ragstrata.app.facade import Ragstrata
 from ragstrata.cli.common import edge_settings, make_console, print_json
 from ragstrata.cli.progress import PLAIN_EVERY_S, progress_view
-from ragstrata.indexer import IndexReport, IndexStatus
+from ragstrata.core.events import IndexReport, IndexStatus
 
 __all__ = ["index_command", "status_command"]
 

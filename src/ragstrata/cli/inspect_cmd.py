@@ -20,6 +20,7 @@ import typer
 from rich.text import Text
 from rich.tree import Tree
 
+from ragstrata.app import IngestResult, ingest_repository
 from ragstrata.cli.common import edge_settings, make_console
 from ragstrata.core.rows import (
     ChunkRow,
@@ -33,7 +34,6 @@ from ragstrata.core.rows import (
     SectionRow,
 )
 from ragstrata.errors import ConfigError, RepositoryNotFoundError
-from ragstrata.relations.repository import IngestResult, ingest_repository
 from ragstrata.text.visible import visible_json
 
 __all__ = ["inspect", "parse_layers", "row_to_dict"]

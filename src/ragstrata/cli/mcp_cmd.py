@@ -71,7 +71,7 @@ def mcp_command(
     repos = RepoSet(facades)
     stop_watching = None
     if watch:
-        from ragstrata.cli.watch_cmd import start_watchers
+        from ragstrata.app.watchers import start_watchers
 
         stop_watching = start_watchers(facades, repos)
     try:

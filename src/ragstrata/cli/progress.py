@@ -27,7 +27,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from ragstrata.indexer import IndexEvent
+from ragstrata.core.events import IndexEvent
 
 __all__ = ["PLAIN_EVERY_S", "PlainProgress", "RichProgress", "progress_view"]
 

@@ -14,7 +14,7 @@ __all__ = ["SCHEMAS", "route_command", "schema_command"]
 
 
 def _router_plan_schema() -> dict[str, Any]:
-    from ragstrata.query.models import router_plan_json_schema
+    from ragstrata.app import router_plan_json_schema
 
     return router_plan_json_schema()
 
@@ -34,7 +34,7 @@ def route_command(
     ),
 ) -> None:
     """Print the Intent Router plan (schema 1.1) of QUERY as JSON."""
-    from ragstrata.query.router import Router
+    from ragstrata.app import Router
 
     settings = edge_settings(options=ctx.obj)
     conversation_state = parse_json_arg(state, "--state")

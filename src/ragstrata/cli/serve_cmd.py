@@ -87,7 +87,7 @@ def serve_command(
     )
     stop_watching = None
     if watch:
-        from ragstrata.cli.watch_cmd import start_watchers
+        from ragstrata.app.watchers import start_watchers
 
         stop_watching = start_watchers(repos, served)
     try:

@@ -19,11 +19,10 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from ragstrata.app import NO_LLM_MESSAGE, SummarizeResult, SummaryPlan, SummaryRunReport
 from ragstrata.app.facade import Ragstrata
 from ragstrata.cli.common import edge_settings, make_console, print_json
 from ragstrata.core.values import SummaryKind
-from ragstrata.indexer.summary_plan import SummaryPlan, SummaryRunReport
-from ragstrata.indexer.summary_result import NO_LLM_MESSAGE, SummarizeResult
 
 __all__ = ["NO_LLM_MESSAGE", "summarize_command"]
 

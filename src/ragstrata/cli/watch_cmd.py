@@ -5,30 +5,26 @@ rename-writes, deletes and branch switches all end as the same diff of the disk 
 catalog. One line per run on stderr; ``--json`` prints one JSON object per run on stdout
 (``{"trigger", "events", "report"}`` or ``{"trigger", "events", "error"}``). Ctrl-C stops.
 
-:func:`start_watchers` is the same loop in background threads for ``serve --watch`` and
-``mcp --watch``.
+:func:`ragstrata.app.watchers.start_watchers` is the same loop in background threads for
+``serve --watch`` and ``mcp --watch``.
 """
 
 from __future__ import annotations
 
 import json
 import sys
-import threading
-from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from ragstrata.app import DEFAULT_DEBOUNCE_MS, WatchRun, describe, watch_repository
 from ragstrata.cli.common import edge_settings
-from ragstrata.indexer.watch import DEFAULT_DEBOUNCE_MS, WatchRun, describe, watch_repository
 
 if TYPE_CHECKING:
-    from ragstrata.app.facade import Ragstrata
-    from ragstrata.app.registry import Registry
-    from ragstrata.indexer import IndexReport
+    pass
 
-__all__ = ["start_watchers", "watch_command"]
+__all__ = ["watch_command"]
 
 
 def _as_json(run: WatchRun) -> str:
@@ -83,52 +79,3 @@ def watch_command(
             )
         except KeyboardInterrupt:
             typer.echo("watch: stopped", err=True)
-
-
-def start_watchers(
-    facades: Mapping[str, Ragstrata], registry: Registry | None = None
-) -> Callable[[], None]:
-    """Watch every served repository in a daemon thread; returns a function that stops them.
-
-    Each thread indexes through its own facade (its own store connection) that shares the
-    served facade's embedder, so a server holds one model however many repositories it has.
-    With the server's ``registry``, each run waits its turn behind an index job or ``reindex``
-    call of the same repository (one index run at a time).
-    """
-    from ragstrata.app.facade import Ragstrata
-
-    stop = threading.Event()
-    threads: list[threading.Thread] = []
-    for name, served in facades.items():
-        own = Ragstrata(served.repo, served.settings, embedder=served.embedder)
-
-        def index(own: Ragstrata = own, name: str = name) -> IndexReport:
-            if registry is None:
-                return own.index()
-            with registry.claim_index(name, owner="the file watcher", wait=True):
-                return own.index()
-
-        def loop(
-            own: Ragstrata = own, name: str = name, index: Callable[[], IndexReport] = index
-        ) -> None:
-            try:
-                watch_repository(
-                    own.repo,
-                    index,
-                    lambda run: print(describe(run, name), file=sys.stderr, flush=True),
-                    index_dir_name=own.settings.store.index_dir_name,
-                    stop=stop,
-                )
-            finally:
-                own.close()
-
-        thread = threading.Thread(target=loop, name=f"ragstrata-watch-{name}", daemon=True)
-        thread.start()
-        threads.append(thread)
-
-    def close() -> None:
-        stop.set()
-        for thread in threads:
-            thread.join(timeout=5)
-
-    return close

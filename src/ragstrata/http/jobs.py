@@ -21,7 +21,7 @@ from ragstrata.http.errors import ApiError
 if TYPE_CHECKING:
     from ragstrata.app.facade import Ragstrata
     from ragstrata.app.registry import IndexClaim, Registry
-    from ragstrata.indexer import IndexEvent
+    from ragstrata.core.events import IndexEvent
 
 __all__ = ["Job", "JobManager", "JobState"]
 

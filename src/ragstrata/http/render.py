@@ -76,7 +76,7 @@ def _fence(code: str, lang: str, _attrs: Any) -> str:
     """A fenced block of the answer: highlighted; ``N | `` prefixes become line numbers; a
     ``mermaid`` flowchart of generated docs is drawn as SVG on the server."""
     if lang == "mermaid":
-        from ragstrata.answer.docs.svg import flowchart_svg
+        from ragstrata.app import flowchart_svg
 
         svg = flowchart_svg(code)
         if svg is not None:

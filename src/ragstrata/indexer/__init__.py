@@ -7,7 +7,7 @@ ordered so a killed run resumes to exactly the clean-run index, then fills vecto
 ``index_status`` reports rows, stale files and pending embeddings.
 """
 
-from ragstrata.indexer.events import Estimate, IndexEvent, IndexReport, IndexStatus
+from ragstrata.core.events import Estimate, IndexEvent, IndexReport, IndexStatus
 from ragstrata.indexer.manifest import check_manifest, expected_manifest
 from ragstrata.indexer.run import Indexer
 from ragstrata.indexer.status import index_status

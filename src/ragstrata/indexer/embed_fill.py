@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ragstrata.core.events import IndexEvent
 from ragstrata.embed.base import Embedder
-from ragstrata.indexer.events import IndexEvent
 from ragstrata.store.protocols import Store
 
 __all__ = ["ROUND_BATCHES", "fill_vectors"]

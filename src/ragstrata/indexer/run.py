@@ -36,12 +36,12 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import chain
 from pathlib import Path
 
+from ragstrata.core.events import Estimate, IndexEvent, IndexReport
 from ragstrata.core.rows import DefinitionRow, FileRows, Layer, RelationRow, Row
 from ragstrata.core.texts import DEFAULT_EMBED_LAYERS, embedding_text
 from ragstrata.core.values import CatalogEntry, DefinitionKey, RelationKey
 from ragstrata.embed.base import Embedder
 from ragstrata.indexer.embed_fill import fill_vectors
-from ragstrata.indexer.events import Estimate, IndexEvent, IndexReport
 from ragstrata.indexer.manifest import check_manifest, expected_manifest
 from ragstrata.indexer.plan import Plan, make_plan
 from ragstrata.indexer.secrets_ledger import update_ledger

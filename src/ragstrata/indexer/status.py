@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ragstrata.core.events import IndexStatus
 from ragstrata.embed.base import Embedder
 from ragstrata.errors import IndexMissingError
-from ragstrata.indexer.events import IndexStatus
 from ragstrata.indexer.plan import make_plan
 from ragstrata.indexer.secrets_ledger import total_redacted
 from ragstrata.settings import Settings

@@ -17,8 +17,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from ragstrata.core.events import IndexReport
 from ragstrata.errors import RagstrataError
-from ragstrata.indexer.events import IndexReport
 
 __all__ = ["DEFAULT_DEBOUNCE_MS", "WatchRun", "describe", "watch_repository"]
 

@@ -26,9 +26,9 @@ from mcp.types import CallToolResult, InputRequiredResult, TextContent, ToolAnno
 from pydantic import Field, StrictBool, ValidationError
 
 from ragstrata.app.registry import Registry
+from ragstrata.core.events import IndexEvent
 from ragstrata.core.version import __version__
 from ragstrata.errors import RagstrataError
-from ragstrata.indexer import IndexEvent
 from ragstrata.mcp import tools
 from ragstrata.mcp.descriptions import INSTRUCTIONS, TOOLS
 

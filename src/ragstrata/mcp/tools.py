@@ -14,16 +14,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ragstrata.app import MAX_SOURCE_LINES, REFERENCE_KINDS
+from ragstrata.core.checks import parse_direction
 from ragstrata.core.values import Direction
 from ragstrata.errors import InvalidQueryError
 from ragstrata.mcp import render
-from ragstrata.retrieve.lookups import MAX_SOURCE_LINES
-from ragstrata.retrieve.resolve import REFERENCE_KINDS
-from ragstrata.store.checks import parse_direction
 
 if TYPE_CHECKING:
     from ragstrata.app.registry import Registry
-    from ragstrata.indexer import IndexEvent
+    from ragstrata.core.events import IndexEvent
 
 __all__ = [
     "MAX_SOURCE_LINES",

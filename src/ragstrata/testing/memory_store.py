@@ -15,6 +15,14 @@ from datetime import UTC, datetime
 
 import numpy as np
 
+from ragstrata.core.checks import (
+    check_summary_items,
+    check_top_k,
+    parse_direction,
+    parse_layers,
+    parse_mode,
+    parse_summary_kind,
+)
 from ragstrata.core.names import relation_score, symbol_score
 from ragstrata.core.rows import DefinitionRow, Layer, RelationRow, Row
 from ragstrata.core.texts import DEFAULT_EMBED_LAYERS, TextRules
@@ -34,14 +42,6 @@ from ragstrata.core.values import (
     scored_row,
 )
 from ragstrata.store.bm25 import encode_terms, idf, query_hashes, searchable, weight
-from ragstrata.store.checks import (
-    check_summary_items,
-    check_top_k,
-    parse_direction,
-    parse_layers,
-    parse_mode,
-    parse_summary_kind,
-)
 from ragstrata.store.protocols import RowTexts, Store
 from ragstrata.store.records import embedding_hash, rank_hits, summary_key
 

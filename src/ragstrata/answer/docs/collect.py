@@ -18,9 +18,6 @@ from ragstrata.answer.docs.index_view import CONTAINER_KINDS, IndexView, Site, i
 from ragstrata.answer.docs.model import Item, Overview, Page, PageFile
 from ragstrata.answer.docs.moduledoc import PACKAGE_DOC_FILES, module_doc
 from ragstrata.core.rows import DefinitionRow, SectionRow
-from ragstrata.core.values import SearchFilters
-from ragstrata.retrieve.rows import file_text
-from ragstrata.retrieve.rows import sections as doc_sections
 
 __all__ = ["Collector", "Reader"]
 
@@ -34,7 +31,7 @@ class Collector:
     def __init__(self, view: IndexView, read: Reader | None = None) -> None:
         self.view = view
         # default: the file's text as indexed (rebuilt from its chunks)
-        self.read = read or (lambda path: file_text(view.store, path))
+        self.read = read or view.reader.file_text
 
     # ---------------------------------------------------------------- pages
     def file_page(self, path: str) -> Page:
@@ -145,9 +142,7 @@ class Collector:
             if posixpath.dirname(p) == folder and _README.match(posixpath.basename(p))
         ]
         sections = (
-            [r for r in doc_sections(self.view.store, readmes[0]) if r.text.strip()]
-            if readmes
-            else []
+            [r for r in self.view.reader.sections(readmes[0]) if r.text.strip()] if readmes else []
         )
         for first in sections:
             text = readme_prose(first.text)
@@ -178,7 +173,7 @@ class Collector:
 
     def _sections(self, query: str) -> list[SectionRow]:
         """Doc sections that mention ``query`` (a search: the heading is checked after)."""
-        found = self.view.store.search_lexical(query, SearchFilters(layers=("D1",)), top_k=20)
+        found = self.view.reader.rows_writing(query, ("D1",), 20)
         return [s.row for s in found if isinstance(s.row, SectionRow) and s.row.text.strip()]
 
     # ---------------------------------------------------------------- relations
@@ -244,11 +239,11 @@ class Collector:
         examples, examples_possible = self._examples(tests)
         sources = {p: self.view.sha256(p) or "" for p in sorted(own)}
         return Page(
-            kind,
+            kind,  # type: ignore[arg-type]
             target,
             overview,
             parts,
-            symbol,  # type: ignore[arg-type]
+            symbol,
             imports=_unique(imports),
             calls=_unique(calls),
             used_by=_unique(used),

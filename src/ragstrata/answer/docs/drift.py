@@ -21,9 +21,7 @@ from pathlib import Path
 from ragstrata.answer.docs.render import HEADER_PREFIX
 from ragstrata.core.rows import Layer, SectionRow
 from ragstrata.core.values import SymbolMode
-from ragstrata.retrieve.resolve import SymbolResolver
-from ragstrata.retrieve.rows import rows_by_path
-from ragstrata.store.protocols import Store
+from ragstrata.retrieve.reader import IndexReader
 
 __all__ = ["DriftReport", "check_drift", "page_header", "stale_names"]
 
@@ -57,10 +55,10 @@ def page_header(text: str) -> dict[str, object] | None:
     return data if isinstance(data, dict) else None
 
 
-def check_drift(folder: Path, store: Store) -> DriftReport:
+def check_drift(folder: Path, reader: IndexReader) -> DriftReport:
     """Pages under ``folder`` whose sources changed, and stale names in the repository's docs."""
     report = DriftReport()
-    catalog = store.catalog()
+    catalog = reader.catalog()
     for page in sorted(folder.rglob("*.md")):
         try:
             meta = page_header(page.read_text(encoding="utf-8"))
@@ -77,18 +75,18 @@ def check_drift(folder: Path, store: Store) -> DriftReport:
                 report.removed.append((name, str(path)))
             elif entry.sha256 != sha:
                 report.changed.append((name, str(path)))
-    report.sections, report.stale = stale_names(store)
+    report.sections, report.stale = stale_names(reader)
     return report
 
 
-def stale_names(store: Store) -> tuple[int, list[tuple[str, int, str]]]:
+def stale_names(reader: IndexReader) -> tuple[int, list[tuple[str, int, str]]]:
     """``(sections checked, [(doc path, line, name)])`` (see the module docstring)."""
-    resolver = SymbolResolver(store)
+    resolver = reader.resolver
     owners: dict[str, bool] = {}
     fulls: dict[str, bool] = {}
     out: list[tuple[str, int, str]] = []
     count = 0
-    for path, rows in rows_by_path(store, (Layer.D1,)).items():
+    for path, rows in reader.rows_by_path((Layer.D1,)).items():
         for sec in rows:
             if not isinstance(sec, SectionRow):
                 continue

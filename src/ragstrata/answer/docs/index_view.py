@@ -21,9 +21,7 @@ from dataclasses import dataclass
 from ragstrata.core.names import normalize_symbol
 from ragstrata.core.rows import DefinitionRow, FileRow, Layer, RelationRow
 from ragstrata.core.values import Direction, SymbolMode
-from ragstrata.retrieve.resolve import SymbolResolver
-from ragstrata.retrieve.rows import file_row, file_rows, outline
-from ragstrata.store.protocols import Store
+from ragstrata.retrieve.reader import IndexReader
 
 __all__ = ["CONTAINER_KINDS", "IndexView", "Site", "is_public"]
 
@@ -54,9 +52,9 @@ class Site:
 class IndexView:
     """Memoised reads of C0/C1/C2 rows for documentation."""
 
-    def __init__(self, store: Store) -> None:
-        self.store = store
-        self.resolver = SymbolResolver(store)
+    def __init__(self, reader: IndexReader) -> None:
+        self.reader = reader
+        self.resolver = reader.resolver
         self._catalog: list[str] | None = None
         self._entries: dict[str, str] | None = None
         self._file: dict[str, FileRow | None] = {}
@@ -69,25 +67,25 @@ class IndexView:
     def paths(self) -> list[str]:
         """Every indexed path, sorted."""
         if self._catalog is None:
-            self._catalog = sorted(self.store.catalog())
+            self._catalog = self.reader.paths()
         return self._catalog
 
     def sha256(self, path: str) -> str | None:
         """The content hash of ``path`` as indexed."""
         if self._entries is None:
-            self._entries = {p: e.sha256 for p, e in self.store.catalog().items()}
+            self._entries = {p: e.sha256 for p, e in self.reader.catalog().items()}
         return self._entries.get(path)
 
     def file_row(self, path: str) -> FileRow | None:
         """The C0 row of a code file (``None`` for docs and unknown paths)."""
         if path not in self._file:
-            self._file[path] = file_row(self.store, path)
+            self._file[path] = self.reader.file_row(path)
         return self._file[path]
 
     def definitions(self, path: str) -> list[DefinitionRow]:
         """Every C1 row of ``path`` (top level and nested), in line order."""
         if path not in self._defs:
-            self._defs[path] = outline(self.store, path)
+            self._defs[path] = self.reader.outline(path)
         return self._defs[path]
 
     def module_row(self, path: str) -> DefinitionRow | None:
@@ -109,7 +107,7 @@ class IndexView:
         """The ``contains`` relations recorded in ``path`` (owner -> member)."""
         return [
             r
-            for r in file_rows(self.store, path, (Layer.C2,))
+            for r in self.reader.file_rows(path, (Layer.C2,))
             if isinstance(r, RelationRow) and r.relation == "contains"
         ]
 

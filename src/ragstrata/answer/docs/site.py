@@ -24,7 +24,7 @@ from ragstrata.answer.docs.render import Rendered, render_page, slug
 from ragstrata.answer.docs.strings import Strings, strings
 from ragstrata.answer.docs.targets import Target, collect_page, resolve_target
 from ragstrata.llm.base import Runner
-from ragstrata.store.protocols import Store
+from ragstrata.retrieve.reader import IndexReader
 
 __all__ = ["DocsGenerator", "SiteReport", "page_file"]
 
@@ -51,16 +51,16 @@ class DocsGenerator:
 
     def __init__(
         self,
-        store: Store,
+        reader: IndexReader,
         *,
         language: str = "en",
         read: Reader | None = None,
         runner: Runner | None = None,
         cache_path: Path | None = None,
     ) -> None:
-        self.store = store
+        self.reader = reader
         self.s: Strings = strings(language)
-        self.view = IndexView(store)
+        self.view = IndexView(reader)
         self.collector = Collector(self.view, read)
         self.runner = runner
         self.cache = ProseCache(cache_path)
@@ -68,7 +68,7 @@ class DocsGenerator:
 
     # ---------------------------------------------------------------- one page
     def collect(self, target: str | Target) -> Page:
-        resolved = target if isinstance(target, Target) else resolve_target(target, self.store)
+        resolved = target if isinstance(target, Target) else resolve_target(target, self.reader)
         return collect_page(resolved, self.collector)
 
     def render(

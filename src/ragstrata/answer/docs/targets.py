@@ -30,8 +30,7 @@ from ragstrata.answer.docs.strings import strings
 from ragstrata.core.answer import Citation
 from ragstrata.core.rows import DefinitionRow
 from ragstrata.errors import UserError
-from ragstrata.retrieve.resolve import SymbolResolver
-from ragstrata.store.protocols import Store
+from ragstrata.retrieve.reader import IndexReader
 
 __all__ = [
     "GeneratedDocs",
@@ -65,10 +64,10 @@ class GeneratedDocs:
 
 
 def generate_docs(
-    target: str, *, store: Store, language: str = "en", read: Reader | None = None
+    target: str, *, reader: IndexReader, language: str = "en", read: Reader | None = None
 ) -> str:
     """Markdown documentation for ``target`` (a file path, folder or symbol)."""
-    return build_docs(target, store=store, language=language, read=read).markdown
+    return build_docs(target, reader=reader, language=language, read=read).markdown
 
 
 def collect_page(resolved: Target, collector: Collector) -> Page:
@@ -84,7 +83,7 @@ def collect_page(resolved: Target, collector: Collector) -> Page:
 def build_docs(
     target: str,
     *,
-    store: Store,
+    reader: IndexReader,
     language: str = "en",
     read: Reader | None = None,
     header: bool = False,
@@ -95,8 +94,8 @@ def build_docs(
     ``read`` (path -> text) lets module documentation be read from the files themselves.
     """
     s = strings(language)
-    resolved = resolve_target(target, store)
-    page = collect_page(resolved, Collector(IndexView(store), read))
+    resolved = resolve_target(target, reader)
+    page = collect_page(resolved, Collector(IndexView(reader), read))
     out = render_page(page, s, header=header, link=link)
     return GeneratedDocs(target=resolved, markdown=out.markdown, citations=out.citations, page=page)
 
@@ -111,14 +110,14 @@ def _clean(target: str) -> str:
     return value.rstrip("/")
 
 
-def resolve_target(target: str, store: Store) -> Target:
+def resolve_target(target: str, reader: IndexReader) -> Target:
     """Resolve ``target`` (module docstring); raise ``UserError`` with candidates if unknown."""
     if target.strip() in (".", "./"):
         return Target("package", "")  # the repository's root folder
     value = _clean(target)
     if not value:
         raise UserError("empty gendocs target; give a file path, a folder or a symbol")
-    paths = sorted(store.catalog())
+    paths = reader.paths()
     folders = sorted({posixpath.dirname(p) for p in paths} - {""})
     folders = sorted({f for p in folders for f in _parents(p)})
     if value in paths:
@@ -131,7 +130,7 @@ def resolve_target(target: str, store: Store) -> Target:
     files = [p for p in paths if p.endswith("/" + value)]
     if files:
         return Target("file", min(files, key=lambda p: (p.count("/"), p)))
-    match = SymbolResolver(store).resolve(value)
+    match = reader.resolver.resolve(value)
     best = match.best
     if best is not None:
         if best.kind == "module":

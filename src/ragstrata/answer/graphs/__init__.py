@@ -20,7 +20,7 @@ from ragstrata.answer.graphs.generate_docs import GenerateDocsGraph
 from ragstrata.answer.graphs.project_misc import ProjectMiscGraph
 from ragstrata.errors import ConfigError
 from ragstrata.llm.base import Runner
-from ragstrata.store.protocols import Store
+from ragstrata.retrieve.reader import IndexReader
 
 __all__ = [
     "GRAPHS",
@@ -38,9 +38,9 @@ GRAPHS: dict[str, type[EvidenceGraph]] = {
 """Graph id -> graph class."""
 
 
-def build_graph(graph_id: str, *, store: Store, runner: Runner | None = None) -> Graph:
+def build_graph(graph_id: str, *, reader: IndexReader, runner: Runner | None = None) -> Graph:
     """The graph for ``graph_id``; an unknown id raises ``ConfigError`` naming the valid ids."""
     cls = GRAPHS.get(graph_id)
     if cls is None:
         raise ConfigError(f"unknown graph id {graph_id!r}; valid: {', '.join(sorted(GRAPHS))}")
-    return cls(store=store, runner=runner)
+    return cls(reader=reader, runner=runner)

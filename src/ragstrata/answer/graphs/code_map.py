@@ -19,8 +19,7 @@ from dataclasses import dataclass
 
 from ragstrata.answer.graphs.base import first_sentence
 from ragstrata.core.languages import detect_language, is_test, language_info
-from ragstrata.retrieve.rows import file_text, outline
-from ragstrata.store.protocols import Store
+from ragstrata.retrieve.reader import IndexReader
 
 __all__ = ["MAX_PACKAGES", "PackageEntry", "code_map"]
 
@@ -80,7 +79,7 @@ def _is_source(path: str) -> bool:
     return not any(p in _SKIP_DIRS or p.startswith(".") for p in parts)
 
 
-def code_map(store: Store, paths: Iterable[str]) -> list[PackageEntry]:
+def code_map(reader: IndexReader, paths: Iterable[str]) -> list[PackageEntry]:
     """The top-level packages, shallowest and largest first (see the module docstring)."""
     folders: dict[str, list[str]] = defaultdict(list)
     for path in paths:
@@ -101,19 +100,19 @@ def code_map(store: Store, paths: Iterable[str]) -> list[PackageEntry]:
                 p,
             ),
         )
-        out.append(_entry(store, folder, files))
+        out.append(_entry(reader, folder, files))
     return out
 
 
-def _entry(store: Store, folder: str, files: list[str]) -> PackageEntry:
+def _entry(reader: IndexReader, folder: str, files: list[str]) -> PackageEntry:
     for path in files[:_MAX_FILES_READ]:
-        rows = outline(store, path)
+        rows = reader.outline(path)
         module = next((r for r in rows if r.kind == "module"), None)
         if module is not None and module.docstring:
             doc = _summary(module.docstring)
             end = min(module.end_line, module.start_line + module.docstring.count("\n") + 1)
             return PackageEntry(folder or ".", path, module.start_line, end, doc)
-        text = file_text(store, path)
+        text = reader.file_text(path)
         found = leading_doc(text) if text else None
         if found is not None:
             start, end, doc = found

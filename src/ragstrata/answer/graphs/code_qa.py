@@ -133,7 +133,7 @@ class CodeQAGraph(EvidenceGraph):
             # "how do I search for files with an extension?": the usage section of the docs
             # answers how to use the program; the code behind it follows
             for section in topic_sections(
-                self.store, sorted(self.store.catalog()), ["usage"], plan.query_plan.raw, 1
+                self.reader, self.reader.paths(), ["usage"], plan.query_plan.raw, 1
             ):
                 hit = hit_from_scored(scored_row(section, 0.0), "code:usage")
                 cited = citations.add_hit(hit)
@@ -148,7 +148,7 @@ class CodeQAGraph(EvidenceGraph):
         if unnamed_term:
             # no definition carries the name: lead with the lines that write it (an option,
             # an environment variable, a header), then the rest of the evidence
-            found = term_hits(self.store, unnamed_term)
+            found = term_hits(self.reader, unnamed_term)
             found += literal_hits(evidence.hits, [unnamed_term])
             quotes = quote_hits(found, citations, shown, lambda h: True, MAX_SNIPPETS)
             if quotes:

@@ -30,8 +30,7 @@ from ragstrata.core.rows import DefinitionRow, Row
 from ragstrata.core.values import SearchFilters, SymbolMode
 from ragstrata.llm.base import Runner
 from ragstrata.query.models import RouterPlan
-from ragstrata.retrieve.resolve import SymbolResolver
-from ragstrata.store.protocols import Store
+from ragstrata.retrieve.reader import IndexReader
 
 __all__ = ["EvidenceGraph"]
 
@@ -42,15 +41,15 @@ class EvidenceGraph:
     graph_id: ClassVar[str] = ""
     uses_llm: ClassVar[bool] = True
 
-    def __init__(self, *, store: Store, runner: Runner | None = None) -> None:
-        self.store = store
+    def __init__(self, *, reader: IndexReader, runner: Runner | None = None) -> None:
+        self.reader = reader
         self.runner = runner
-        self.resolver = SymbolResolver(store)
+        self.resolver = reader.resolver
 
     def answer(self, plan: RouterPlan, evidence: Evidence) -> Answer:
         """The answer to ``plan`` from ``evidence`` (see the module docstring)."""
         strict = evidence.missing and not plan.evidence_policy.allow_answer_without_evidence
-        if strict and (not evidence.hits or absent_names(self.store, self.resolver, plan)):
+        if strict and (not evidence.hits or absent_names(self.reader, plan)):
             return not_found_answer(plan, evidence, self.graph_id)
         language = answer_language(plan)
         draft = self.extractive(plan, evidence, messages(language))
@@ -89,7 +88,7 @@ class EvidenceGraph:
         """The stored row behind ``hit`` (by row id), or None."""
         if not hit.row_id:
             return None
-        rows = self.store.get_rows([hit.row_id])
+        rows = self.reader.get_rows([hit.row_id])
         return rows[0] if rows else None
 
     def definition(self, hit: Hit) -> DefinitionRow | None:

@@ -24,12 +24,9 @@ from typing import Any
 
 from ragstrata.answer.graphs.base import question_symbols
 from ragstrata.core.evidence import Hit
-from ragstrata.core.names import last_segment
-from ragstrata.core.values import Direction, SearchFilters
 from ragstrata.query.lexicon import Lexicon, query_tokens
 from ragstrata.query.models import AnchorType, RouterPlan, TestPolicy
-from ragstrata.retrieve.resolve import SymbolResolver, parse_name
-from ragstrata.store.protocols import Store
+from ragstrata.retrieve.reader import IndexReader, mentions
 
 __all__ = [
     "ASKS",
@@ -48,8 +45,6 @@ __all__ = [
 
 ASKS = ("callers", "callees", "tests", "how", "where")
 TOPICS = ("install", "build", "usage", "overview")
-_TEXT_LAYERS = ("C1", "C3", "D1", "D2")
-_TEXT_POOL = 20
 _PERIPHERAL = frozenset(
     {"bench", "benchmarks", "benchmark", "examples", "example", "scripts", "docs", "doc", "site"}
 )
@@ -189,30 +184,6 @@ def not_overview_path(path: str) -> bool:
 
 
 # ---------------------------------------------------------------------- names in the index
-def _word_re(name: str) -> re.Pattern[str]:
-    return re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])", re.IGNORECASE)
-
-
-def mentions(text: str, name: str) -> bool:
-    """True when ``text`` contains ``name`` as a whole word (case-insensitive)."""
-    return bool(name) and _word_re(name).search(text) is not None
-
-
-def _in_index(store: Store, resolver: SymbolResolver, name: str) -> bool:
-    query = parse_name(name)
-    if resolver.resolve(query.name, limit=1, widen=True).found:
-        return True
-    tail = last_segment(query.name)
-    for direction in (Direction.CALLERS, Direction.CALLEES):
-        if store.relations(query.name, direction, None, None, 1):
-            return True
-    words = [w for w in {query.name, tail} if w]
-    for scored in store.search_lexical(words, SearchFilters(layers=_TEXT_LAYERS), _TEXT_POOL):
-        if mentions(scored.text, tail) or mentions(scored.text, query.name):
-            return True
-    return False
-
-
 def question_names(plan: RouterPlan) -> list[str]:
     """The SYMBOL anchors the question itself names (those carried from a session when it
     names none)."""
@@ -228,9 +199,9 @@ def question_names(plan: RouterPlan) -> list[str]:
     return list(dict.fromkeys(own)) or question_symbols(plan)
 
 
-def absent_names(store: Store, resolver: SymbolResolver, plan: RouterPlan) -> list[str]:
+def absent_names(reader: IndexReader, plan: RouterPlan) -> list[str]:
     """The names the question uses that nothing in the index carries."""
-    return [n for n in question_names(plan) if not _in_index(store, resolver, n)]
+    return [n for n in question_names(plan) if not reader.name_in_index(n)]
 
 
 def literal_hits(hits: Sequence[Hit], names: Sequence[str]) -> list[Hit]:
@@ -245,12 +216,12 @@ def _exact(text: str, name: str) -> bool:
     return re.search(rf"(?<![\w$]){re.escape(name)}(?![\w$])", text) is not None
 
 
-def term_hits(store: Store, term: str, limit: int = 8) -> list[Hit]:
+def term_hits(reader: IndexReader, term: str, limit: int = 8) -> list[Hit]:
     """Code and documentation that write ``term`` as given (an option, a variable, a header),
     definitions and code before prose, tests and repository pages left out."""
     from ragstrata.answer.graphs.base import hit_from_scored
 
-    found = store.search_lexical([term], SearchFilters(layers=("C1", "C3", "D2")), 40)
+    found = reader.rows_writing([term], ("C1", "C3", "D2"), 40)
     rows = [
         s
         for s in found

@@ -46,7 +46,7 @@ class GenerateDocsGraph(EvidenceGraph):
         targets = doc_targets(plan, evidence)
         for target in targets:
             try:
-                docs = build_docs(target, store=self.store, language=msgs.language)
+                docs = build_docs(target, reader=self.reader, language=msgs.language)
             except UserError:
                 continue
             lead = msgs.t("gendocs_intro", target=docs.target.value)

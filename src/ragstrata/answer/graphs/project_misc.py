@@ -43,7 +43,6 @@ from ragstrata.core.evidence import Evidence, Hit
 from ragstrata.core.languages import detect_language
 from ragstrata.core.values import scored_row
 from ragstrata.query.models import RouterPlan
-from ragstrata.retrieve.rows import file_text, sections
 
 __all__ = ["MANIFESTS", "Manifest", "ProjectMiscGraph", "parse_manifest"]
 
@@ -132,7 +131,7 @@ class ProjectMiscGraph(EvidenceGraph):
     graph_id = "ProjectMiscGraph"
 
     def extractive(self, plan: RouterPlan, evidence: Evidence, msgs: Messages) -> Answer:
-        paths = sorted(self.store.catalog())
+        paths = self.reader.paths()
         focus = focus_of(plan)
         citations = CitationList()
         parts: list[str] = []
@@ -140,7 +139,7 @@ class ProjectMiscGraph(EvidenceGraph):
         lead = ""
         setup = [t for t in focus.topics if t in _SETUP_TOPICS]
         if setup:
-            found = topic_sections(self.store, paths, setup, plan.query_plan.raw)
+            found = topic_sections(self.reader, paths, setup, plan.query_plan.raw)
             for section in found:
                 hit = hit_from_scored(scored_row(section, 0.0), "project:topic")
                 cited = citations.add_hit(hit)
@@ -174,7 +173,7 @@ class ProjectMiscGraph(EvidenceGraph):
             parts.append(msgs.t("overview", cite=cited) + "\n\n" + summary)
             quoted.append((overview.path, overview.start_line, overview.end_line))
         if not setup:
-            packages = code_map(self.store, paths)
+            packages = code_map(self.reader, paths)
             if packages:
                 parts.append(self._code_map_part(packages, msgs, citations))
         relevant = quote_hits(
@@ -224,7 +223,7 @@ class ProjectMiscGraph(EvidenceGraph):
         return msgs.t("code_map") + "\n" + "\n".join(items)
 
     def blocks(self, plan: RouterPlan, evidence: Evidence) -> Sequence[Hit]:
-        overview = self._overview(sorted(self.store.catalog()))
+        overview = self._overview(self.reader.paths())
         hits = list(evidence.hits)
         return ([overview] if overview is not None else []) + hits
 
@@ -234,7 +233,7 @@ class ProjectMiscGraph(EvidenceGraph):
         readmes = [p for p in paths if posixpath.basename(p).lower().startswith("readme")]
         readmes.sort(key=lambda p: (doc_rank(p), p))
         for path in readmes[:1]:
-            for section in sections(self.store, path):
+            for section in self.reader.sections(path):
                 if prose_paragraph(section.text):
                     return hit_from_scored(scored_row(section, 0.0), "project:readme")
         return None
@@ -245,7 +244,7 @@ class ProjectMiscGraph(EvidenceGraph):
         for path in paths:
             if posixpath.basename(path) not in MANIFESTS or path.count("/") > 1:
                 continue
-            text = file_text(self.store, path)
+            text = self.reader.file_text(path)
             if text:
                 out.append((parse_manifest(path, text), text))
         return out

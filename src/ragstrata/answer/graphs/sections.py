@@ -23,8 +23,7 @@ from ragstrata.answer.graphs.focus import heading_topic_score, not_overview_path
 from ragstrata.core.languages import detect_language
 from ragstrata.core.rows import SectionRow
 from ragstrata.query.lexicon import query_tokens
-from ragstrata.retrieve.rows import sections
-from ragstrata.store.protocols import Store
+from ragstrata.retrieve.reader import IndexReader
 
 __all__ = [
     "doc_rank",
@@ -102,7 +101,7 @@ def project_docs(paths: Iterable[str]) -> list[str]:
 
 
 def topic_sections(
-    store: Store,
+    reader: IndexReader,
     paths: Sequence[str],
     topics: Sequence[str],
     question: str,
@@ -113,7 +112,7 @@ def topic_sections(
     words = {t.text for t in query_tokens(question) if len(t.text) >= 3}
     scored: list[tuple[tuple[int, int, int, int, int], SectionRow]] = []
     for path in project_docs(paths):
-        for section in sections(store, path):
+        for section in reader.sections(path):
             score = heading_topic_score(section.heading_path, topics, section.text)
             if score == 0 or not has_body(section.text, section.heading_path):
                 continue

@@ -7,12 +7,12 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
+from ragstrata.app import redact_text
 from ragstrata.app.facade import Ragstrata
 from ragstrata.http import models as m
 from ragstrata.http.errors import ApiError
 from ragstrata.http.render import highlight, language_of
 from ragstrata.http.state import Served
-from ragstrata.ingest.secrets import redact_text
 
 __all__ = ["MAX_SOURCE_LINES", "resolve_inside", "router"]
 

@@ -18,6 +18,14 @@ from typing import Any
 
 import numpy as np
 
+from ragstrata.core.checks import (
+    check_summary_items,
+    check_top_k,
+    parse_direction,
+    parse_layers,
+    parse_mode,
+    parse_summary_kind,
+)
 from ragstrata.core.names import normalize_symbol
 from ragstrata.core.rows import Layer, Row
 from ragstrata.core.texts import DEFAULT_EMBED_LAYERS, TextRules
@@ -37,14 +45,6 @@ from ragstrata.core.values import (
 )
 from ragstrata.errors import IndexMissingError
 from ragstrata.store.bm25 import query_hashes
-from ragstrata.store.checks import (
-    check_summary_items,
-    check_top_k,
-    parse_direction,
-    parse_layers,
-    parse_mode,
-    parse_summary_kind,
-)
 from ragstrata.store.postgres import dense, lexical, reads, schema, symbols, writes
 from ragstrata.store.postgres.connection import RepoDatabase, now
 from ragstrata.store.protocols import RowTexts

@@ -7,8 +7,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ragstrata.core.values import ScoredRow
-from ragstrata.store.records import row_from_payload, scored_row
+from ragstrata.core.values import ScoredRow, scored_row
+from ragstrata.store.records import row_from_payload
 from ragstrata.store.sqlite.schema import chunks, marks
 
 __all__ = ["MAX_TIES", "hits", "top"]

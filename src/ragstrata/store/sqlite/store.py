@@ -19,6 +19,14 @@ from typing import Any
 
 import numpy as np
 
+from ragstrata.core.checks import (
+    check_summary_items,
+    check_top_k,
+    parse_direction,
+    parse_layers,
+    parse_mode,
+    parse_summary_kind,
+)
 from ragstrata.core.rows import Layer, Row
 from ragstrata.core.texts import DEFAULT_EMBED_LAYERS, TextRules
 from ragstrata.core.values import (
@@ -36,14 +44,6 @@ from ragstrata.core.values import (
     SymbolMode,
 )
 from ragstrata.store.bm25 import query_hashes
-from ragstrata.store.checks import (
-    check_summary_items,
-    check_top_k,
-    parse_direction,
-    parse_layers,
-    parse_mode,
-    parse_summary_kind,
-)
 from ragstrata.store.protocols import RowTexts, Store
 from ragstrata.store.records import row_from_payload
 from ragstrata.store.sqlite import keys, symbols, vectors, writes

@@ -13,13 +13,12 @@ from typing import Any
 
 from ragstrata.core.names import last_segment, normalize_symbol
 from ragstrata.core.rows import DefinitionRow, RelationRow, Row
-from ragstrata.core.values import CatalogEntry, SummaryKind
+from ragstrata.core.values import CatalogEntry, SummaryKind, row_symbol
 from ragstrata.store.bm25 import SummaryOf, searchable
 from ragstrata.store.protocols import RowTexts
 from ragstrata.store.records import (
     embedding_hash,
     row_from_payload,
-    row_symbol,
     row_to_payload,
     unique_rows,
 )
