@@ -18,9 +18,8 @@ from ragstrata.errors import ConfigError
 __all__ = [
     "LIST_KINDS",
     "PROFILE_NAMES",
-    "FlowDirection",
     "Profile",
-    "flow_direction_cues",
+    "direction_weight",
     "get_profile",
     "load_profiles",
 ]
@@ -82,24 +81,6 @@ def _parse(name: str, data: dict[str, Any]) -> Profile:
 _DIRECTION_SECTION = "flow_direction"
 
 
-@dataclass(frozen=True, slots=True)
-class FlowDirection:
-    """Cues that say a flow question asks for callers or for callees, and how much to prefer."""
-
-    weight: float
-    callers: tuple[str, ...]
-    callees: tuple[str, ...]
-
-    def preferred(self, question: str) -> str | None:
-        """``"callers"``, ``"callees"`` or ``None`` for ``question`` (callers win a tie)."""
-        text = question.lower()
-        if any(c in text for c in self.callers):
-            return "callers"
-        if any(c in text for c in self.callees):
-            return "callees"
-        return None
-
-
 @lru_cache(maxsize=1)
 def _table() -> dict[str, Any]:
     ref = resources.files("ragstrata").joinpath("data", "retrieve", "profiles.toml")
@@ -107,17 +88,14 @@ def _table() -> dict[str, Any]:
 
 
 @lru_cache(maxsize=1)
-def flow_direction_cues() -> FlowDirection:
-    """The ``[flow_direction]`` section of the packaged table."""
+def direction_weight() -> float:
+    """How much a flow question's side (callers or callees, from the question facets) is
+    preferred: ``[flow_direction] direction_weight`` of the packaged table."""
     data = _table().get(_DIRECTION_SECTION, {})
     weight = data.get("direction_weight", 1.0)
     if not isinstance(weight, int | float) or weight < 1:
         raise ConfigError(f"flow_direction.direction_weight must be >= 1, got {weight!r}")
-    return FlowDirection(
-        weight=float(weight),
-        callers=tuple(str(c).lower() for c in data.get("callers", ())),
-        callees=tuple(str(c).lower() for c in data.get("callees", ())),
-    )
+    return float(weight)
 
 
 @lru_cache(maxsize=1)

@@ -32,6 +32,7 @@ from ragstrata.core.evidence import Evidence, Hit
 from ragstrata.core.values import ScoredRow, SearchFilters
 from ragstrata.embed.base import Embedder
 from ragstrata.errors import ConfigError
+from ragstrata.query.facets import facets_of
 from ragstrata.query.models import LAYER_IDS, AnchorType, RouterPlan, TestPolicy
 from ragstrata.retrieve.dense import dense_search, query_vectors
 from ragstrata.retrieve.echo import demote_echoes
@@ -40,7 +41,7 @@ from ragstrata.retrieve.fusion import RankedList, fuse, group_hits, hit_from_row
 from ragstrata.retrieve.lexical import MOSTLY_CYRILLIC, TermList, lexical_search, term_lists
 from ragstrata.retrieve.mentions import clean_path, indexed_files, path_mentions
 from ragstrata.retrieve.policy import check_policy, near_misses
-from ragstrata.retrieve.profiles import Profile, flow_direction_cues, get_profile
+from ragstrata.retrieve.profiles import Profile, direction_weight, get_profile
 from ragstrata.retrieve.symbols import SymbolMatch, lookup, named_symbols
 from ragstrata.settings import Settings
 from ragstrata.store.protocols import Store
@@ -179,12 +180,11 @@ class Retriever:
                 prelim = fuse([lst for lst in lists if lst.layer == "C1"], profile.rrf_k)
                 defs = [h.symbol for h in prelim[:_FLOW_DEFS] if h.symbol]
             w = profile.weight("flow", "C2")
-            cues = flow_direction_cues()
-            prefer = cues.preferred(plan.query_plan.normalized)
+            prefer = facets_of(plan).direction
             if _asks_flow(plan, prefer is not None):
                 w *= profile.flow_boost
             lists += flow_lists(
-                self.store, defs, filters, w, prefer=prefer, direction_weight=cues.weight
+                self.store, defs, filters, w, prefer=prefer, direction_weight=direction_weight()
             )
         lists += self._path_lists(plan, profile, filters)
         return lists, matches

@@ -22,14 +22,7 @@ from ragstrata.answer.graphs.base import (
     quote_hits,
 )
 from ragstrata.answer.graphs.common import EvidenceGraph
-from ragstrata.answer.graphs.focus import (
-    Focus,
-    focus_of,
-    literal_hits,
-    peripheral_path,
-    question_names,
-    term_hits,
-)
+from ragstrata.answer.graphs.focus import literal_hits, peripheral_path, question_names, term_hits
 from ragstrata.answer.graphs.messages import Messages
 from ragstrata.answer.graphs.missing import nothing_found_answer
 from ragstrata.answer.graphs.sections import has_body, topic_sections
@@ -37,8 +30,10 @@ from ragstrata.core.answer import Answer
 from ragstrata.core.evidence import Evidence, Hit
 from ragstrata.core.languages import detect_language, is_test
 from ragstrata.core.names import last_segment, suffix_match
+from ragstrata.core.question import QuestionFacets
 from ragstrata.core.rows import DefinitionRow, RelationRow
 from ragstrata.core.values import Direction, SearchFilters, scored_row
+from ragstrata.query.facets import facets_of
 from ragstrata.query.models import RouterPlan
 
 __all__ = ["MAX_DEFINITIONS", "MAX_RELATED", "MAX_SNIPPETS", "CodeQAGraph", "overlaps"]
@@ -114,7 +109,7 @@ class CodeQAGraph(EvidenceGraph):
     def extractive(self, plan: RouterPlan, evidence: Evidence, msgs: Messages) -> Answer:
         if not evidence.hits:
             return nothing_found_answer(plan, self.graph_id)
-        focus = focus_of(plan)
+        focus = facets_of(plan)
         citations = CitationList()
         parts: list[str] = []
         shown: list[tuple[str, int, int]] = []
@@ -209,7 +204,13 @@ class CodeQAGraph(EvidenceGraph):
         return last_segment(best) if "." in best else best
 
     def _definition_part(
-        self, hit: Hit, msgs: Messages, citations: CitationList, focus: Focus, *, first: bool
+        self,
+        hit: Hit,
+        msgs: Messages,
+        citations: CitationList,
+        focus: QuestionFacets,
+        *,
+        first: bool,
     ) -> tuple[str, str]:
         """The definition with its signature (its body for a how-question), docstring,
         callers and callees; and, for the first one, the lead sentence."""

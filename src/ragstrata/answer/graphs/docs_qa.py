@@ -17,18 +17,14 @@ from ragstrata.answer.graphs.base import (
     quote_block,
 )
 from ragstrata.answer.graphs.common import EvidenceGraph
-from ragstrata.answer.graphs.focus import (
-    focus_of,
-    literal_hits,
-    not_overview_path,
-    question_names,
-)
+from ragstrata.answer.graphs.focus import literal_hits, not_overview_path, question_names
 from ragstrata.answer.graphs.messages import Messages
 from ragstrata.answer.graphs.missing import nothing_found_answer
 from ragstrata.answer.graphs.sections import has_body, topic_sections
 from ragstrata.core.answer import Answer
 from ragstrata.core.evidence import Evidence, Hit
 from ragstrata.core.values import scored_row
+from ragstrata.query.facets import facets_of
 from ragstrata.query.models import AnchorType, RouterPlan
 
 __all__ = ["MAX_DOCSTRINGS", "MAX_SECTIONS", "DocsQAGraph"]
@@ -92,7 +88,7 @@ class DocsQAGraph(EvidenceGraph):
     def _topic_hits(self, plan: RouterPlan) -> list[Hit]:
         """Sections whose heading answers the question's topic (install, usage...), from the
         documents the question names (a README) or else the project's own docs."""
-        topics = focus_of(plan).topics
+        topics = facets_of(plan).topics
         if not topics:
             return []
         paths = self.reader.paths()

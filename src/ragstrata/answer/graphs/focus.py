@@ -1,9 +1,6 @@
-"""What a question asks for, read by the answer stage: the kind of question (callers, tests,
-how it works, where defined), the documentation topic (install, build, usage, overview), and
-which of the names it uses exist in the index at all.
-
-Cue words are data (``data/answer/questions.toml``), matched with the router's lexicon (Russian
-by lemma, English as written or by ``word*`` prefix, phrase words in order with small gaps).
+"""Which of the names a question uses exist in the index at all, and which paths are beside
+the project (examples, benchmarks, repository templates). What the question asks for is its
+facets (``ragstrata.query.facets``): this module reads no question words.
 
 A name the question uses is *absent* when nothing in the index carries it: no definition (the
 one resolver), no relation names it, and no code or documentation text contains it as a word.
@@ -17,154 +14,33 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from typing import Any
 
 from ragstrata.answer.graphs.base import question_symbols
 from ragstrata.core.evidence import Hit
-from ragstrata.query.lexicon import Lexicon, query_tokens
-from ragstrata.query.models import AnchorType, RouterPlan, TestPolicy
+from ragstrata.query.models import AnchorType, RouterPlan
 from ragstrata.retrieve.reader import IndexReader, mentions
 
 __all__ = [
-    "ASKS",
-    "TOPICS",
-    "Focus",
     "absent_names",
-    "focus_of",
-    "heading_topic_score",
     "literal_hits",
     "mentions",
     "not_overview_path",
     "peripheral_path",
     "term_hits",
-    "topic_commands",
 ]
 
-ASKS = ("callers", "callees", "tests", "how", "where")
-TOPICS = ("install", "build", "usage", "overview")
 _PERIPHERAL = frozenset(
     {"bench", "benchmarks", "benchmark", "examples", "example", "scripts", "docs", "doc", "site"}
 )
 
 
 @lru_cache(maxsize=1)
-def _data() -> dict[str, Any]:
-    ref = resources.files("ragstrata").joinpath("data", "answer", "questions.toml")
+def _paths() -> dict[str, Any]:
+    ref = resources.files("ragstrata").joinpath("data", "answer", "paths.toml")
     return tomllib.loads(ref.read_text(encoding="utf-8"))
-
-
-def _lexicon(section: str, names: Sequence[str], key: str | None = None) -> Lexicon:
-    table = _data()[section]
-    entries = []
-    for n, name in enumerate(names):
-        block = table[name]
-        words = [*block.get(key, [])] if key else [*block.get("ru", []), *block.get("en", [])]
-        entries += [(w, n) for w in words]
-    return Lexicon(entries, 3)
-
-
-@lru_cache(maxsize=1)
-def _asks() -> Lexicon:
-    return _lexicon("ask", ASKS)
-
-
-@lru_cache(maxsize=1)
-def _topics() -> Lexicon:
-    return _lexicon("topic", TOPICS)
-
-
-@lru_cache(maxsize=1)
-def _headings() -> Lexicon:
-    return _lexicon("topic", TOPICS, "heading")
-
-
-@lru_cache(maxsize=1)
-def _minor_headings() -> Lexicon:
-    return _lexicon("topic", TOPICS, "minor")
-
-
-def topic_commands(topic: str) -> tuple[str, ...]:
-    """Commands whose presence shows a section body answers ``topic`` (``pip install``)."""
-    return tuple(str(c) for c in _data()["topic"].get(topic, {}).get("commands", []))
-
-
-@dataclass(frozen=True, slots=True)
-class Focus:
-    """What one question asks for (see the module docstring)."""
-
-    asks: frozenset[str]
-    topics: tuple[str, ...]  # documentation topics, strongest first
-    kinds: tuple[str, ...] = ()  # definition kinds the question names ("the Engine struct")
-
-    @property
-    def callers(self) -> bool:
-        return "callers" in self.asks and "callees" not in self.asks
-
-    @property
-    def tests(self) -> bool:
-        return "tests" in self.asks
-
-    @property
-    def how(self) -> bool:
-        return "how" in self.asks
-
-
-def focus_of(plan: RouterPlan) -> Focus:
-    """The question kinds and documentation topics of ``plan``'s question."""
-    toks = query_tokens(plan.query_plan.raw)
-    asks = {ASKS[p.label] for p, _, _ in _asks().find(toks)}
-    if plan.retrieval_spec.filters.test_policy is TestPolicy.ONLY:
-        asks.add("tests")
-    counts: dict[str, int] = {}
-    for phrase, _, _ in _topics().find(toks):
-        counts[TOPICS[phrase.label]] = counts.get(TOPICS[phrase.label], 0) + 1
-    topics = tuple(sorted(counts, key=lambda t: (-counts[t], TOPICS.index(t))))
-    kinds: list[str] = []
-    for phrase, _, _ in _kind_words().find(toks):
-        kinds += [k for k in _kind_table()[phrase.label][1] if k not in kinds]
-    return Focus(frozenset(asks), topics, tuple(kinds))
-
-
-@lru_cache(maxsize=1)
-def _kind_table() -> list[tuple[str, list[str]]]:
-    table = _data()["kinds"]
-    return [(name, list(spec["kinds"])) for name, spec in table.items()]
-
-
-@lru_cache(maxsize=1)
-def _kind_words() -> Lexicon:
-    table = _data()["kinds"]
-    entries = [(w, n) for n, spec in enumerate(table.values()) for w in spec["words"]]
-    return Lexicon(entries, 0)
-
-
-def _heading_topics(text: str, lexicon: Lexicon | None = None) -> set[str]:
-    found = (lexicon or _headings()).find(query_tokens(text))
-    return {TOPICS[p.label] for p, _, _ in found}
-
-
-def heading_topic_score(heading: str, topics: Sequence[str], body: str = "") -> int:
-    """How well a section answers ``topics``, from its heading path (``Getting Started >
-    Installation``) and body: 4 when its own heading names the first topic, 3 when a parent
-    heading does, 2 when its body holds the topic's command (``gem install``), 1 for a heading
-    that borders on it (``Requirements``) or names another topic, 0 otherwise."""
-    if not topics:
-        return 0
-    first = topics[0]
-    own = _heading_topics(heading.rsplit(">", 1)[-1]) if heading else set()
-    if first in own:
-        return 4
-    found = own | (_heading_topics(heading) if heading else set())
-    if first in found:
-        return 3
-    low = body.lower()
-    if body and any(c in low for c in topic_commands(first)):
-        return 2
-    minor = _heading_topics(heading.rsplit(">", 1)[-1], _minor_headings()) if heading else set()
-    return 1 if found.intersection(topics) or first in minor else 0
 
 
 def peripheral_path(path: str) -> bool:
@@ -176,7 +52,7 @@ def peripheral_path(path: str) -> bool:
 def not_overview_path(path: str) -> bool:
     """True for repository templates, licences, funding and similar pages."""
     low = path.lower()
-    table = _data()["not_overview"]
+    table = _paths()["not_overview"]
     if low.startswith(tuple(table["prefixes"])) or "/.github/" in low:
         return True
     name = low.rsplit("/", 1)[-1]

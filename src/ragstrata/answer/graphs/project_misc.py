@@ -30,7 +30,7 @@ from ragstrata.answer.graphs.base import (
 )
 from ragstrata.answer.graphs.code_map import PackageEntry, code_map
 from ragstrata.answer.graphs.common import EvidenceGraph
-from ragstrata.answer.graphs.focus import focus_of, not_overview_path
+from ragstrata.answer.graphs.focus import not_overview_path
 from ragstrata.answer.graphs.messages import Messages
 from ragstrata.answer.graphs.sections import (
     doc_rank,
@@ -42,6 +42,7 @@ from ragstrata.core.answer import Answer
 from ragstrata.core.evidence import Evidence, Hit
 from ragstrata.core.languages import detect_language
 from ragstrata.core.values import scored_row
+from ragstrata.query.facets import facets_of
 from ragstrata.query.models import RouterPlan
 
 __all__ = ["MANIFESTS", "Manifest", "ProjectMiscGraph", "parse_manifest"]
@@ -132,7 +133,7 @@ class ProjectMiscGraph(EvidenceGraph):
 
     def extractive(self, plan: RouterPlan, evidence: Evidence, msgs: Messages) -> Answer:
         paths = self.reader.paths()
-        focus = focus_of(plan)
+        focus = facets_of(plan)
         citations = CitationList()
         parts: list[str] = []
         quoted: list[tuple[str, int, int]] = []

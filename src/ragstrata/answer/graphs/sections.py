@@ -8,7 +8,7 @@ build / use it?" and which paragraph summarises the project.
   funding pages (:func:`~ragstrata.answer.graphs.focus.not_overview_path`) never count.
 - A setup question's sections come from the root documents first (root README, root files,
   top-level doc folders), then from nested ones; within each, by how the section answers the
-  topic (:func:`~ragstrata.answer.graphs.focus.heading_topic_score`: Russian and English
+  topic (:func:`~ragstrata.query.facets.heading_topic_score`: Russian and English
   heading words, the topic's commands in the body), then by where the document sits, then by the question's own words in the heading,
   then by file order.
 """
@@ -19,9 +19,10 @@ import posixpath
 import re
 from collections.abc import Iterable, Sequence
 
-from ragstrata.answer.graphs.focus import heading_topic_score, not_overview_path
+from ragstrata.answer.graphs.focus import not_overview_path
 from ragstrata.core.languages import detect_language
 from ragstrata.core.rows import SectionRow
+from ragstrata.query.facets import heading_topic_score
 from ragstrata.query.lexicon import query_tokens
 from ragstrata.retrieve.reader import IndexReader
 

@@ -1,0 +1,46 @@
+"""What a question asks for besides its intent: :class:`QuestionFacets`.
+
+The router's plan says which intent and which layers; the facets say what kind of question it
+is (callers, callees, tests, how it works, where something is defined), which documentation
+topics it is about (install, build, usage, overview) and which kinds of definition it names
+("the Value enum", «интерфейс Handler»). They are read once, by ``ragstrata.query.facets``,
+and handed to retrieval (the flow direction) and to the answer graphs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+__all__ = ["QuestionFacets"]
+
+
+@dataclass(frozen=True, slots=True)
+class QuestionFacets:
+    """What one question asks for (see the module docstring)."""
+
+    asks: frozenset[str] = frozenset()  # callers | callees | tests | how | where
+    topics: tuple[str, ...] = ()  # documentation topics, strongest first
+    kinds: tuple[str, ...] = ()  # definition kinds the question names, C1 kind names
+
+    @property
+    def callers(self) -> bool:
+        """Asks who calls or uses something (and not what it calls)."""
+        return "callers" in self.asks and "callees" not in self.asks
+
+    @property
+    def direction(self) -> Literal["callers", "callees"] | None:
+        """The side of the call graph a flow question asks for (callers win a tie)."""
+        if "callers" in self.asks:
+            return "callers"
+        if "callees" in self.asks:
+            return "callees"
+        return None
+
+    @property
+    def tests(self) -> bool:
+        return "tests" in self.asks
+
+    @property
+    def how(self) -> bool:
+        return "how" in self.asks
