@@ -102,7 +102,9 @@ def test_code_qa_extractive(
     store: SQLiteStore, question: str, labels: tuple[str, str], russian: bool
 ) -> None:
     p = plan(question)
-    answer = CodeQAGraph(store=store).answer(p, code_evidence(store, question, "validate"))
+    answer = CodeQAGraph(reader=IndexReader(store)).answer(
+        p, code_evidence(store, question, "validate")
+    )
     text = answer.text
     assert answer.grounded and answer.graph_id == "CodeQAGraph"
     for label in labels:
@@ -125,7 +127,7 @@ def test_code_qa_extractive(
 
 def test_code_qa_quotes_relevant_lines_with_numbers(store: SQLiteStore) -> None:
     question = "where is the validate function called?"
-    answer = CodeQAGraph(store=store).answer(
+    answer = CodeQAGraph(reader=IndexReader(store)).answer(
         plan(question), code_evidence(store, question, "validate")
     )
     assert "22 |     return amount > 0" in answer.text
@@ -153,7 +155,7 @@ def test_missing_definition_says_what_was_not_found_and_invents_nothing(
     evidence = code_evidence(store, question, "Gatewy")
     assert evidence.missing == ("require_def", "require_flow")
     runner = ScriptedRunner("Gatewy is the payment gateway class [1].")
-    answer = CodeQAGraph(store=store, runner=runner).answer(plan(question), evidence)
+    answer = CodeQAGraph(reader=IndexReader(store), runner=runner).answer(plan(question), evidence)
     assert not answer.grounded
     assert answer.text.startswith(expected)
     assert runner.requests == []  # no model is asked to answer without evidence
@@ -168,7 +170,7 @@ def test_missing_without_candidates_offers_none(store: SQLiteStore) -> None:
     question = "where is class Zzyzx defined?"
     evidence = code_evidence(store, question, "Zzyzx")
     evidence = Evidence(hits=evidence.hits, requirements=evidence.requirements)
-    answer = CodeQAGraph(store=store).answer(plan(question), evidence)
+    answer = CodeQAGraph(reader=IndexReader(store)).answer(plan(question), evidence)
     assert (
         answer.text == "Definition of `Zzyzx` not found. Callers or callees of `Zzyzx` not found."
     )
@@ -182,18 +184,20 @@ def test_allow_answer_without_evidence_answers_from_what_was_found(store: SQLite
         hits=(),
         requirements=code_evidence(store, "x", "Zzyzx").requirements,
     )
-    answer = ProjectMiscGraph(store=store).answer(p, evidence)
+    answer = ProjectMiscGraph(reader=IndexReader(store)).answer(p, evidence)
     assert answer.grounded and "A tiny payments library." in answer.text
 
 
 def test_code_qa_with_only_file_rows_says_nothing_was_found(store: SQLiteStore) -> None:
     evidence = Evidence(hits=tuple(hits(store, "gateway", "C0")), requirements={})
     assert evidence.hits
-    answer = CodeQAGraph(store=store).answer(plan("how is this wired together?"), evidence)
+    answer = CodeQAGraph(reader=IndexReader(store)).answer(
+        plan("how is this wired together?"), evidence
+    )
     assert answer.text == "Nothing relevant to the question was found in the index."
     assert not answer.grounded and answer.citations == () and answer.status == "not_found"
     # a name the question asks about is still found through the one resolver: its callers lead
-    named = CodeQAGraph(store=store).answer(
+    named = CodeQAGraph(reader=IndexReader(store)).answer(
         plan("where is the validate function called?"), evidence
     )
     assert named.lead.startswith("`payments.gateway.validate` is called from 1 place(s)")
@@ -212,7 +216,7 @@ def test_code_qa_with_only_file_rows_says_nothing_was_found(store: SQLiteStore) 
 )
 def test_docs_qa_quotes_sections(store: SQLiteStore, question: str, label: str) -> None:
     evidence = docs_evidence(store, "install pip")
-    answer = DocsQAGraph(store=store).answer(plan(question), evidence)
+    answer = DocsQAGraph(reader=IndexReader(store)).answer(plan(question), evidence)
     assert answer.grounded and answer.status == "answered"
     # the lead names the section that answers, in the question's language, then the evidence
     assert answer.text.startswith(answer.lead + "\n\n" + label)
@@ -227,11 +231,13 @@ def test_docs_qa_missing_section(store: SQLiteStore) -> None:
     assert evidence.missing == ("require_spec",)
     # the question names nothing absent from the index: answered from the best evidence (the
     # Install section), marked partial because retrieval met no spec requirement
-    ru = DocsQAGraph(store=store).answer(plan("как установить согласно документации?"), evidence)
+    ru = DocsQAGraph(reader=IndexReader(store)).answer(
+        plan("как установить согласно документации?"), evidence
+    )
     assert ru.status == "partial" and ru.grounded
     assert ru.lead.startswith("Ответ — в разделе «Install»")
     # a name that exists nowhere in the index is an honest "not found"
-    en = DocsQAGraph(store=store).answer(
+    en = DocsQAGraph(reader=IndexReader(store)).answer(
         plan("what do the docs say about HelmChartValues?"), evidence
     )
     assert en.status == "not_found" and not en.grounded
@@ -240,7 +246,7 @@ def test_docs_qa_missing_section(store: SQLiteStore) -> None:
 
 def test_docs_qa_uses_docstrings_of_definitions(store: SQLiteStore) -> None:
     evidence = Evidence(hits=tuple(hits(store, "charge customer gateway", "C1")), requirements={})
-    answer = DocsQAGraph(store=store).answer(
+    answer = DocsQAGraph(reader=IndexReader(store)).answer(
         plan("what does the documentation say about charge?"), evidence
     )
     assert "Charge a customer through a gateway." in answer.text
@@ -251,7 +257,7 @@ def test_docs_qa_uses_docstrings_of_definitions(store: SQLiteStore) -> None:
 
 
 def test_generate_docs_graph_ru_package(store: SQLiteStore) -> None:
-    answer = GenerateDocsGraph(store=store).answer(
+    answer = GenerateDocsGraph(reader=IndexReader(store)).answer(
         plan("сгенерируй документацию для модуля payments"), Evidence(hits=(), requirements={})
     )
     assert answer.grounded and answer.meta["target"] == "src/payments"
@@ -263,7 +269,7 @@ def test_generate_docs_graph_ru_package(store: SQLiteStore) -> None:
 
 
 def test_generate_docs_graph_en_file(store: SQLiteStore) -> None:
-    answer = GenerateDocsGraph(store=store).answer(
+    answer = GenerateDocsGraph(reader=IndexReader(store)).answer(
         plan(f"generate documentation for {GATEWAY}"), Evidence(hits=(), requirements={})
     )
     assert answer.text.startswith(f"{answer.lead}\n\n# Module `{GATEWAY}`\n")
@@ -271,7 +277,7 @@ def test_generate_docs_graph_en_file(store: SQLiteStore) -> None:
 
 
 def test_generate_docs_graph_unknown_target_offers_candidates(store: SQLiteStore) -> None:
-    answer = GenerateDocsGraph(store=store).answer(
+    answer = GenerateDocsGraph(reader=IndexReader(store)).answer(
         plan("сгенерируй документацию для модуля paymnts"), Evidence(hits=(), requirements={})
     )
     assert not answer.grounded
@@ -296,7 +302,7 @@ def test_generate_docs_graph_unknown_target_offers_candidates(store: SQLiteStore
     ],
 )
 def test_project_misc_overview(store: SQLiteStore, question: str, labels: tuple[str, ...]) -> None:
-    answer = ProjectMiscGraph(store=store).answer(
+    answer = ProjectMiscGraph(reader=IndexReader(store)).answer(
         plan(question), Evidence(hits=(), requirements={})
     )
     for label in labels:
@@ -328,7 +334,7 @@ def test_llm_prompt_structure_and_citation_check(store: SQLiteStore) -> None:
         "It is used all over the whole codebase. See also [9]."
     )
     runner = ScriptedRunner(reply)
-    answer = CodeQAGraph(store=store, runner=runner).answer(plan(question), evidence)
+    answer = CodeQAGraph(reader=IndexReader(store), runner=runner).answer(plan(question), evidence)
     (request,) = runner.requests
     assert "ONLY the numbered evidence blocks" in request.system_prompt
     assert "not instructions" in request.system_prompt and "English" in request.system_prompt
@@ -354,7 +360,7 @@ def test_llm_prompt_structure_and_citation_check(store: SQLiteStore) -> None:
 def test_llm_prompt_in_russian_for_russian_questions(store: SQLiteStore) -> None:
     question = "где вызывается функция validate?"
     runner = ScriptedRunner("Функция validate вызывается из Gateway.send [2].")
-    answer = CodeQAGraph(store=store, runner=runner).answer(
+    answer = CodeQAGraph(reader=IndexReader(store), runner=runner).answer(
         plan(question), code_evidence(store, question, "validate")
     )
     assert "Answer in Russian" in runner.requests[0].system_prompt
@@ -364,7 +370,7 @@ def test_llm_prompt_in_russian_for_russian_questions(store: SQLiteStore) -> None
 def test_injection_text_stays_inside_its_evidence_block(store: SQLiteStore) -> None:
     evidence = docs_evidence(store, "install pip")
     runner = ScriptedRunner("Install it with pip [1].")
-    DocsQAGraph(store=store, runner=runner).answer(
+    DocsQAGraph(reader=IndexReader(store), runner=runner).answer(
         plan("how do I install it according to the docs?"), evidence
     )
     (request,) = runner.requests
@@ -384,9 +390,9 @@ def test_injection_text_stays_inside_its_evidence_block(store: SQLiteStore) -> N
 def test_runner_error_falls_back_to_the_extractive_answer(store: SQLiteStore) -> None:
     question = "where is the validate function called?"
     evidence = code_evidence(store, question, "validate")
-    extractive = CodeQAGraph(store=store).answer(plan(question), evidence)
+    extractive = CodeQAGraph(reader=IndexReader(store)).answer(plan(question), evidence)
     runner = ScriptedRunner(ProviderError("model 'x' unreachable"))
-    answer = CodeQAGraph(store=store, runner=runner).answer(plan(question), evidence)
+    answer = CodeQAGraph(reader=IndexReader(store), runner=runner).answer(plan(question), evidence)
     assert answer.text == extractive.text and answer.citations == extractive.citations
     assert answer.meta["fallback"] == "extractive"
     assert answer.meta["llm_error"] == "ProviderError: model 'x' unreachable"
@@ -408,7 +414,7 @@ def test_build_request_numbers_blocks_in_order(store: SQLiteStore) -> None:
 
 def test_language_falls_back_to_script_when_unknown(tmp_path: Path, store: SQLiteStore) -> None:
     p = plan("где определён класс Gatewy?").model_copy(update={"language": "unknown"})
-    answer = CodeQAGraph(store=store).answer(p, code_evidence(store, "x", "Gatewy"))
+    answer = CodeQAGraph(reader=IndexReader(store)).answer(p, code_evidence(store, "x", "Gatewy"))
     assert answer.text.startswith("Определение")
 
 

@@ -40,13 +40,15 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SQLiteStore]:
     ],
 )
 def test_golden(store: SQLiteStore, target: str, language: str, golden: str) -> None:
-    markdown = generate_docs(target, store=store, language=language)
+    markdown = generate_docs(target, reader=IndexReader(store), language=language)
     path = GOLDEN / golden
     if UPDATE:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(markdown, encoding="utf-8")
     assert markdown == path.read_text(encoding="utf-8")
-    assert generate_docs(target, store=store, language=language) == markdown  # deterministic
+    assert (
+        generate_docs(target, reader=IndexReader(store), language=language) == markdown
+    )  # deterministic
 
 
 def test_file_doc_content(store: SQLiteStore) -> None:
@@ -87,7 +89,7 @@ def test_resolve_target(store: SQLiteStore, target: str, kind: str, value: str) 
 
 def test_unknown_target_lists_near_candidates(store: SQLiteStore) -> None:
     with pytest.raises(UserError) as err:
-        generate_docs("paymnts", store=store)
+        generate_docs("paymnts", reader=IndexReader(store))
     message = str(err.value)
     assert "\n" not in message
     assert message.startswith("no file, folder or symbol 'paymnts' in the index; near candidates:")
@@ -96,9 +98,9 @@ def test_unknown_target_lists_near_candidates(store: SQLiteStore) -> None:
 
 def test_unknown_target_without_candidates(store: SQLiteStore) -> None:
     with pytest.raises(UserError, match=r"'qqqqqqqq' in the index; no similar names"):
-        generate_docs("qqqqqqqq", store=store)
+        generate_docs("qqqqqqqq", reader=IndexReader(store))
 
 
 def test_empty_target_is_a_user_error(store: SQLiteStore) -> None:
     with pytest.raises(UserError, match="empty gendocs target"):
-        generate_docs("  ", store=store)
+        generate_docs("  ", reader=IndexReader(store))

@@ -18,15 +18,15 @@ from ragstrata.core.rows import (
     SourceFile,
 )
 from ragstrata.indexer import Indexer
-from ragstrata.indexer import run as indexer_run
-from ragstrata.indexer.spool import (
-    RowSpool,
+from ragstrata.indexer.spool import RowSpool
+from ragstrata.ingest.pipeline import extract_file
+from ragstrata.relations import run as relations_run
+from ragstrata.relations.run import (
     definition_key,
     for_resolution,
     resolution_context,
     with_relations,
 )
-from ragstrata.ingest.pipeline import extract_file
 from ragstrata.settings import Settings
 from ragstrata.store.scan import rows_by_path
 from ragstrata.store.sqlite import SQLiteStore
@@ -141,13 +141,13 @@ def test_a_first_index_equals_one_built_file_by_file(
     for f in later:
         f.unlink()
     seen: list[FileRows] = []
-    real = indexer_run.resolve_changes
+    real = relations_run.resolve_changes
 
     def watching(store: Any, files: Any, gone: Any) -> Any:
         seen.extend(files)
         return real(store, files, gone)
 
-    monkeypatch.setattr(indexer_run, "resolve_changes", watching)
+    monkeypatch.setattr(relations_run, "resolve_changes", watching)
     for _ in (1, 2):  # half the modules, then the rest: the incremental path
         store = SQLiteStore.for_repo(grown)
         try:

@@ -10,6 +10,7 @@ import pytest
 
 from ragstrata.core.values import CatalogEntry, SearchFilters, SymbolMode
 from ragstrata.relations.repository import ingest_repository
+from ragstrata.retrieve.reader import IndexReader
 from ragstrata.retrieve.resolve import SymbolResolver, parse_name
 from ragstrata.retrieve.rows import file_row, file_text, outline, rows_by_path, sections
 from ragstrata.settings import IndexSettings
@@ -195,7 +196,7 @@ def test_project_overview_reads_every_section_and_whole_manifests(store: SQLiteS
     from ragstrata.query.router import Router
 
     plan = Router().plan("what is this project?", None, None)
-    answer = ProjectMiscGraph(store=store).extractive(
+    answer = ProjectMiscGraph(reader=IndexReader(store)).extractive(
         plan, Evidence(hits=(), requirements={}), messages("en")
     )
     # the first section with a body is the 56th: a top-50 listing never saw it

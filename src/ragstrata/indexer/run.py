@@ -5,7 +5,8 @@ Memory. Extracted rows are parked on disk until they are written (:mod:`.spool`)
 index (nothing stored) keeps only definition keys and the resolution context (imports, base
 classes, a relation per file) and resolves each file's relations as the file is written; a
 later run resolves in :mod:`ragstrata.relations.rerun` from definitions without text and
-relations. Both write the same rows.
+relations. Both go through one entry point (:func:`ragstrata.relations.run.relation_pass`) and
+one write path, and write the same rows.
 
 Crash safety. Every write is one store transaction of a batch of files (at most
 ``batch_files`` files or ``batch_rows`` rows), and the writes are ordered so that the LAST
@@ -32,29 +33,22 @@ import math
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from itertools import chain
 from pathlib import Path
 
 from ragstrata.core.events import Estimate, IndexEvent, IndexReport
-from ragstrata.core.rows import DefinitionRow, FileRows, Layer, RelationRow, Row
+from ragstrata.core.rows import FileRows, Layer, RelationRow, Row
 from ragstrata.core.texts import DEFAULT_EMBED_LAYERS, embedding_text
-from ragstrata.core.values import CatalogEntry, DefinitionKey, RelationKey
+from ragstrata.core.values import CatalogEntry
 from ragstrata.embed.base import Embedder
 from ragstrata.indexer.embed_fill import fill_vectors
 from ragstrata.indexer.manifest import check_manifest, expected_manifest
 from ragstrata.indexer.plan import Plan, make_plan
 from ragstrata.indexer.secrets_ledger import update_ledger
-from ragstrata.indexer.spool import (
-    RowSpool,
-    definition_key,
-    for_resolution,
-    resolution_context,
-    with_relations,
-)
+from ragstrata.indexer.spool import RowSpool
 from ragstrata.ingest.pipeline import extract_file
-from ragstrata.relations.rerun import Resolution, resolve_changes
-from ragstrata.relations.resolve import RelationResolver
+from ragstrata.relations.run import relation_pass
 from ragstrata.settings import Settings
 from ragstrata.store.protocols import Store
 from ragstrata.store.records import embedding_hash
@@ -131,10 +125,7 @@ class Indexer:
         rewritten = 0
         redacted: dict[str, tuple[str, ...]] = {}
         if not plan.is_noop:
-            if catalog:
-                warnings, rewritten = self._apply(plan, emit, redacted)
-            else:  # nothing stored: relations resolved as the files are written
-                warnings = self._apply_first(plan, emit, redacted)
+            warnings, rewritten = self._apply(plan, emit, redacted, first=not catalog)
             _hand_back_heap()
         index_dir = self.repo / self.settings.store.index_dir_name
         update_ledger(index_dir, redacted, plan.removed, reset=rebuild or check.new)
@@ -162,69 +153,33 @@ class Indexer:
     # ------------------------------------------------------------------ writing
 
     def _apply(
-        self, plan: Plan, emit: Progress, redacted: dict[str, tuple[str, ...]]
+        self, plan: Plan, emit: Progress, redacted: dict[str, tuple[str, ...]], *, first: bool
     ) -> tuple[tuple[str, ...], int]:
+        """Extract, resolve relations (:func:`~ragstrata.relations.run.relation_pass`: one
+        entry point for a first index and an incremental run), write, remove."""
         warnings: list[str] = []
         with RowSpool(self.repo / self.settings.store.index_dir_name) as spool:
-            # what resolution reads: C1 without text, C2
-            light = [
-                for_resolution(fr) for fr in self._extract(plan, emit, redacted, warnings, spool)
-            ]
+            relations = relation_pass(self.store, first=first)
+            for file_rows in self._extract(plan, emit, redacted, warnings, spool):
+                relations.add(file_rows)
             emit(IndexEvent("resolve", 0, 1, message="resolving relations"))
-            resolution = resolve_changes(self.store, light, plan.removed)
-            del light
-            warnings.extend(resolution.warnings)
-            how = (
-                "all relations resolved again"
-                if resolution.full
-                else f"{resolution.scoped} relations of unchanged files resolved again"
-            )
-            emit(
-                IndexEvent("resolve", 1, 1, message=how if resolution.resolved else "nothing to do")
-            )
+            outcome = relations.resolve(plan.removed)
+            del relations
+            emit(IndexEvent("resolve", 1, 1, message=outcome.message))
             # 1. unchanged files whose relation targets moved + touched files
-            first = sorted(set(resolution.rewrites) | set(plan.touched))
-            # 2. new and changed files; those that changed the resolution state last
-            late = resolution.projection_changed
-            second = sorted(resolution.files, key=lambda fr: (fr.file.path in late, fr.file.path))
+            kept = sorted(set(outcome.rewrites) | set(plan.touched))
+            # 2. extracted files, in the order the outcome gives
             items = chain(
-                self._kept_files(first, plan, resolution),
-                ((plan.entries[fr.file.path], with_relations(spool.take(fr.file.path), fr))
-                 for fr in second),
-            )  # fmt: skip
-            self._write(items, len(first) + len(second), emit)
+                self._kept_files(kept, plan, outcome.rewrites),
+                ((plan.entries[p], outcome.rows(p, spool.take(p))) for p in outcome.order),
+            )
+            self._write(items, len(kept) + len(outcome.order), emit)
+        warnings.extend(outcome.warnings())
         # 3. removed files
         if plan.removed:
             self.store.remove_files(plan.removed)
             emit(IndexEvent("remove", len(plan.removed), len(plan.removed)))
-        return tuple(warnings), len(resolution.rewrites)
-
-    def _apply_first(
-        self, plan: Plan, emit: Progress, redacted: dict[str, tuple[str, ...]]
-    ) -> tuple[str, ...]:
-        """A first index (nothing stored): every file is new, so every relation is resolved
-        among every definition, as the full path of :mod:`~ragstrata.relations.rerun`
-        does — here while the files are written, a file at a time, against the definitions
-        and the context of imports, base classes and files (:class:`RelationResolver`), so
-        the run holds no more than those."""
-        warnings: list[str] = []
-        with RowSpool(self.repo / self.settings.store.index_dir_name) as spool:
-            paths: list[str] = []
-            definitions: list[DefinitionKey] = []
-            context: list[RelationRow | RelationKey] = []
-            for file_rows in self._extract(plan, emit, redacted, warnings, spool):
-                paths.append(file_rows.file.path)
-                definitions.extend(
-                    definition_key(r) for r in file_rows.rows if isinstance(r, DefinitionRow)
-                )
-                context.extend(resolution_context(file_rows.rows))
-            emit(IndexEvent("resolve", 0, 1, message="resolving relations"))
-            resolver = _FileResolver(definitions, context)
-            del definitions, context
-            emit(IndexEvent("resolve", 1, 1, message="relations resolved as files are written"))
-            items = ((plan.entries[p], resolver.rows(spool.take(p))) for p in paths)
-            self._write(items, len(paths), emit)
-        return (*warnings, *resolver.warnings())
+        return tuple(warnings), len(outcome.rewrites)
 
     def _extract(
         self,
@@ -256,16 +211,19 @@ class Indexer:
             emit(IndexEvent("write", written, total, rows=sum(len(rows) for _, rows in batch)))
 
     def _kept_files(
-        self, paths: Sequence[str], plan: Plan, resolution: Resolution
+        self,
+        paths: Sequence[str],
+        plan: Plan,
+        rewrites: Mapping[str, Mapping[str, RelationRow]],
     ) -> Iterator[tuple[CatalogEntry, Sequence[Row]]]:
         """Stored rows of unchanged files, read a batch at a time, with their moved relations
         replaced; a touched file gets its new catalog entry."""
-        catalog = self.store.catalog() if resolution.rewrites else {}
+        catalog = self.store.catalog() if rewrites else {}
         for start in range(0, len(paths), self.batch_files):
             part = paths[start : start + self.batch_files]
             stored = rows_by_path(self.store, None, part)
             for path in part:
-                moved = resolution.rewrites.get(path, {})
+                moved = rewrites.get(path, {})
                 rows = tuple(
                     moved.get(r.id, r) if isinstance(r, RelationRow) else r
                     for r in stored.pop(path, ())
@@ -361,41 +319,3 @@ def _hand_back_heap() -> None:
         libc.malloc_trim(0)
     except (OSError, AttributeError):  # not glibc (musl has no malloc_trim)
         return
-
-
-class _FileResolver:
-    """A first index's relations, resolved a file at a time (see ``Indexer._apply_first``).
-    If the resolver fails (a bug on odd input), relations stay unresolved, as in ingestion,
-    and the run says so once."""
-
-    def __init__(
-        self, definitions: Sequence[DefinitionKey], context: Sequence[RelationRow | RelationKey]
-    ) -> None:
-        self._errors: list[str] = []
-        self._failed = 0
-        self._resolver: RelationResolver | None = None
-        try:
-            self._resolver = RelationResolver(definitions, context)
-        except Exception as exc:  # same fallback as the incremental path
-            self._errors.append(f"{type(exc).__name__}: {exc}")
-
-    def rows(self, rows: Sequence[Row]) -> tuple[Row, ...]:
-        if self._resolver is None:
-            return tuple(rows)
-        return tuple(self._one(r) if isinstance(r, RelationRow) else r for r in rows)
-
-    def _one(self, rel: RelationRow) -> RelationRow:
-        assert self._resolver is not None
-        try:
-            return self._resolver.resolve(rel)
-        except Exception as exc:
-            self._failed += 1
-            if not self._errors:
-                self._errors.append(f"{type(exc).__name__}: {exc}")
-            return rel
-
-    def warnings(self) -> tuple[str, ...]:
-        if not self._errors:
-            return ()
-        what = "" if not self._failed else f" for {self._failed} relations"
-        return (f"relation resolution failed{what}: {self._errors[0]}",)

@@ -4,11 +4,11 @@ Relations are resolved among every definition of the repository, so a run writes
 every file is extracted. Holding every extracted row until then made a first index's memory grow
 with the repository (2,121 files: ~230 MB of rows, and Python keeps the arenas afterwards). The
 indexer instead parks each file's rows in an unlinked temporary file as soon as the file is
-extracted and keeps only what resolution reads (:func:`for_resolution`: definitions without
+extracted and keeps only what resolution reads (:func:`~ragstrata.relations.run.for_resolution`: definitions without
 their text, relations); it takes the rows back one file at a time when it writes them, with the
-resolved relations spliced in (:func:`with_relations`). A first index keeps even less: the
-definitions' keys (:func:`definition_key`) and the context its relations are resolved against
-(:func:`resolution_context`), and resolves each file's relations as it is written.
+resolved relations spliced in (:func:`~ragstrata.relations.run.with_relations`). A first index keeps even less: the
+definitions' keys (:func:`~ragstrata.relations.run.definition_key`) and the context its relations are resolved against
+(:func:`~ragstrata.relations.run.resolution_context`), and resolves each file's relations as it is written.
 
 The file is the indexer's own, created empty in the index folder (never a path the repository
 names) and deleted when the run ends, killed or not (``O_TMPFILE`` where the system has it).
@@ -19,16 +19,13 @@ from __future__ import annotations
 import pickle
 import tempfile
 from collections.abc import Sequence
-from dataclasses import replace
 from pathlib import Path
 from types import TracebackType
 from typing import IO
 
-from ragstrata.core.rows import DefinitionRow, FileRows, RelationRow, Row
-from ragstrata.core.values import DefinitionKey, RelationKey
-from ragstrata.relations.resolve import BASE_RELATIONS
+from ragstrata.core.rows import Row
 
-__all__ = ["RowSpool", "definition_key", "for_resolution", "resolution_context", "with_relations"]
+__all__ = ["RowSpool"]
 
 
 class RowSpool:
@@ -67,63 +64,3 @@ class RowSpool:
         trace: TracebackType | None,
     ) -> None:
         self.close()
-
-
-def for_resolution(file_rows: FileRows) -> FileRows:
-    """``file_rows`` with only what relation resolution reads: its definitions (without their
-    text, docstring and content hash) and its relations (without their content hash), in their
-    order; the file without its text. (~470 bytes per relation instead of ~580.)"""
-    rows: list[Row] = []
-    for row in file_rows.rows:
-        if isinstance(row, DefinitionRow):
-            rows.append(replace(row, text="", docstring=None, content_hash=""))
-        elif isinstance(row, RelationRow):
-            rows.append(replace(row, content_hash=""))
-    return replace(file_rows, file=replace(file_rows.file, text=""), rows=tuple(rows))
-
-
-def with_relations(rows: Sequence[Row], resolved: FileRows) -> tuple[Row, ...]:
-    """``rows`` (a file's whole row list) with the targets its relations got in ``resolved``
-    (the same file after resolution, from :func:`for_resolution`: the same relations, in
-    order)."""
-    targets = [
-        (r.id, r.to_symbol, r.resolution) for r in resolved.rows if isinstance(r, RelationRow)
-    ]
-    if sum(isinstance(r, RelationRow) for r in rows) != len(targets):
-        raise ValueError(f"{resolved.file.path}: resolution changed the number of relations")
-    pending = iter(targets)
-    out: list[Row] = []
-    for row in rows:
-        if isinstance(row, RelationRow):
-            row_id, symbol, how = next(pending)
-            if row_id != row.id:
-                raise ValueError(f"{resolved.file.path}: relation {row.id} resolved out of order")
-            if (row.to_symbol, row.resolution) != (symbol, how):
-                row = replace(row, to_symbol=symbol, resolution=how)
-        out.append(row)
-    return tuple(out)
-
-
-def definition_key(row: DefinitionRow) -> DefinitionKey:
-    """What the relation resolver reads of a definition."""
-    return DefinitionKey(
-        row.path, row.symbol, row.name, row.parent, row.kind, row.language, row.signature
-    )
-
-
-def resolution_context(rows: Sequence[Row]) -> list[RelationRow | RelationKey]:
-    """A file's part of the context a first index resolves against
-    (:class:`~ragstrata.relations.resolve.RelationResolver`): its base-class relations as
-    whole rows (without content hash), its imports and its first relation as light keys."""
-    out: list[RelationRow | RelationKey] = []
-    first = True
-    for row in rows:
-        if not isinstance(row, RelationRow):
-            continue
-        if row.relation in BASE_RELATIONS:
-            out.append(replace(row, content_hash=""))
-        elif first or row.relation == "imports":
-            key = (row.path, row.id, row.relation, row.from_symbol, row.to_name)
-            out.append(RelationKey(*key, row.receiver_type, row.language, row.to_symbol))
-        first = False
-    return out
