@@ -7,8 +7,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ragstrata.embed.int8 import REWRITE_VERSION, cache_folder, integer_graph, rewrite_graph
+from ragstrata.embed.int8 import REWRITE_VERSION, integer_graph, rewrite_graph
 from ragstrata.embed.local import OnnxMiniLMEmbedder
+from ragstrata.settings import load_settings, model_cache_dir
 
 TEXTS = [
     "def retry(request, attempts=3):\n    for n in range(attempts):\n        return send(request)",
@@ -64,10 +65,21 @@ def test_a_cache_file_path_that_is_a_file_gives_the_graph_in_memory(tmp_path: Pa
 
 
 def test_cache_folder_follows_xdg_and_ignores_a_relative_value(tmp_path: Path) -> None:
-    assert cache_folder({"XDG_CACHE_HOME": str(tmp_path)}) == tmp_path / "ragstrata" / "models"
-    assert cache_folder({"XDG_CACHE_HOME": "relative/dir"}) == (
+    assert model_cache_dir({"XDG_CACHE_HOME": str(tmp_path)}) == tmp_path / "ragstrata" / "models"
+    assert model_cache_dir({"XDG_CACHE_HOME": "relative/dir"}) == (
         Path.home() / ".cache" / "ragstrata" / "models"
     )
+    home = tmp_path / "home"
+    assert model_cache_dir({"HOME": str(home)}) == home / ".cache" / "ragstrata" / "models"
+
+
+def test_the_settings_carry_the_cache_folder_from_the_environment(tmp_path: Path) -> None:
+    """The library reads no environment: the folder comes in the settings built at the edge."""
+    env = {"XDG_CACHE_HOME": str(tmp_path), "HOME": str(tmp_path / "h")}
+    settings = load_settings(tmp_path, env=env)
+    assert settings.embedder.cache_dir == tmp_path / "ragstrata" / "models"
+    pinned = load_settings(tmp_path, env={**env, "RAGSTRATA_EMBEDDER_CACHE_DIR": "/x/y"})
+    assert pinned.embedder.cache_dir == Path("/x/y")
 
 
 def test_a_model_without_int8_products_is_refused() -> None:

@@ -128,6 +128,9 @@ class EmbedderSettings(_Section):
     max_retries: int = Field(default=4, ge=0, le=20)
     requests_per_s: float | None = Field(default=None, gt=0, le=10_000)
     integer_kernels: bool = True  # local model: run its int8 weights on integer kernels
+    # where the local model's rewritten graph is cached (default: $XDG_CACHE_HOME/ragstrata/models,
+    # else ~/.cache/ragstrata/models; set from the environment at the edge, never by a repository)
+    cache_dir: Path | None = None
     query_adapter: bool = True  # local model: map query vectors toward code (embed/adapter.py)
 
 
@@ -172,6 +175,16 @@ REPOSITORY_KEYS: Mapping[str, frozenset[str]] = {
 
 _PATH_KEYS = {"router": ("glossary_files", "cue_files")}
 _OTHER_ENV_NAMES = frozenset({"RAGSTRATA_API_TOKEN"})  # `serve --token-env` default
+
+
+def model_cache_dir(env: Mapping[str, str]) -> Path:
+    """``$XDG_CACHE_HOME/ragstrata/models`` (an absolute value only), else
+    ``~/.cache/ragstrata/models`` (under ``$HOME`` when given)."""
+    base = env.get("XDG_CACHE_HOME", "")
+    if base and Path(base).is_absolute():
+        return Path(base) / "ragstrata" / "models"
+    home = Path(env["HOME"]) if env.get("HOME") else Path.home()
+    return home / ".cache" / "ragstrata" / "models"
 
 
 def user_config_path(env: Mapping[str, str]) -> Path | None:
@@ -350,6 +363,9 @@ def load_settings(
                 f"unknown environment variable {name}{_suggest(name, _env_names())}; "
                 "RAGSTRATA_<SECTION>_<KEY> must name a setting"
             )
+    embedder = data.get("embedder", {})
+    if isinstance(embedder, dict) and not embedder.get("cache_dir"):
+        data = _merge(data, {"embedder": {"cache_dir": model_cache_dir(env)}})
     try:
         return Settings.model_validate(data)
     except ValidationError as exc:

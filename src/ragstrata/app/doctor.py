@@ -57,6 +57,7 @@ from ragstrata.llm.base import Request
 from ragstrata.llm.preflight import Finding, PreflightResult, Severity
 
 if TYPE_CHECKING:
+    from ragstrata.core.values import Manifest, StoreStats
     from ragstrata.embed.base import Embedder
     from ragstrata.indexer import IndexStatus
     from ragstrata.llm.base import Runner
@@ -197,52 +198,45 @@ def _check_settings(rs: Checked, out: list[DoctorFinding]) -> Any:
     return embedder
 
 
-def _check_index(rs: Checked, embedder: Any, quick: bool, out: list[DoctorFinding]) -> bool:
-    """Index present, of this schema, fresh; returns True when the index can be read."""
-    from ragstrata.indexer import check_manifest, expected_manifest
-
+def _read_index(
+    rs: Checked, embedder: Any, out: list[DoctorFinding]
+) -> tuple[Store, Manifest | None, StoreStats] | None:
+    """The store, its manifest and stats; None (with the finding) when they cannot be read."""
     where = f"`ragstrata index {rs.repo}`"
+    rebuild = f"run `ragstrata index --rebuild {rs.repo}`"
     try:
         store = rs.store
         if not store.has_index():
             out.append(_f(Severity.HIGH, "index", f"no index at {rs.index_dir}", f"run {where}"))
-            return False
+            return None
         manifest = store.read_manifest()
-        stats = store.stats(embedder.fingerprint if embedder is not None else None)
-    except IndexMismatchError as exc:
-        out.append(
-            _f(
-                Severity.HIGH,
-                "schema",
-                one_line(exc),
-                f"run `ragstrata index --rebuild {rs.repo}`",
-            )
-        )
-        return False
-    except IndexMissingError as exc:
-        out.append(_f(Severity.HIGH, "index", one_line(exc), f"run {where}"))
-        return False
-    except ConfigError as exc:  # e.g. a store.url this version cannot open
-        out.append(
-            _f(
-                Severity.HIGH,
-                "settings",
-                one_line(exc),
-                "fix [store] in ~/.config/ragstrata/config.toml, RAGSTRATA_STORE_URL or --store",
-            )
-        )
-        return False
-    except IndexCorruptError as exc:
-        out.append(
-            _f(Severity.HIGH, "index", one_line(exc), f"run `ragstrata index --rebuild {rs.repo}`")
-        )
-        return False
+        return store, manifest, store.stats(embedder.fingerprint if embedder is not None else None)
     except RagstrataError as exc:
-        fix = f"delete {rs.index_dir} and run {where}"
-        if rs.settings.store.url:
-            fix = "check store.url (RAGSTRATA_STORE_URL) and that the database server is reachable"
-        out.append(_f(Severity.HIGH, "index", f"the index cannot be read: {one_line(exc)}", fix))
+        if isinstance(exc, IndexMismatchError):
+            area, message, fix = "schema", one_line(exc), rebuild
+        elif isinstance(exc, IndexMissingError):
+            area, message, fix = "index", one_line(exc), f"run {where}"
+        elif isinstance(exc, ConfigError):  # e.g. a store.url this version cannot open
+            fixes = "fix [store] in ~/.config/ragstrata/config.toml, RAGSTRATA_STORE_URL or --store"
+            area, message, fix = "settings", one_line(exc), fixes
+        elif isinstance(exc, IndexCorruptError):
+            area, message, fix = "index", one_line(exc), rebuild
+        else:
+            area, message = "index", f"the index cannot be read: {one_line(exc)}"
+            fix = f"delete {rs.index_dir} and run {where}"
+            if rs.settings.store.url:
+                fix = "check store.url (RAGSTRATA_STORE_URL) and that the database server is reachable"
+        out.append(_f(Severity.HIGH, area, message, fix))
+        return None
+
+
+def _check_index(rs: Checked, embedder: Any, quick: bool, out: list[DoctorFinding]) -> bool:
+    """Index present, of this schema, fresh; returns True when the index can be read."""
+    read = _read_index(rs, embedder, out)
+    if read is None:
         return False
+    store, manifest, stats = read
+    where = f"`ragstrata index {rs.repo}`"
     if manifest is None:
         severity = Severity.HIGH if stats.files == 0 else Severity.MEDIUM
         out.append(
@@ -251,64 +245,58 @@ def _check_index(rs: Checked, embedder: Any, quick: bool, out: list[DoctorFindin
         return severity is not Severity.HIGH
     if embedder is None:
         return True
-    try:
-        check = check_manifest(manifest, expected_manifest(store, embedder, rs.settings))
-    except IndexMismatchError as exc:
-        out.append(
-            _f(
-                Severity.HIGH,
-                "schema",
-                one_line(exc),
-                f"run `ragstrata index --rebuild {rs.repo}`",
-            )
-        )
+    if not _check_vectors(rs, store, manifest, stats, embedder, out):
         return False
-    if manifest.embedder_fingerprint != embedder.fingerprint:
-        out.append(
-            _f(
-                Severity.MEDIUM,
-                "stale",
-                f"the index's vectors come from {manifest.embedder_fingerprint!r}, the configured "
-                f"embedder is {embedder.fingerprint!r}: dense search finds nothing until "
-                f"{stats.pending_vectors} texts are re-embedded",
-                f"run {where} (re-embeds only; `--rebuild` also re-extracts every file)",
-            )
-        )
-    elif check.reembed and manifest.dimensions != embedder.dimensions:
-        out.append(
-            _f(
-                Severity.HIGH,
-                "dimensions",
-                f"the index holds {manifest.dimensions}-dimensional vectors of "
-                f"{embedder.fingerprint!r}, the embedder now makes {embedder.dimensions}",
-                f"run `ragstrata index --rebuild {rs.repo}`",
-            )
-        )
-    elif stats.pending_vectors:
-        none_yet = stats.vectors == 0
-        out.append(
-            _f(
-                Severity.MEDIUM if none_yet else Severity.LOW,
-                "embeddings",
-                f"{stats.pending_vectors} texts have no vector yet"
-                + (": dense search is off" if none_yet else ": dense search misses them"),
-                f"run {where}",
-            )
-        )
     if not quick:
         try:
             stale = rs.status().stale
         except RagstrataError:
             stale = 0
         if stale:
-            out.append(
-                _f(
-                    Severity.LOW,
-                    "stale",
-                    f"{stale} files changed on disk since the last index run",
-                    f"run {where}",
-                )
-            )
+            message = f"{stale} files changed on disk since the last index run"
+            out.append(_f(Severity.LOW, "stale", message, f"run {where}"))
+    return True
+
+
+def _check_vectors(
+    rs: Checked,
+    store: Store,
+    manifest: Manifest,
+    stats: StoreStats,
+    embedder: Any,
+    out: list[DoctorFinding],
+) -> bool:
+    """The index's vectors against the configured embedder; False when it cannot be read."""
+    from ragstrata.indexer import check_manifest, expected_manifest
+
+    where = f"`ragstrata index {rs.repo}`"
+    rebuild = f"run `ragstrata index --rebuild {rs.repo}`"
+    try:
+        check = check_manifest(manifest, expected_manifest(store, embedder, rs.settings))
+    except IndexMismatchError as exc:
+        out.append(_f(Severity.HIGH, "schema", one_line(exc), rebuild))
+        return False
+    if manifest.embedder_fingerprint != embedder.fingerprint:
+        message = (
+            f"the index's vectors come from {manifest.embedder_fingerprint!r}, the configured "
+            f"embedder is {embedder.fingerprint!r}: dense search finds nothing until "
+            f"{stats.pending_vectors} texts are re-embedded"
+        )
+        fix = f"run {where} (re-embeds only; `--rebuild` also re-extracts every file)"
+        out.append(_f(Severity.MEDIUM, "stale", message, fix))
+    elif check.reembed and manifest.dimensions != embedder.dimensions:
+        message = (
+            f"the index holds {manifest.dimensions}-dimensional vectors of "
+            f"{embedder.fingerprint!r}, the embedder now makes {embedder.dimensions}"
+        )
+        out.append(_f(Severity.HIGH, "dimensions", message, rebuild))
+    elif stats.pending_vectors:
+        none_yet = stats.vectors == 0
+        message = f"{stats.pending_vectors} texts have no vector yet" + (
+            ": dense search is off" if none_yet else ": dense search misses them"
+        )
+        severity = Severity.MEDIUM if none_yet else Severity.LOW
+        out.append(_f(severity, "embeddings", message, f"run {where}"))
     return True
 
 

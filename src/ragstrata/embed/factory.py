@@ -39,6 +39,7 @@ def _minilm(settings: EmbedderSettings) -> Embedder:
         query_template=settings.query_template,
         integer_kernels=settings.integer_kernels,
         query_adapter=settings.query_adapter,
+        cache_dir=settings.cache_dir,
     )
 
 

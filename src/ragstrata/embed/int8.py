@@ -28,11 +28,12 @@ from __future__ import annotations
 import hashlib
 import os
 import tempfile
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-__all__ = ["REWRITE_VERSION", "cache_folder", "integer_graph", "rewrite_graph"]
+from ragstrata.settings import model_cache_dir
+
+__all__ = ["REWRITE_VERSION", "integer_graph", "rewrite_graph"]
 
 REWRITE_VERSION = 1
 """Bumped whenever :func:`rewrite_graph` changes its output (it names the cached file and
@@ -41,21 +42,12 @@ enters the embedder's fingerprint)."""
 _QMAX = 127.0
 
 
-def cache_folder(env: Mapping[str, str] | None = None) -> Path:
-    """``$XDG_CACHE_HOME/ragstrata/models`` (an absolute value only), else
-    ``~/.cache/ragstrata/models``."""
-    env = os.environ if env is None else env
-    base = env.get("XDG_CACHE_HOME", "")
-    root = Path(base) if base and Path(base).is_absolute() else Path.home() / ".cache"
-    return root / "ragstrata" / "models"
-
-
 def integer_graph(source: Path, folder: Path | None = None) -> bytes | str:
     """The rewritten graph of ``source``: the path of its cached copy (as ``str``), or its
     bytes when the cache folder cannot be written."""
     data = source.read_bytes()
     digest = hashlib.sha256(data).hexdigest()[:16]
-    folder = cache_folder() if folder is None else folder
+    folder = model_cache_dir({}) if folder is None else folder
     cached = folder / f"{source.stem}-{digest}-int{REWRITE_VERSION}.onnx"
     if cached.is_file():
         return str(cached)
@@ -81,7 +73,7 @@ def rewrite_graph(data: bytes) -> bytes:
     when the graph has no such product (an unexpected model)."""
     import numpy as np
     import onnx
-    from onnx import TensorProto, helper, numpy_helper
+    from onnx import numpy_helper
 
     model = onnx.load_from_string(data)
     graph = model.graph
@@ -118,53 +110,17 @@ def rewrite_graph(data: bytes) -> bytes:
     for k, node in enumerate(graph.node):
         operand = {"MatMul": 1, "Gather": 0}.get(node.op_type)
         found = dequantised(node.input[operand]) if operand is not None else None
-        if node.op_type == "MatMul" and found is not None:
-            cast, weight, scale = found
-            rows, cols = numpy_helper.to_array(inits[weight]).shape
-            width, outer = f"rq_k{rows}", f"rq_n{cols}"
-            constants.setdefault(width, np.array([-1, rows], np.int64))
-            constants.setdefault(outer, np.array([cols], np.int64))
-            x, p = node.input[0], f"rq{k}_"
-            if x not in quantised:
-                quantised[x] = p
-                nodes += [
-                    helper.make_node("Shape", [x], [p + "lead"], end=-1),
-                    helper.make_node("Reshape", [x, width], [p + "x2"]),
-                    helper.make_node("Abs", [p + "x2"], [p + "abs"]),
-                    helper.make_node("ReduceMax", [p + "abs"], [p + "max"], keepdims=0, axes=[1]),
-                    helper.make_node("Mul", [p + "max", "rq_inv"], [p + "s0"]),
-                    helper.make_node("Max", [p + "s0", "rq_eps"], [p + "s"]),
-                    helper.make_node("Shape", [p + "s"], [p + "n"]),
-                    helper.make_node("Expand", ["rq_zp", p + "n"], [p + "zp"]),
-                    helper.make_node(
-                        "QuantizeLinear", [p + "x2", p + "s", p + "zp"], [p + "xq"], axis=0
-                    ),
-                    helper.make_node("Unsqueeze", [p + "s", "rq_axis1"], [p + "sc"]),
-                ]
-            a = quantised[x]
-            nodes += [
-                helper.make_node("MatMulInteger", [a + "xq", weight, "rq_zp"], [p + "y"]),
-                helper.make_node("Cast", [p + "y"], [p + "yf"], to=TensorProto.FLOAT),
-                helper.make_node("Mul", [a + "sc", scale], [p + "ss"]),
-                helper.make_node("Mul", [p + "yf", p + "ss"], [p + "y2"]),
-                helper.make_node("Concat", [a + "lead", outer], [p + "shape"], axis=0),
-                helper.make_node("Reshape", [p + "y2", p + "shape"], list(node.output)),
-            ]
-            dropped.update((id(cast), id(producer[node.input[1]])))
+        if found is None:
+            nodes.append(node)
+            continue
+        cast, weight, scale = found
+        if node.op_type == "MatMul":
+            shape = numpy_helper.to_array(inits[weight]).shape
+            nodes += _integer_product(node, k, weight, scale, shape, constants, quantised)
             products += 1
-            continue
-        if node.op_type == "Gather" and found is not None:
-            cast, weight, scale = found
-            p = f"rg{k}_"
-            nodes += [
-                helper.make_node("Gather", [weight, node.input[1]], [p + "q"], axis=0),
-                helper.make_node("Gather", [scale, node.input[1]], [p + "s"], axis=0),
-                helper.make_node("Cast", [p + "q"], [p + "f"], to=TensorProto.FLOAT),
-                helper.make_node("Mul", [p + "f", p + "s"], list(node.output)),
-            ]
-            dropped.update((id(cast), id(producer[node.input[0]])))
-            continue
-        nodes.append(node)
+        else:
+            nodes += _integer_gather(node, k, weight, scale)
+        dropped.update((id(cast), id(producer[node.input[operand or 0]])))
     if not products:
         raise ValueError("no int8 weight product to rewrite in this model")
     kept = [n for n in nodes if id(n) not in dropped]
@@ -177,3 +133,63 @@ def rewrite_graph(data: bytes) -> bytes:
     graph.initializer.extend(live)
     onnx.checker.check_model(model)
     return bytes(model.SerializeToString())
+
+
+def _integer_product(
+    node: Any,
+    k: int,
+    weight: str,
+    scale: str,
+    shape: tuple[int, int],
+    constants: dict[str, Any],
+    quantised: dict[str, str],
+) -> list[Any]:
+    """The nodes of ``MatMul(x, Mul(Cast(Wq), s))`` on ``MatMulInteger``: ``x`` quantised per
+    row once (shared by every product that reads it), the int32 result rescaled."""
+    import numpy as np
+    from onnx import TensorProto, helper
+
+    rows, cols = shape
+    width, outer = f"rq_k{rows}", f"rq_n{cols}"
+    constants.setdefault(width, np.array([-1, rows], np.int64))
+    constants.setdefault(outer, np.array([cols], np.int64))
+    x, p = node.input[0], f"rq{k}_"
+    nodes: list[Any] = []
+    if x not in quantised:
+        quantised[x] = p
+        nodes += [
+            helper.make_node("Shape", [x], [p + "lead"], end=-1),
+            helper.make_node("Reshape", [x, width], [p + "x2"]),
+            helper.make_node("Abs", [p + "x2"], [p + "abs"]),
+            helper.make_node("ReduceMax", [p + "abs"], [p + "max"], keepdims=0, axes=[1]),
+            helper.make_node("Mul", [p + "max", "rq_inv"], [p + "s0"]),
+            helper.make_node("Max", [p + "s0", "rq_eps"], [p + "s"]),
+            helper.make_node("Shape", [p + "s"], [p + "n"]),
+            helper.make_node("Expand", ["rq_zp", p + "n"], [p + "zp"]),
+            helper.make_node("QuantizeLinear", [p + "x2", p + "s", p + "zp"], [p + "xq"], axis=0),
+            helper.make_node("Unsqueeze", [p + "s", "rq_axis1"], [p + "sc"]),
+        ]
+    a = quantised[x]
+    nodes += [
+        helper.make_node("MatMulInteger", [a + "xq", weight, "rq_zp"], [p + "y"]),
+        helper.make_node("Cast", [p + "y"], [p + "yf"], to=TensorProto.FLOAT),
+        helper.make_node("Mul", [a + "sc", scale], [p + "ss"]),
+        helper.make_node("Mul", [p + "yf", p + "ss"], [p + "y2"]),
+        helper.make_node("Concat", [a + "lead", outer], [p + "shape"], axis=0),
+        helper.make_node("Reshape", [p + "y2", p + "shape"], list(node.output)),
+    ]
+    return nodes
+
+
+def _integer_gather(node: Any, k: int, weight: str, scale: str) -> list[Any]:
+    """The nodes of ``Gather(Mul(Cast(Wq), s), ids)``: gather the int8 rows and their scales,
+    then dequantise only those."""
+    from onnx import TensorProto, helper
+
+    p = f"rg{k}_"
+    return [
+        helper.make_node("Gather", [weight, node.input[1]], [p + "q"], axis=0),
+        helper.make_node("Gather", [scale, node.input[1]], [p + "s"], axis=0),
+        helper.make_node("Cast", [p + "q"], [p + "f"], to=TensorProto.FLOAT),
+        helper.make_node("Mul", [p + "f", p + "s"], list(node.output)),
+    ]

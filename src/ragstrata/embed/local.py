@@ -157,6 +157,7 @@ class OnnxMiniLMEmbedder(BatchedEmbedder):
         optimize_graph: bool = False,
         integer_kernels: bool = True,
         query_adapter: bool = True,
+        cache_dir: Path | None = None,
     ) -> None:
         spec = _SPECS.get(model)
         if spec is None:
@@ -178,6 +179,7 @@ class OnnxMiniLMEmbedder(BatchedEmbedder):
         self._batch_tokens = batch_tokens
         self._optimize = optimize_graph
         self._integer = integer_kernels
+        self._cache_dir = cache_dir
         self._adapter = spec.query_adapter if query_adapter else None
         # Truncation and the kernels change the vectors, so both are part of the model identity.
         model_id = model if max_tokens == DEFAULT_MAX_TOKENS else f"{model}@{max_tokens}"
@@ -314,5 +316,5 @@ class OnnxMiniLMEmbedder(BatchedEmbedder):
         )
         graph: bytes | str = str(self.model_path)
         if self._integer:
-            graph = integer_graph(self.model_path)
+            graph = integer_graph(self.model_path, self._cache_dir)
         return ort.InferenceSession(graph, options, providers=["CPUExecutionProvider"])
