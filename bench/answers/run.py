@@ -27,6 +27,7 @@ from ragstrata.evaluation_answers import (
     CaseResult,
     check_gold,
     evaluate_answers,
+    judge,
     load_answer_cases,
     summarize,
 )
@@ -66,25 +67,26 @@ def run(trees: Path, cases: list[AnswerCase], only: str | None) -> list[CaseResu
 
 
 def merged(cases: list[AnswerCase], files: list[Path]) -> list[CaseResult]:
-    """The per-case results of earlier runs (``--out`` files), joined in case order."""
+    """The per-case results of earlier runs (``--out`` files), joined in case order and judged
+    again from the stored status, citations and opening with the current rules and gold."""
     by_id = {c.id: c for c in cases}
     results = {}
     for path in files:
         for row in json.loads(path.read_text("utf-8"))["cases"]:
+            if row["id"] not in by_id:
+                continue
             cites = []
             for text in row["citations"]:
                 where, span = text.rsplit(":", 1)
                 start, _, end = span.partition("-")
                 cites.append((where, int(start), int(end or start)))
-            results[row["id"]] = CaseResult(
-                case=by_id[row["id"]],
-                status=row["status"],
-                passed=row["passed"],
-                lead=row["lead"],
-                citations=tuple(cites),
+            results[row["id"]] = judge(
+                by_id[row["id"]],
+                row["status"],
+                cites,
                 graph_id=row.get("graph_id", ""),
                 intent=row.get("intent", ""),
-                missing=tuple(row.get("missing", ())),
+                missing=row.get("missing", ()),
                 opening=row.get("opening", ""),
             )
     return [results[c.id] for c in cases if c.id in results]
@@ -148,7 +150,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--check", action="store_true", help="only check gold spans vs the trees")
     ap.add_argument("--markdown", action="store_true", help="print the Markdown table")
     ap.add_argument(
-        "--merge", type=Path, nargs="+", help="join earlier --out files (e.g. one per tree)"
+        "--merge",
+        type=Path,
+        nargs="+",
+        help="join earlier --out files (e.g. one per tree) and judge them again",
     )
     args = ap.parse_args(argv)
     try:

@@ -286,7 +286,7 @@ def citation_counts(
 
 
 _CODE = re.compile(r'`[^`]*`|"[^"]*"|«[^»]*»|“[^”]*”')
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s|\n")
+_SENTENCE_END = re.compile(r"(?<=[.!?;])\s|\n")
 _NOT_FOUND = re.compile(
     r"(?:\bnot\s+found|\bdoes\s+not\s+exist|\bне\s+найден\w*|\bне\s+существует)\W*$"
     r"|^(?:no|nothing)\b.*\bfound\b"
@@ -298,7 +298,8 @@ _CONDITION = re.compile(r"\b(?:when|if|unless|если|когда)\b", re.IGNORE
 
 
 def opens_not_found(text: str) -> bool:
-    """True when the first sentence of ``text`` says that something was not found: it ends with
+    """True when the first sentence (or clause up to ``;``) of ``text`` says that something was
+    not found: it ends with
     "not found" («не найдено»), or opens with "No … found", "Could not find" («Не удалось
     найти»). Quoted text and code spans are dropped first, so a lead that quotes an error
     message (`ErrNotFound`, "no matching route was found") or describes a branch ("returns 404
