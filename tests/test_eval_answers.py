@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from ragstrata.answer.graphs.messages import messages
 from ragstrata.app.evaluation import select_for_tree
 from ragstrata.app.evaluation_answers import (
     AnswerCase,
@@ -15,6 +16,7 @@ from ragstrata.app.evaluation_answers import (
     citation_counts,
     judge,
     load_answer_cases,
+    opens_not_found,
     summarize,
 )
 from ragstrata.cli.app import main
@@ -38,6 +40,78 @@ def test_citation_counts_overlap_and_long_citations() -> None:
     # longer than 80 lines: only when it starts inside the gold span
     assert not citation_counts(("src/a.py", 1, 200), GOLD)
     assert citation_counts(("src/a.py", 12, 200), GOLD)
+
+
+def test_a_citation_that_merely_contains_the_gold_does_not_count() -> None:
+    # longer than 3x the gold span (11 lines -> 33) and starting before it
+    assert not citation_counts(("src/a.py", 5, 40), GOLD)
+    assert citation_counts(("src/a.py", 5, 37), GOLD)  # 33 lines: still close enough
+    assert citation_counts(("src/a.py", 12, 60), GOLD)  # starts inside the gold
+    one_line = (GoldSpan("app.rb", 1976, 1976),)  # a setting line inside a 60-line block
+    assert not citation_counts(("app.rb", 1936, 1996), one_line)
+    assert citation_counts(("app.rb", 1970, 1979), one_line)  # short spans always count
+    assert citation_counts(("app.rb", 1976, 2040), one_line)
+
+
+def test_strict_citations_lie_within_the_gold_lines_give_or_take_two() -> None:
+    detail = (GoldSpan("mux.go", 467, 470), GoldSpan("route.go", 55, 58))
+    for inside in [("mux.go", 467, 470), ("mux.go", 465, 472), ("mux.go", 470, 470)]:
+        assert citation_counts(inside, detail, strict=True), inside
+        assert citation_counts(inside, detail)
+    # the whole function around the answering lines is the definition card, not the detail
+    assert not citation_counts(("mux.go", 465, 473), detail, strict=True)
+    assert citation_counts(("mux.go", 465, 473), detail)
+    assert not citation_counts(("mux.go", 460, 466), detail, strict=True)
+    assert not citation_counts(("route.go", 47, 118), detail, strict=True)
+    # lying between two gold spans of different files never counts
+    assert not citation_counts(("other.go", 467, 470), detail, strict=True)
+
+
+def test_opens_not_found_reads_the_first_sentence() -> None:
+    for lang in ("en", "ru"):
+        msgs = messages(lang)
+        for key in ("not_found_def", "not_found_flow", "not_found_spec"):
+            text = msgs.t(key, target="gin") + " " + msgs.t("did_you_mean", candidates="x")
+            assert opens_not_found(text), text
+        for key in ("not_found_def_any", "nothing_found"):
+            assert opens_not_found(msgs.t(key)), msgs.t(key)
+        # the lead of an answer that found the word but no definition of it
+        term = msgs.t("lead_term", target="mux", cite="regexp.go:299")
+        assert opens_not_found(term), term
+    for text in [
+        "No definition named `typer` was found in this repository.",
+        "## Не удалось найти определение `fd`.",
+        "I could not find a function named RegisterHotReload.",
+    ]:
+        assert opens_not_found(text), text
+    for text in [
+        "`Router.Match` (mux.go:151) returns ErrNotFound when no route matches.",
+        'It returns "no matching route was found".',
+        "Returns 404 when the route is not found.",
+        "Если маршрут не найден, вызывается `NotFoundHandler`.",
+        "`Vars` returns the route variables. Nothing else is found there.",
+        "",
+    ]:
+        assert not opens_not_found(text), text
+
+
+def test_an_answer_that_opens_with_not_found_is_a_not_found() -> None:
+    opening = "Definition of `gin` not found. It is handled by `handleHTTPRequest`."
+    cites = [("src/a.py", 11, 12)]
+    said_missing = judge(_case(), "answered", cites, opening=opening)
+    assert not said_missing.passed and not said_missing.lead
+    assert said_missing.not_found and said_missing.false_not_found
+    assert said_missing.to_dict()["opening"] == opening
+    assert judge(_case(), "answered", cites, opening="`f` does it.").lead
+    invented = judge(_case("not_found"), "partial", [("src/a.py", 1, 2)], opening=opening)
+    assert invented.passed and invented.lead
+
+
+def test_strict_cases_are_judged_by_the_answering_lines() -> None:
+    case = AnswerCase(id="d", question="q", gold=(GoldSpan("src/a.py", 14, 15),), strict=True)
+    card = judge(case, "answered", [("src/a.py", 10, 30), ("src/a.py", 14, 16)])
+    assert card.passed and not card.lead  # the card first, the lines second
+    assert judge(case, "answered", [("src/a.py", 13, 16)]).lead
 
 
 def test_judge_pass_lead_and_not_found() -> None:
@@ -70,6 +144,27 @@ def test_summary_groups_by_category_and_language() -> None:
     assert report["by_lang"]["en"]["pass"] == 0.5
     assert report["by_category"]["readme"]["false_not_found"] == 1
     assert report["by_category"]["invented"]["lead"] is None
+    assert report["by_category_lang"]["readme/ru"]["lead"] == 1.0
+    assert report["by_category_lang"]["readme/en"]["false_not_found"] == 1
+    assert report["by_flag"] == {}
+
+
+def test_summary_groups_by_flag() -> None:
+    plain = AnswerCase(id="p", question="q", gold=GOLD, plain=True, names_project=True)
+    strict = AnswerCase(id="s", question="q", gold=GOLD, strict=True)
+    report = summarize(
+        [
+            judge(plain, "answered", [("src/a.py", 10, 10)]),
+            judge(strict, "answered", [("src/a.py", 1, 40)]),
+        ]
+    ).to_dict()
+    assert {name: g["n"] for name, g in report["by_flag"].items()} == {
+        "names_project": 1,
+        "plain": 1,
+        "strict": 1,
+    }
+    assert report["by_flag"]["plain"]["lead"] == 1.0
+    assert report["by_flag"]["strict"]["lead"] == 0.0
 
 
 def test_load_answer_cases_names_the_bad_line(tmp_path: Path) -> None:
@@ -84,6 +179,11 @@ def test_load_answer_cases_names_the_bad_line(tmp_path: Path) -> None:
     path.write_text(json.dumps(good) + "\n\n", encoding="utf-8")
     (case,) = load_answer_cases(path)
     assert case.gold == (GoldSpan("a.go", 3, 4),) and case.session == ("earlier",)
+    assert case.flags == ()
+    path.write_text(json.dumps({**good, "strict": True, "names_project": True}), "utf-8")
+    (flagged,) = load_answer_cases(path)
+    assert flagged.strict and flagged.names_project and not flagged.plain
+    assert flagged.flags == ("strict", "names_project")
     assert (
         select_for_tree(
             [case, AnswerCase("z", "q", GOLD, repo="o/zod")], tmp_path / "gin@dcaa4296"
@@ -101,6 +201,7 @@ def test_load_answer_cases_names_the_bad_line(tmp_path: Path) -> None:
             {"question": "q", "gold": [{"path": "a", "start_line": 0, "end_line": 2}]},
             r"gold\[0\].start_line: expected a positive line number",
         ),
+        ({**good, "strict": "yes"}, r"c.jsonl:1: 'strict' must be true or false, got 'yes'"),
     ]:
         path.write_text(json.dumps(row), encoding="utf-8")
         with pytest.raises(UserError, match=message):

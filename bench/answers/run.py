@@ -24,6 +24,7 @@ from ragstrata.app.evaluation_answers import (
     CaseResult,
     check_gold,
     evaluate_answers,
+    judge,
     load_answer_cases,
     summarize,
 )
@@ -66,25 +67,27 @@ def run(trees: Path, cases: list[AnswerCase], only: str | None) -> list[CaseResu
 
 
 def merged(cases: list[AnswerCase], files: list[Path]) -> list[CaseResult]:
-    """The per-case results of earlier runs (``--out`` files), joined in case order."""
+    """The per-case results of earlier runs (``--out`` files), joined in case order and judged
+    again from the stored status, citations and opening with the current rules and gold."""
     by_id = {c.id: c for c in cases}
     results = {}
     for path in files:
         for row in json.loads(path.read_text("utf-8"))["cases"]:
+            if row["id"] not in by_id:
+                continue
             cites = []
             for text in row["citations"]:
                 where, span = text.rsplit(":", 1)
                 start, _, end = span.partition("-")
                 cites.append((where, int(start), int(end or start)))
-            results[row["id"]] = CaseResult(
-                case=by_id[row["id"]],
-                status=row["status"],
-                passed=row["passed"],
-                lead=row["lead"],
-                citations=tuple(cites),
+            results[row["id"]] = judge(
+                by_id[row["id"]],
+                row["status"],
+                cites,
                 graph_id=row.get("graph_id", ""),
                 intent=row.get("intent", ""),
-                missing=tuple(row.get("missing", ())),
+                missing=row.get("missing", ()),
+                opening=row.get("opening", ""),
             )
     return [results[c.id] for c in cases if c.id in results]
 
@@ -94,12 +97,13 @@ def _pct(value: float | None) -> str:
 
 
 def table(report: dict[str, Any], before: dict[str, Any] | None) -> str:
-    """The Markdown table of a report (``before -> after`` cells with a baseline)."""
-    head = "| group | n | pass | lead-correct | false not-found | invented → not found |"
+    """The Markdown table of a report (``before -> after`` cells with a baseline), then the
+    lead-correct rate per category and question language."""
+    head = "| group | n | lead-correct | pass | false not-found | invented → not found |"
     lines = [head, "|---|---:|---:|---:|---:|---:|"]
     rows = [("**all**", report["overall"], (before or {}).get("overall"))]
-    for key in ("by_category", "by_lang", "by_language"):
-        for name, scores in report[key].items():
+    for key in ("by_category", "by_lang", "by_language", "by_flag"):
+        for name, scores in report.get(key, {}).items():
             old = (before or {}).get(key, {}).get(name)
             rows.append((f"{key[3:]}: {name}", scores, old))
 
@@ -110,11 +114,30 @@ def table(report: dict[str, Any], before: dict[str, Any] | None) -> str:
 
     for name, new, old in rows:
         lines.append(
-            f"| {name} | {new['n']} | {cell('pass', new, old, True)} | "
-            f"{cell('lead', new, old, True)} | {cell('false_not_found', new, old, False)} | "
+            f"| {name} | {new['n']} | {cell('lead', new, old, True)} | "
+            f"{cell('pass', new, old, True)} | {cell('false_not_found', new, old, False)} | "
             f"{cell('invented_not_found', new, old, True)} |"
         )
-    return "\n".join(lines)
+    return "\n".join([*lines, "", *by_category_lang(report)])
+
+
+def by_category_lang(report: dict[str, Any]) -> list[str]:
+    """Lead-correct (pass) per category, English beside Russian."""
+    cells = report.get("by_category_lang", {})
+    if not cells:
+        return []
+    lines = ["| category | en: lead (pass) | ru: lead (pass) |", "|---|---:|---:|"]
+    for category in report.get("by_category", {}):
+        row = [f"| {category} "]
+        for lang in ("en", "ru"):
+            scores = cells.get(f"{category}/{lang}")
+            if scores is None:
+                row.append("| – ")
+                continue
+            lead = _pct(scores["lead"] if scores["lead"] is not None else scores["pass"])
+            row.append(f"| {lead} ({_pct(scores['pass'])}, n={scores['n']}) ")
+        lines.append("".join(row) + "|")
+    return lines
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -127,7 +150,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--check", action="store_true", help="only check gold spans vs the trees")
     ap.add_argument("--markdown", action="store_true", help="print the Markdown table")
     ap.add_argument(
-        "--merge", type=Path, nargs="+", help="join earlier --out files (e.g. one per tree)"
+        "--merge",
+        type=Path,
+        nargs="+",
+        help="join earlier --out files (e.g. one per tree) and judge them again",
     )
     args = ap.parse_args(argv)
     try:

@@ -5,23 +5,36 @@ A case (one JSONL line, see ``bench/answers/README.md``) is ``{"id", "question",
 questions], "category", "lang", "language", "repo", "url", "commit"}``. The earlier questions
 of a follow-up are asked first in a fresh session, then the question itself.
 
+Optional case flags: ``strict`` (a detail follow-up: judged by the lines that answer),
+``names_project`` (the question names the project) and ``plain`` (no identifier of the answer in
+the question). Files without them load as before.
+
 Judging one answer:
 
-- ``expect == "not_found"`` (an invented symbol): passes when the answer's status is
-  ``not_found``;
-- otherwise it passes when the status is not ``not_found`` and one of the first
-  :data:`TOP_CITATIONS` citations *counts*: it overlaps a gold span, and a citation longer than
-  :data:`LONG_CITATION` lines counts only when it starts inside the gold span (citing a whole
-  file or class is not leading with the answer);
-- ``lead``: the first citation counts; ``false not-found``: a case that expects an answer got
-  ``not_found``.
+- the answer is a **not-found** when its status is ``not_found`` *or* its lead opens with a
+  not-found sentence ("Definition of `gin` not found.", «… не найдено.»), whatever it cites;
+- ``expect == "not_found"`` (an invented symbol): passes when the answer is a not-found;
+- otherwise it passes when the answer is not a not-found and one of the first
+  :data:`TOP_CITATIONS` citations *counts*:
 
-The report gives the pass rate, lead-correct rate and false not-found count overall, per
-category, per question language (``ru`` / ``en``) and per programming language.
+  - for a ``strict`` case the citation must lie within a gold span widened by
+    :data:`STRICT_SLACK` lines on each side (citing the whole definition around the answering
+    lines is not answering the detail);
+  - otherwise it must overlap a gold span, and a *long* citation (more than
+    :data:`LONG_CITATION` lines, or more than :data:`SPAN_FACTOR` times the gold span and more
+    than :data:`SPAN_FLOOR` lines) counts only when it starts inside that span: a citation that
+    merely contains the answer inside a much larger span is not leading with it;
+- ``lead`` (the primary score): the answer is not a not-found and its first citation counts;
+  ``false not-found``: a case that expects an answer got a not-found.
+
+The report gives the lead-correct rate, pass rate and false not-found count overall, per
+category, per question language (``ru`` / ``en``), per programming language, per flag
+(``strict``, ``plain``, ``names_project``) and per category and question language.
 """
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -37,7 +50,11 @@ if TYPE_CHECKING:
 
 __all__ = [
     "EXPECTS",
+    "FLAGS",
     "LONG_CITATION",
+    "SPAN_FACTOR",
+    "SPAN_FLOOR",
+    "STRICT_SLACK",
     "TOP_CITATIONS",
     "AnswerCase",
     "AnswerReport",
@@ -49,11 +66,17 @@ __all__ = [
     "evaluate_answers",
     "judge",
     "load_answer_cases",
+    "opens_not_found",
     "summarize",
 ]
 
 TOP_CITATIONS = 3
 LONG_CITATION = 80
+SPAN_FACTOR = 3
+SPAN_FLOOR = 10
+STRICT_SLACK = 2
+OPENING_CHARS = 240
+FLAGS = ("strict", "plain", "names_project")
 EXPECTS = ("answer", "not_found")
 _STATUSES = ("answered", "partial", "not_found")
 
@@ -81,6 +104,14 @@ class AnswerCase:
     language: str = ""
     repo: str = ""
     commit: str = ""
+    strict: bool = False
+    names_project: bool = False
+    plain: bool = False
+
+    @property
+    def flags(self) -> tuple[str, ...]:
+        """The names of the flags this case has (see :data:`FLAGS`)."""
+        return tuple(name for name in FLAGS if getattr(self, name))
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,10 +126,16 @@ class CaseResult:
     graph_id: str = ""
     intent: str = ""
     missing: tuple[str, ...] = ()
+    opening: str = ""
+
+    @property
+    def not_found(self) -> bool:
+        """The status is ``not_found`` or the lead opens by saying so."""
+        return self.status == "not_found" or opens_not_found(self.opening)
 
     @property
     def false_not_found(self) -> bool:
-        return self.case.expect == "answer" and self.status == "not_found"
+        return self.case.expect == "answer" and self.not_found
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -108,6 +145,8 @@ class CaseResult:
             "language": self.case.language,
             "question": self.case.question,
             "status": self.status,
+            "not_found": self.not_found,
+            "opening": self.opening,
             "passed": self.passed,
             "lead": self.lead,
             "false_not_found": self.false_not_found,
@@ -156,6 +195,13 @@ def _gold(value: Any, where: str) -> tuple[GoldSpan, ...]:
     return tuple(out)
 
 
+def _flag(row: dict[str, Any], name: str, where: str) -> bool:
+    value = row.get(name, False)
+    if not isinstance(value, bool):
+        raise UserError(f"{where}: '{name}' must be true or false, got {value!r}")
+    return value
+
+
 def load_answer_cases(path: Path) -> list[AnswerCase]:
     """The cases of a JSONL file; raises ``UserError`` naming the bad line and field."""
     cases: list[AnswerCase] = []
@@ -184,6 +230,9 @@ def load_answer_cases(path: Path) -> list[AnswerCase]:
                 language=str(row.get("language", "")),
                 repo=str(row.get("repo", "")),
                 commit=str(row.get("commit", "")),
+                strict=_flag(row, "strict", where),
+                names_project=_flag(row, "names_project", where),
+                plain=_flag(row, "plain", where),
             )
         )
     return cases
@@ -207,17 +256,57 @@ def check_gold(cases: Iterable[AnswerCase], tree: Path) -> list[str]:
 
 
 # ---------------------------------------------------------------------- judging
-def citation_counts(citation: tuple[str, int, int], gold: Sequence[GoldSpan]) -> bool:
-    """True when ``citation`` (path, start, end) overlaps a gold span; a citation longer than
-    :data:`LONG_CITATION` lines must start inside that span."""
+def _is_long(length: int, gold: GoldSpan) -> bool:
+    span = gold.end_line - gold.start_line + 1
+    return length > LONG_CITATION or length > max(SPAN_FACTOR * span, SPAN_FLOOR)
+
+
+def citation_counts(
+    citation: tuple[str, int, int], gold: Sequence[GoldSpan], *, strict: bool = False
+) -> bool:
+    """True when ``citation`` (path, start, end) leads with a gold span.
+
+    Strict (a detail case): the citation lies within a gold span widened by
+    :data:`STRICT_SLACK` lines. Otherwise it overlaps a gold span, and a long citation (see
+    :func:`_is_long`) must start inside that span."""
     path, start, end = citation
-    long = end - start + 1 > LONG_CITATION
+    length = end - start + 1
     for g in gold:
-        if g.path != path or start > g.end_line or end < g.start_line:
+        if g.path != path:
             continue
-        if not long or g.start_line <= start <= g.end_line:
+        if strict:
+            if g.start_line - STRICT_SLACK <= start and end <= g.end_line + STRICT_SLACK:
+                return True
+            continue
+        if start > g.end_line or end < g.start_line:
+            continue
+        if not _is_long(length, g) or g.start_line <= start <= g.end_line:
             return True
     return False
+
+
+_CODE = re.compile(r'`[^`]*`|"[^"]*"|«[^»]*»|“[^”]*”')
+_SENTENCE_END = re.compile(r"(?<=[.!?;])\s|\n")
+_NOT_FOUND = re.compile(
+    r"(?:\bnot\s+found|\bdoes\s+not\s+exist|\bне\s+найден\w*|\bне\s+существует)\W*$"
+    r"|^(?:no|nothing)\b.*\bfound\b"
+    r"|^(?:i\s+)?(?:could\s+not|couldn't|cannot|can't|did\s+not|didn't)\s+find\b"
+    r"|^(?:не\s+удалось\s+найти|ничего\s+не\s+найдено)",
+    re.IGNORECASE,
+)
+_CONDITION = re.compile(r"\b(?:when|if|unless|если|когда)\b", re.IGNORECASE)
+
+
+def opens_not_found(text: str) -> bool:
+    """True when the first sentence (or clause up to ``;``) of ``text`` says that something was
+    not found: it ends with
+    "not found" («не найдено»), or opens with "No … found", "Could not find" («Не удалось
+    найти»). Quoted text and code spans are dropped first, so a lead that quotes an error
+    message (`ErrNotFound`, "no matching route was found") or describes a branch ("returns 404
+    when the route is not found", «если маршрут не найден») is not taken for a not-found."""
+    stripped = _CODE.sub(" ", text).lstrip(" #*>-\n\t")
+    first = _SENTENCE_END.split(stripped, maxsplit=1)[0] if stripped else ""
+    return bool(_NOT_FOUND.search(first)) and not _CONDITION.search(first)
 
 
 def answer_status(answer: Answer) -> str:
@@ -236,16 +325,23 @@ def judge(
     graph_id: str = "",
     intent: str = "",
     missing: Sequence[str] = (),
+    opening: str = "",
 ) -> CaseResult:
-    """The verdict on one answer (see the module docstring)."""
+    """The verdict on one answer (see the module docstring); ``opening`` is the answer's lead
+    (or the start of its text)."""
     cites = tuple(citations)
+    opening = opening[:OPENING_CHARS]
+    not_found = status == "not_found" or opens_not_found(opening)
     if case.expect == "not_found":
-        passed = status == "not_found"
+        passed = not_found
         lead = passed
     else:
-        top = cites[:TOP_CITATIONS]
-        passed = status != "not_found" and any(citation_counts(c, case.gold) for c in top)
-        lead = status != "not_found" and bool(cites) and citation_counts(cites[0], case.gold)
+
+        def counts(citation: tuple[str, int, int]) -> bool:
+            return citation_counts(citation, case.gold, strict=case.strict)
+
+        passed = not not_found and any(counts(c) for c in cites[:TOP_CITATIONS])
+        lead = not not_found and bool(cites) and counts(cites[0])
     return CaseResult(
         case=case,
         status=status,
@@ -255,6 +351,7 @@ def judge(
         graph_id=graph_id,
         intent=intent,
         missing=tuple(missing),
+        opening=opening,
     )
 
 
@@ -274,13 +371,22 @@ def _scores(results: Sequence[CaseResult]) -> dict[str, Any]:
 
 
 def summarize(results: Sequence[CaseResult]) -> AnswerReport:
-    """The report of a run: overall scores and scores per category, lang and language."""
+    """The report of a run: overall scores and scores per category, lang, language, flag and
+    category x lang."""
+    keys: dict[str, Callable[[AnswerCase], Iterable[str]]] = {
+        "by_category": lambda c: [c.category or "-"],
+        "by_lang": lambda c: [c.lang or "-"],
+        "by_language": lambda c: [c.language or "-"],
+        "by_flag": lambda c: c.flags,
+        "by_category_lang": lambda c: [f"{c.category or '-'}/{c.lang or '-'}"],
+    }
     groups: dict[str, dict[str, dict[str, Any]]] = {}
-    for key in ("category", "lang", "language"):
+    for key, names in keys.items():
         buckets: dict[str, list[CaseResult]] = defaultdict(list)
         for r in results:
-            buckets[getattr(r.case, key) or "-"].append(r)
-        groups[f"by_{key}"] = {name: _scores(rs) for name, rs in sorted(buckets.items())}
+            for name in names(r.case):
+                buckets[name].append(r)
+        groups[key] = {name: _scores(rs) for name, rs in sorted(buckets.items())}
     return AnswerReport(
         n=len(results), groups=groups, overall=_scores(results), results=list(results)
     )
@@ -307,6 +413,7 @@ def _ask(rs: Ragstrata, case: AnswerCase) -> CaseResult:
         graph_id=answer.graph_id,
         intent=str(result.plan.get("intent", "")),
         missing=result.evidence.missing,
+        opening=answer.lead or answer.text,
     )
 
 

@@ -183,7 +183,7 @@ def _eval_answers(
     title = f"{path.name}" + (f" ({chosen})" if chosen else "") + f": {report.n} cases"
     table = Table(title=title)
     table.add_column("group", no_wrap=True)
-    for column in ("n", "pass", "lead", "false NF", "invented NF"):
+    for column in ("n", "lead", "pass", "false NF", "invented NF"):
         table.add_column(column, justify="right", no_wrap=True)
     rows = [("all", report.overall)] + [
         (f"{key[3:]}: {name}", scores)
@@ -194,8 +194,8 @@ def _eval_answers(
         table.add_row(
             name,
             str(scores["n"]),
-            _pct(scores["pass"]),
             _pct(scores["lead"]),
+            _pct(scores["pass"]),
             str(scores["false_not_found"]),
             _pct(scores["invented_not_found"]),
         )
