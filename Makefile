@@ -30,8 +30,10 @@ test: $(STAMP)
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -n 2 -q -m "not slow"
 
+# Fast checks that fail early: lint, format, types (CI runs them before the tests).
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
+	$(BIN)/ruff format --check src tests bench
 	$(BIN)/mypy
 
 bench: $(STAMP)
