@@ -8,8 +8,9 @@ import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Annotated, Any
 
+import typer
 from rich.console import Console, ConsoleOptions, ConsoleRenderable, RenderHook, RenderResult
 from rich.segment import Segment
 
@@ -18,13 +19,19 @@ from ragstrata.errors import InvalidStateError
 from ragstrata.settings import Settings, load_settings
 from ragstrata.text.visible import visible, visible_json
 
+if TYPE_CHECKING:
+    from ragstrata.app.facade import Ragstrata
+
 __all__ = [
     "MAX_TOP_K",
     "GlobalOptions",
+    "ServedRepos",
+    "WatchFlag",
     "edge_settings",
     "err_console",
     "is_loopback",
     "make_console",
+    "open_served",
     "parse_json_arg",
     "parse_repo_arg",
     "print_json",
@@ -134,3 +141,27 @@ def parse_repo_arg(value: str) -> tuple[str, Path]:
     """A ``--repo`` value, ``NAME=PATH`` or ``PATH`` -> ``(name, path)``: the registry's rule
     (:func:`ragstrata.app.registry.parse_repo_spec`), shared by ``serve`` and ``mcp``."""
     return parse_repo_spec(value)
+
+
+ServedRepos = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--repo", help="Repository folder, or NAME=PATH; repeatable (default: the current folder)."
+    ),
+]
+"""The ``--repo`` option of the servers (``serve``, ``mcp``)."""
+
+WatchFlag = Annotated[
+    bool, typer.Option("--watch", help="Re-index each repository when its files change.")
+]
+"""The ``--watch`` flag of the servers."""
+
+
+def open_served(repo: list[str] | None, options: Any) -> dict[str, Ragstrata]:
+    """The facades of the served repositories (``--repo`` values; the current folder when
+    none), each with the settings built at the edge."""
+    from ragstrata.app.registry import open_facades
+
+    return open_facades(
+        repo or [str(Path.cwd())], lambda folder: edge_settings(folder, options=options)
+    )

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import logging
 from enum import StrEnum
-from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from ragstrata.cli.common import edge_settings, is_loopback
+from ragstrata.cli.common import ServedRepos, WatchFlag, is_loopback, open_served
 from ragstrata.errors import ConfigError
 
 __all__ = ["TransportChoice", "check_loopback", "mcp_command"]
@@ -39,13 +38,7 @@ def check_loopback(host: str) -> str:
 
 def mcp_command(
     ctx: typer.Context,
-    repo: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--repo",
-            help="Repository folder, or NAME=PATH; repeatable (default: the current folder).",
-        ),
-    ] = None,
+    repo: ServedRepos = None,
     transport: Annotated[
         TransportChoice, typer.Option("--transport", help="stdio, or streamable http.")
     ] = TransportChoice.STDIO,
@@ -53,20 +46,15 @@ def mcp_command(
         "127.0.0.1"
     ),
     port: Annotated[int, typer.Option("--port", min=1, max=65535, help="HTTP port.")] = 8766,
-    watch: Annotated[
-        bool, typer.Option("--watch", help="Re-index each repository when its files change.")
-    ] = False,
+    watch: WatchFlag = False,
 ) -> None:
     """Serve the repository tools to coding agents over MCP (Model Context Protocol)."""
-    from ragstrata.app.registry import open_facades
     from ragstrata.mcp.repos import RepoSet
     from ragstrata.mcp.server import build_server, run_server
 
     if transport is TransportChoice.HTTP:
         check_loopback(host)
-    facades = open_facades(
-        repo or [str(Path.cwd())], lambda folder: edge_settings(folder, options=ctx.obj)
-    )
+    facades = open_served(repo, ctx.obj)
     logging.basicConfig(level=logging.WARNING)  # stderr: stdout belongs to the protocol
     repos = RepoSet(facades)
     stop_watching = None

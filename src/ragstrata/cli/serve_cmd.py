@@ -8,12 +8,11 @@ named by ``--token-env`` (a token never appears as a flag value in process lists
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from ragstrata.cli.common import edge_settings, is_loopback, parse_repo_arg
+from ragstrata.cli.common import ServedRepos, WatchFlag, is_loopback, open_served, parse_repo_arg
 from ragstrata.errors import ConfigError
 
 __all__ = ["is_loopback", "parse_repo_arg", "serve_command"]
@@ -24,13 +23,7 @@ LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
 
 def serve_command(
     ctx: typer.Context,
-    repo: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--repo",
-            help="Repository folder, or NAME=PATH; repeatable (default: the current folder).",
-        ),
-    ] = None,
+    repo: ServedRepos = None,
     host: Annotated[str, typer.Option("--host", help="Interface to bind.")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", min=0, max=65535, help="TCP port.")] = 8765,
     token_env: Annotated[
@@ -49,9 +42,7 @@ def serve_command(
             help="Largest request body accepted.",
         ),
     ] = 64 * 1024,
-    watch: Annotated[
-        bool, typer.Option("--watch", help="Re-index each repository when its files change.")
-    ] = False,
+    watch: WatchFlag = False,
 ) -> None:
     """Serve the HTTP API (/v1/...) and the web page (/) for the given repositories."""
     import uvicorn
@@ -66,12 +57,10 @@ def serve_command(
             f"refusing to bind {host}: serving beyond loopback needs an API token; "
             f"set the environment variable {token_env}"
         )
-    from ragstrata.app.registry import Registry, open_facades
+    from ragstrata.app.registry import Registry
     from ragstrata.http.state import INDEX_HINT
 
-    repos = open_facades(
-        repo or [str(Path.cwd())], lambda folder: edge_settings(folder, options=ctx.obj)
-    )
+    repos = open_served(repo, ctx.obj)
     # On loopback, accept only loopback Host headers (no DNS rebinding from a web page).
     named = f"[{host.strip('[]')}]" if ":" in host else host
     hosts = (*LOOPBACK_HOSTS, named.lower()) if is_loopback(host) else None

@@ -49,10 +49,14 @@ class ChatRunner:
         combine_prompts: bool = False,
         prices: PriceTable | None = None,
         clock: Callable[[], float] = time.monotonic,
+        max_tokens: int | None = None,
+        options: dict[str, Any] | None = None,
     ) -> None:
         self.transport = transport
         self.temperature = temperature
         self.combine_prompts = combine_prompts
+        self.max_tokens = max_tokens  # a cap on the reply, for servers that take one
+        self.options = dict(options or {})  # provider options sent as they are (Ollama)
         self._prices = prices
         self._clock = clock
 

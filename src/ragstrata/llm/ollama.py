@@ -8,15 +8,12 @@ tokens (Ollama omits ``prompt_eval_count`` when the whole prompt came from its c
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
 from typing import Any
 
-from ragstrata.core.transport import HttpTransport
 from ragstrata.errors import ProviderError
 from ragstrata.llm.base import Request, RunResult
 from ragstrata.llm.chat import ChatRunner, as_int
-from ragstrata.llm.pricing import PriceTable, usage_metadata
+from ragstrata.llm.pricing import usage_metadata
 
 __all__ = ["OllamaChatRunner"]
 
@@ -27,25 +24,6 @@ class OllamaChatRunner(ChatRunner):
     ``combine_prompts`` sends ``Request.combined()`` as one user message, for models whose
     template ignores the system role. ``options`` go to Ollama as-is (``num_ctx``, ...).
     """
-
-    def __init__(
-        self,
-        transport: HttpTransport,
-        *,
-        temperature: float = 0.0,
-        combine_prompts: bool = False,
-        options: dict[str, Any] | None = None,
-        prices: PriceTable | None = None,
-        clock: Callable[[], float] = time.monotonic,
-    ) -> None:
-        super().__init__(
-            transport,
-            temperature=temperature,
-            combine_prompts=combine_prompts,
-            prices=prices,
-            clock=clock,
-        )
-        self.options = dict(options or {})
 
     def run(self, request: Request) -> RunResult:
         """Send ``request``; its reply text with tokens and durations (cost 0 unless priced)."""

@@ -8,15 +8,12 @@
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
 from typing import Any
 
-from ragstrata.core.transport import HttpTransport
 from ragstrata.errors import ProviderError
 from ragstrata.llm.base import Request, RunResult
 from ragstrata.llm.chat import ChatRunner, as_int, chat_messages
-from ragstrata.llm.pricing import PriceTable, usage_metadata
+from ragstrata.llm.pricing import usage_metadata
 
 __all__ = ["OpenAIChatRunner", "chat_messages"]
 
@@ -27,25 +24,6 @@ class OpenAIChatRunner(ChatRunner):
     ``combine_prompts`` sends ``Request.combined()`` as one user message, for servers whose
     chat template has no system role.
     """
-
-    def __init__(
-        self,
-        transport: HttpTransport,
-        *,
-        temperature: float = 0.0,
-        max_tokens: int | None = None,
-        combine_prompts: bool = False,
-        prices: PriceTable | None = None,
-        clock: Callable[[], float] = time.monotonic,
-    ) -> None:
-        super().__init__(
-            transport,
-            temperature=temperature,
-            combine_prompts=combine_prompts,
-            prices=prices,
-            clock=clock,
-        )
-        self.max_tokens = max_tokens
 
     def run(self, request: Request) -> RunResult:
         """Send ``request``; its reply text with tokens, cost and durations."""

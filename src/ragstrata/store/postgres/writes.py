@@ -149,13 +149,29 @@ def reanalyze(conn: Any, repo_id: int, texts: RowTexts) -> None:
     ).fetchall()
     rows = [row_from_payload(p) for _, p in found]
     summaries = summaries_for(conn, repo_id, rows)
-    sum_len = 0
+    seq_rows = [(seq, row) for (seq, _), row in zip(found, rows, strict=True)]
+    sum_len = _write_terms(conn, repo_id, seq_rows, texts, summaries)
+    conn.execute(
+        "UPDATE rs_repos SET analyzer = %s, sum_len = %s, n_docs = %s WHERE repo_id = %s",
+        (ANALYZER_VERSION, sum_len, len(found), repo_id),
+    )
+
+
+def _write_terms(
+    conn: Any,
+    repo_id: int,
+    rows: Sequence[tuple[int, Row]],
+    texts: RowTexts,
+    summaries: dict[tuple[str, str], str],
+) -> int:
+    """Write the postings and term ids of ``rows`` (by seq); returns their summed length."""
+    updates = []
+    total = 0
     with conn.cursor() as cur:
-        updates = []
         postings = lexical.Postings()
-        for (seq, _), row in zip(found, rows, strict=True):
+        for seq, row in rows:
             n_terms, tfs = _terms(row, texts, summaries)
-            sum_len += n_terms
+            total += n_terms
             updates.append((n_terms, list(tfs), repo_id, seq))
             postings.add(seq, tfs, n_terms)
         postings.copy_into(cur, repo_id)
@@ -163,10 +179,7 @@ def reanalyze(conn: Any, repo_id: int, texts: RowTexts) -> None:
             "UPDATE rs_rows SET n_terms = %s, term_ids = %s WHERE repo_id = %s AND seq = %s",
             updates,
         )
-    conn.execute(
-        "UPDATE rs_repos SET analyzer = %s, sum_len = %s, n_docs = %s WHERE repo_id = %s",
-        (ANALYZER_VERSION, sum_len, len(found), repo_id),
-    )
+    return total
 
 
 def summaries_for(conn: Any, repo_id: int, rows: Sequence[Row]) -> dict[tuple[str, str], str]:
@@ -198,20 +211,7 @@ def reterm(conn: Any, repo_id: int, rows: Sequence[tuple[int, Row]], texts: RowT
         {"r": repo_id, "s": seqs},
     )
     summaries = summaries_for(conn, repo_id, [row for _, row in rows])
-    updates = []
-    new_len = 0
-    with conn.cursor() as cur:
-        postings = lexical.Postings()
-        for seq, row in rows:
-            n_terms, tfs = _terms(row, texts, summaries)
-            new_len += n_terms
-            updates.append((n_terms, list(tfs), repo_id, seq))
-            postings.add(seq, tfs, n_terms)
-        postings.copy_into(cur, repo_id)
-        cur.executemany(
-            "UPDATE rs_rows SET n_terms = %s, term_ids = %s WHERE repo_id = %s AND seq = %s",
-            updates,
-        )
+    new_len = _write_terms(conn, repo_id, rows, texts, summaries)
     conn.execute(
         "UPDATE rs_repos SET sum_len = sum_len + %s WHERE repo_id = %s",
         (new_len - int(old_len), repo_id),
