@@ -3,6 +3,10 @@
 All rows are frozen, carry a content-derived ``id`` (never random), a repository-relative POSIX
 ``path``, a 1-based inclusive line span, ``language``, ``is_test`` and a ``content_hash``.
 Use :func:`row_id` to build ids so every producer derives them the same way.
+
+**Contract.** A change to a row's fields, to :func:`row_id` or to what extraction puts in a row
+invalidates every stored index: bump ``ROW_SCHEMA_VERSION`` in each store schema (the manifest check asks for
+``ragstrata index --rebuild``) and keep ``tests/test_row_payload.py`` passing.
 """
 
 from __future__ import annotations

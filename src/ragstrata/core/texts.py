@@ -3,8 +3,13 @@
 The indexer owns these rules (which layers get vectors, how a definition is cut for the
 encoder, what a row's searchable text is); the stores apply them when they write or re-analyse
 rows, through the :class:`TextRules` object they are given (``texts=``, default
-:data:`DEFAULT_TEXTS`). The rules sit beside the rows they read, below both stages, so that the
-store receives the policy without importing the indexer (``store -> ingest <- indexer``).
+:data:`DEFAULT_TEXTS`). The rules sit beside the rows they read, in ``core``, below both stages,
+so that the store receives the policy without importing the indexer.
+
+**Contract.** Vectors are keyed by the hash of the embedded text: a change to what a row embeds
+(:func:`embedding_text`, the embedded layers) re-embeds every changed text on the next index run
+(rows are kept); a change to the searchable text (:func:`lexical_text`) needs ``ANALYZER_VERSION``
+(``store/analyzer.py``) bumped so stored terms are rebuilt.
 """
 
 from __future__ import annotations

@@ -5,6 +5,11 @@ Output models are frozen; ``RouterPlan.model_dump(mode="json")`` is the JSON con
 ``RepoContext``) ignore unknown keys; a malformed input raises
 ``ragstrata.errors.InvalidStateError`` with one line naming the field (see :func:`parse_state`
 and :func:`parse_repo_context`).
+
+**Contract.** The plan's JSON is schema 1.1, read by other tools (``ragstrata route``, HTTP
+``/v1/route``, MCP ``route_question``): a field removed or renamed, or a value's meaning changed,
+breaks them — add fields only, and keep ``tests/golden/`` and ``tests/test_router_golden.py`` in
+step.
 """
 
 from __future__ import annotations
