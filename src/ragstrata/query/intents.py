@@ -24,6 +24,7 @@ from typing import Any, Protocol, runtime_checkable
 from ragstrata.errors import ConfigError
 from ragstrata.query.lexicon import Lexicon, QTok, WordSet, cue_forms, fold, query_tokens
 from ragstrata.query.models import Intent
+from ragstrata.text.morph import dictionary_pos
 
 __all__ = [
     "Classification",
@@ -92,6 +93,9 @@ class RouterData:
     min_score: float
     fallback_intent: Intent
     fallback_confidence: float
+    question_words: WordSet  # a question opening with one of these may ask about behaviour
+    question_intent: Intent  # ... then this intent gains question_weight
+    question_weight: float
     smoothing: float
     classifier_threshold: float
     anchor_weights: dict[str, dict[Intent, float]]
@@ -130,6 +134,8 @@ class RouterData:
                 hard.add(block.intent)
         for intent, w in extra.items():
             scores[intent] += w
+        if asks_behaviour(toks, self.question_words):
+            scores[self.question_intent] += self.question_weight
         ranked = sorted(Intent, key=lambda i: (-scores[i], self.tie_order.index(i)))
         top, second = scores[ranked[0]], scores[ranked[1]]
         if top < self.min_score:
@@ -297,6 +303,9 @@ def load_router_data(cue_files: Sequence[Path] = ()) -> RouterData:
         min_score=float(settings["min_score"]),
         fallback_intent=_intent(settings["fallback_intent"], "fallback_intent"),
         fallback_confidence=float(settings["fallback_confidence"]),
+        question_words=WordSet(_strs(settings.get("question_words"), "settings.question_words")),
+        question_intent=_intent(settings.get("question_intent", "CODE_QA"), "question_intent"),
+        question_weight=float(settings.get("question_weight", 0.0)),
         smoothing=float(settings["confidence_smoothing"]),
         classifier_threshold=float(settings["classifier_threshold"]),
         anchor_weights=weights,
@@ -317,3 +326,19 @@ def load_router_data(cue_files: Sequence[Path] = ()) -> RouterData:
         paths=_read_toml(None, "paths.toml"),
         plans=_read_toml(None, "plans.toml"),
     )
+
+
+_DOER = frozenset({"i", "we", "you", "one", "to", "can", "could", "should", "would"})
+
+
+def asks_behaviour(toks: Sequence[QTok], words: WordSet) -> bool:
+    """True when the question opens with a question word and asks how the code behaves
+    ("Как gin выбирает…", "How does it decide…", "Which strings…"), not how the user does
+    something ("Как установить…" with an infinitive, "How do I…", "How to…")."""
+    if not toks or toks[0].text not in words:
+        return False
+    head = toks[1:5]
+    if any(t.text in _DOER for t in head[:2]):
+        return False
+    pos = [dictionary_pos(t.surface) for t in head]
+    return "INFN" not in pos
