@@ -18,6 +18,7 @@ lazily on first use.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -197,6 +198,7 @@ class Ragstrata:
         """Answer ``question`` from cited evidence; ``session`` keeps the conversation topic."""
         from ragstrata.answer.base import AskResult
         from ragstrata.answer.graphs import build_graph
+        from ragstrata.answer.graphs.missing import evidence_footer
         from ragstrata.doctor import blocking_error, run_checks
         from ragstrata.retrieve.retriever import Retriever
         from ragstrata.sessions import SessionStore, next_state
@@ -211,6 +213,7 @@ class Ragstrata:
         evidence = Retriever(self.store, self.embedder, self.settings).retrieve(plan, top_k=top_k)
         graph = build_graph(plan.graph_id, store=self.store, runner=self.runner)
         answer = graph.answer(plan, evidence)
+        answer = replace(answer, footer=evidence_footer(plan, evidence, answer))
         plan_dict = plan.model_dump(mode="json")
         if session:
             sessions.save(session, next_state(plan_dict, state))
