@@ -156,6 +156,17 @@ class References:
     tests: tuple[ScoredRow, ...]
 
 
+_KIND_POOL = 5  # a lookup narrowed to kinds reads this many times its limit first
+
+
+def _of_kinds(hits: list[ScoredRow], kinds: Sequence[str]) -> list[ScoredRow]:
+    """The hits whose definition is of one of ``kinds`` (all of them when none is)."""
+    if not kinds:
+        return hits
+    wanted = [h for h in hits if getattr(h.row, "kind", None) in kinds]
+    return wanted or hits
+
+
 class SymbolResolver:
     """Resolves names against one store (see the module docstring for the precedence).
 
@@ -183,8 +194,12 @@ class SymbolResolver:
         limit: int = 10,
         widen: bool = True,
         modes: Sequence[SymbolMode] = CASCADE,
+        kinds: Sequence[str] = (),
     ) -> SymbolMatch:
-        """The definitions of ``name``: the first mode of ``modes`` that matches, ranked."""
+        """The definitions of ``name``: the first mode of ``modes`` that matches, ranked.
+
+        ``kinds`` (C1 kinds the question names: "the Value enum") narrows the matches of a mode
+        to definitions of those kinds when it has any; otherwise they all stay."""
         query = parse_name(name)
         scope = _c1(filters)
         scopes = [scope]
@@ -194,8 +209,9 @@ class SymbolResolver:
             scopes.append(replace(scope, path_prefixes=None))
         for mode in modes:
             for where in scopes if mode in STRICT_MODES else scopes[:1]:
-                hits = self._lookup(query.name, mode, where, limit)
+                hits = self._lookup(query.name, mode, where, limit * (_KIND_POOL if kinds else 1))
                 if hits:
+                    hits = _of_kinds(hits, kinds)[:limit]
                     return SymbolMatch(query.name, mode, tuple(hits), self.accept)
         return SymbolMatch(query.name, None, (), self.accept)
 

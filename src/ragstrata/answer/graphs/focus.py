@@ -23,6 +23,7 @@ from importlib import resources
 from typing import Any
 
 from ragstrata.answer.graphs.base import question_symbols
+from ragstrata.query.kinds import question_kinds
 from ragstrata.query.lexicon import Lexicon, query_tokens
 from ragstrata.query.models import AnchorType, RouterPlan, TestPolicy
 from ragstrata.retrieve.base import Hit
@@ -125,23 +126,7 @@ def focus_of(plan: RouterPlan) -> Focus:
     for phrase, _, _ in _topics().find(toks):
         counts[TOPICS[phrase.label]] = counts.get(TOPICS[phrase.label], 0) + 1
     topics = tuple(sorted(counts, key=lambda t: (-counts[t], TOPICS.index(t))))
-    kinds: list[str] = []
-    for phrase, _, _ in _kind_words().find(toks):
-        kinds += [k for k in _kind_table()[phrase.label][1] if k not in kinds]
-    return Focus(frozenset(asks), topics, tuple(kinds))
-
-
-@lru_cache(maxsize=1)
-def _kind_table() -> list[tuple[str, list[str]]]:
-    table = _data()["kinds"]
-    return [(name, list(spec["kinds"])) for name, spec in table.items()]
-
-
-@lru_cache(maxsize=1)
-def _kind_words() -> Lexicon:
-    table = _data()["kinds"]
-    entries = [(w, n) for n, spec in enumerate(table.values()) for w in spec["words"]]
-    return Lexicon(entries, 0)
+    return Focus(frozenset(asks), topics, question_kinds(plan.query_plan.raw))
 
 
 def _heading_topics(text: str, lexicon: Lexicon | None = None) -> set[str]:
