@@ -68,7 +68,14 @@ STRICT_MODES = frozenset({SymbolMode.EXACT, SymbolMode.QUALIFIED, SymbolMode.SUF
 """Modes whose matches count as "the named symbol was found"."""
 DEFAULT_ACCEPT = 0.95
 """A fuzzy match at least this close counts as found (same letters ignoring case, ``_``, ``-``)."""
-REFERENCE_KINDS: tuple[str, ...] = ("calls", "imports", "inherits", "implements")
+REFERENCE_KINDS: tuple[str, ...] = (
+    "calls",
+    "constructs",
+    "references",
+    "imports",
+    "inherits",
+    "implements",
+)
 """C2 relation kinds that are uses of a symbol (``contains`` is structure, not a use)."""
 
 _FUZZY_POOL = 50  # lexical candidates graded by name similarity
@@ -277,8 +284,9 @@ class SymbolResolver:
         filters: SearchFilters | None = None,
         limit: int = 50,
     ) -> tuple[ScoredRow, ...]:
-        """C2 relations of ``symbol`` (a qualified name): resolved targets (this repository's
-        code) first, then non-test, path and line. Callees are only those made from the symbol itself."""
+        """C2 relations of ``symbol`` (a qualified name): non-test first, then resolved targets
+        (this repository's code), path and line. Callees are only those made from the symbol
+        itself."""
         found = [
             h
             for h in self.store.relations(symbol, direction, kinds, filters, limit)
@@ -302,9 +310,11 @@ def _rank(hit: ScoredRow) -> tuple[float, bool, bool, str, int, str]:
 
 
 def _relation_rank(hit: ScoredRow) -> tuple[bool, bool, str, int]:
+    """Non-test uses first (tests never lead a list when the code has others), resolved
+    targets before name matches, then path and line."""
     row = hit.row
     assert isinstance(row, RelationRow)
-    return (row.to_symbol is None, row.is_test, row.path, row.line or row.start_line)
+    return (row.is_test, row.to_symbol is None, row.path, row.line or row.start_line)
 
 
 def _c1(filters: SearchFilters | None) -> SearchFilters:
