@@ -63,7 +63,7 @@ def test_json_shape_is_exactly_the_issue_contract(
     assert isinstance(evidence["satisfied"], bool) and isinstance(evidence["missing"], list)
     for requirement in evidence["requirements"].values():
         assert set(requirement) == {"required", "satisfied", "hits"}
-    assert set(data["answer"]) == {"status", "lead", "text", "citations", "meta"}
+    assert set(data["answer"]) == {"status", "lead", "text", "citations", "footer", "meta"}
     assert data["answer"]["status"] == "answered"
     assert data["answer"]["lead"] and data["answer"]["text"].startswith(data["answer"]["lead"])
     assert data["answer"]["meta"]["mode"] != "llm" and data["answer"]["meta"]["provider"] is None
@@ -115,6 +115,18 @@ def test_unknown_symbol_ends_in_not_found_with_candidates(
     text = data["answer"]["text"]
     assert text.startswith("Определение `Gatewy` не найдено.")
     assert "```" not in text  # nothing quoted, nothing asserted
+    footer = data["answer"]["footer"]
+    assert "в репозитории нет определения `Gatewy`" in footer
+    assert "require_def" not in footer
+
+
+def test_human_footer_says_what_is_missing_in_words(
+    capsys: pytest.CaptureFixture[str], repo: Path
+) -> None:
+    code, out, _ = run(capsys, "ask", "where is class Gatewy defined?", "--repo", str(repo))
+    assert code == 0
+    assert "no definition named `Gatewy` in this repository" in " ".join(out.split())
+    assert "require_def" not in out and "require_flow" not in out
 
 
 def test_human_output_has_answer_citations_and_status(

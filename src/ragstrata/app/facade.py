@@ -18,6 +18,7 @@ lazily on first use.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -65,6 +66,7 @@ class Ragstrata:
         self._embedder = embedder
         self._runner = runner
         self._router: Router | None = None
+        self._context: dict[str, Any] | None = None
 
     # ------------------------------------------------------------------ resources
     @property
@@ -130,6 +132,18 @@ class Ragstrata:
         (asks the configured store; creates no file, no database entry)."""
         return self.store.has_index()
 
+    def repo_context(self) -> dict[str, Any]:
+        """What the router knows of this repository without retrieval: its own names and its
+        dependencies' names (its manifests among the indexed files, and its folder), read once
+        per opened index and again after :meth:`index`. A question that names the project
+        gets key terms for them, never a definition it must find."""
+        if self._context is None:
+            from ragstrata.ingest.project import project_names
+
+            paths = self.store.catalog() if self.store.has_index() else {}
+            self._context = project_names(self.repo, paths).to_context()
+        return self._context
+
     def close(self) -> None:
         """Release the store (safe to call twice)."""
         if self._store is not None:
@@ -159,6 +173,7 @@ class Ragstrata:
         from ragstrata.indexer import Indexer
         from ragstrata.store.protocols import Rebuildable
 
+        self._context = None  # the manifests may change: read them again on the next question
         store = self.store
         if rebuild and not dry_run and isinstance(store, Rebuildable):
             built = store.beside()
@@ -181,7 +196,10 @@ class Ragstrata:
         state: dict[str, Any] | None = None,
         repo_context: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
-        """The router plan for ``query`` (JSON-ready)."""
+        """The router plan for ``query`` (JSON-ready); without a ``repo_context``, the index's
+        own (:meth:`repo_context`) when there is an index."""
+        if repo_context is None and self.has_index():
+            repo_context = self.repo_context()
         return self.router.route(query, state, repo_context)
 
     def search(
@@ -196,7 +214,7 @@ class Ragstrata:
         from ragstrata.core.evidence import SearchResult
         from ragstrata.retrieve.retriever import Retriever
 
-        plan = self.router.plan(query, state, None)
+        plan = self.router.plan(query, state, self.repo_context())
         evidence = Retriever(self.store, self.embedder, self.settings).retrieve(
             plan, top_k=top_k, layers=layers
         )
@@ -205,6 +223,7 @@ class Ragstrata:
     def ask(self, question: str, *, session: str | None = None, top_k: int = 10) -> AskResult:
         """Answer ``question`` from cited evidence; ``session`` keeps the conversation topic."""
         from ragstrata.answer.graphs import build_graph
+        from ragstrata.answer.graphs.missing import evidence_footer
         from ragstrata.app.doctor import blocking_error, run_checks
         from ragstrata.app.sessions import SessionStore, next_state
         from ragstrata.core.answer import AskResult
@@ -216,10 +235,11 @@ class Ragstrata:
             raise blocking
         sessions = SessionStore(self.index_dir / "sessions")
         state = sessions.load(session) if session else None
-        plan = self.router.plan(question, state, None)
+        plan = self.router.plan(question, state, self.repo_context())
         evidence = Retriever(self.store, self.embedder, self.settings).retrieve(plan, top_k=top_k)
         graph = build_graph(plan.graph_id, reader=self.reader, runner=self.runner)
         answer = graph.answer(plan, evidence)
+        answer = replace(answer, footer=evidence_footer(plan, evidence, answer))
         plan_dict = plan.model_dump(mode="json")
         if session:
             sessions.save(session, next_state(plan_dict, state))

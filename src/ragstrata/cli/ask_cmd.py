@@ -2,9 +2,10 @@
 :mod:`ragstrata.cli.gendocs_cmd`).
 
 ``ask --json`` prints ``AskResult.to_dict()``: ``{"plan", "hits", "evidence": {"satisfied",
-"missing", "requirements"}, "answer": {"status", "lead", "text", "citations"}, "session"}``
+"missing", "requirements"}, "answer": {"status", "lead", "text", "citations", "footer"},
+"session"}``
 (``status``: answered | partial | not_found; ``lead``: the opening sentence(s)). Without ``--json``
-the answer is rendered as Markdown, followed by its citations and the evidence status.
+the answer is rendered as Markdown, followed by its citations and the evidence status in plain words (``footer``).
 """
 
 from __future__ import annotations
@@ -122,15 +123,13 @@ def render_ask(result: AskResult, console: Console) -> None:
             console.print(Text(f"  {c.path}:{span}"))
         if len(cites) > MAX_LISTED_CITATIONS:
             console.print(Text(f"  … and {len(cites) - MAX_LISTED_CITATIONS} more"))
-    evidence = result.evidence
     console.print()
-    if evidence.satisfied and result.answer.uncited_llm_reply:
-        status = Text("evidence: found, but the LLM answer cites none of it", style="yellow")
-    elif evidence.satisfied:
-        status = Text("evidence: satisfied", style="green")
-    else:
-        label = "partial answer; " if result.answer.status == "partial" else ""
-        status = Text(f"{label}evidence: missing {', '.join(evidence.missing)}", style="yellow")
+    answer = result.answer
+    footer = answer.footer or (
+        "evidence: satisfied" if result.evidence.satisfied else "evidence: incomplete"
+    )
+    plain = result.evidence.satisfied and not answer.uncited_llm_reply
+    status = Text(footer, style="green" if plain else "yellow")
     if result.session:
         status.append(f"  (session {result.session})", style="dim")
     console.print(status)

@@ -42,6 +42,7 @@ class Answer:
     meta: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
     status: AnswerStatus = "answered"
     lead: str = ""
+    footer: str = ""  # the evidence status in plain words, in the question's language
 
     def __post_init__(self) -> None:
         if self.status not in STATUSES:
@@ -53,6 +54,7 @@ class Answer:
             "lead": self.lead,
             "text": self.text,
             "citations": [c.to_dict() for c in self.citations],
+            "footer": self.footer,
             "meta": self.public_meta(),
         }
 

@@ -120,10 +120,13 @@ class DefinitionRow(_RowBase):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RelationRow(_RowBase):
-    """C2: calls / imports / inherits / implements / contains, at ``line``."""
+    """C2: calls / constructs / references / imports / inherits / implements / contains, at
+    ``line``. ``constructs``: a construction that is no call (Go ``T{}``, Rust ``T { .. }``;
+    ``new T()`` and Python ``T()`` are calls of the class); ``references``: a type a
+    declaration names (parameter, result, field, variable), one row per definition and type."""
 
     layer: Layer = Layer.C2
-    relation: str  # calls|imports|inherits|implements|contains
+    relation: str  # calls|constructs|references|imports|inherits|implements|contains
     from_symbol: str  # qualified name of the definition (or module) where it happens
     to_name: str  # the text as written at the site
     to_symbol: str | None = None  # set only when resolved precisely (see ``resolution``)

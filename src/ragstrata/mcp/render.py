@@ -84,10 +84,8 @@ def render_answer(result: Mapping[str, Any]) -> str:
     if cites:
         parts.append("citations:\n" + "\n".join(f"- {c}" for c in cites))
     evidence = result["evidence"]
-    status = (
-        "evidence: satisfied"
-        if evidence["satisfied"]
-        else f"evidence: missing {', '.join(evidence['missing'])}"
+    status = answer.get("footer") or (
+        "evidence: satisfied" if evidence["satisfied"] else "evidence: incomplete"
     )
     if result.get("session"):
         status += f" (session {result['session']})"

@@ -15,6 +15,7 @@ from importlib import resources
 from typing import Any
 
 from ragstrata.core.question import QuestionFacets
+from ragstrata.query.kinds import question_kinds
 from ragstrata.query.lexicon import Lexicon, query_tokens
 from ragstrata.query.models import RouterPlan, TestPolicy
 
@@ -60,19 +61,6 @@ def _minor_headings() -> Lexicon:
     return _lexicon("topic", TOPICS, "minor")
 
 
-@lru_cache(maxsize=1)
-def _kind_table() -> list[tuple[str, list[str]]]:
-    table = _data()["kinds"]
-    return [(name, list(spec["kinds"])) for name, spec in table.items()]
-
-
-@lru_cache(maxsize=1)
-def _kind_words() -> Lexicon:
-    table = _data()["kinds"]
-    entries = [(w, n) for n, spec in enumerate(table.values()) for w in spec["words"]]
-    return Lexicon(entries, 0)
-
-
 @lru_cache(maxsize=512)
 def read_facets(question: str, tests_only: bool = False) -> QuestionFacets:
     """The facets of ``question`` (``tests_only``: the plan keeps only tests)."""
@@ -84,10 +72,7 @@ def read_facets(question: str, tests_only: bool = False) -> QuestionFacets:
     for phrase, _, _ in _topics().find(toks):
         counts[TOPICS[phrase.label]] = counts.get(TOPICS[phrase.label], 0) + 1
     topics = tuple(sorted(counts, key=lambda t: (-counts[t], TOPICS.index(t))))
-    kinds: list[str] = []
-    for phrase, _, _ in _kind_words().find(toks):
-        kinds += [k for k in _kind_table()[phrase.label][1] if k not in kinds]
-    return QuestionFacets(frozenset(asks), topics, tuple(kinds))
+    return QuestionFacets(frozenset(asks), topics, question_kinds(question))
 
 
 def facets_of(plan: RouterPlan) -> QuestionFacets:

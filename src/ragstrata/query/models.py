@@ -253,12 +253,17 @@ class RepoContext(_Input):
     """What the router may know of the repository without retrieval.
 
     ``layers``: available layer ids (``C1``) or whole domains (``CODE``); ``None`` = all.
+    ``project_names``: what the repository calls itself (manifest names, module path, the
+    folder); ``dependencies``: the names of its declared dependencies. In a question these are
+    KEY_TERM anchors (subtype ``project`` / ``package``), never a SYMBOL that must be defined.
     """
 
     languages: list[str] = Field(default_factory=list)
     layers: list[str] | None = None
     top_dirs: list[str] = Field(default_factory=list)
     doc_files: list[str] = Field(default_factory=list)
+    project_names: list[str] = Field(default_factory=list)
+    dependencies: list[str] = Field(default_factory=list)
 
     @field_validator("layers")
     @classmethod

@@ -140,7 +140,7 @@ class _Resolver:
         if not full:
             return
         alias = import_alias(rel) or SPLIT.split(full.rstrip("*").rstrip(".:"))[-1]
-        if rel.language == "go" and not self.index.known(full):
+        if rel.language == "go" and not self.index.known(full) and not import_alias(rel):
             alias = full.rsplit("/", 1)[-1]
         if rel.language in JS:
             alias = ""  # JS imports name a module file: used as a prefix only

@@ -1,7 +1,10 @@
 """The evidence policy check (seed 001 §8) and near-miss candidates.
 
 - ``require_def``: a C1 definition of the question's symbol (exact, qualified or suffix match);
-  with no symbol named, the best-ranked definition among the hits.
+  with no symbol named, the best-ranked definition among the hits. A weak name (a Latin word
+  inside a Russian question, a name mined from pasted code) that no definition carries is
+  not a symbol the user asked for: it was looked up, and the question is answered as if it
+  named none. The project's own names never reach here (the router makes them key terms).
 - ``require_flow``: C2 relations (callers or callees) of that definition.
 - ``require_spec``: a D1 section; for a DOCS question about a named symbol, the definition's
   docstring counts too.
@@ -17,7 +20,7 @@ from ragstrata.core.evidence import Hit, Requirement
 from ragstrata.core.names import last_segment
 from ragstrata.core.rows import DefinitionRow
 from ragstrata.core.values import SearchFilters, SymbolMode
-from ragstrata.query.models import Intent, RouterPlan
+from ragstrata.query.models import AnchorType, Intent, RouterPlan
 from ragstrata.retrieve.fusion import hit_from_row
 from ragstrata.retrieve.resolve import SymbolMatch, SymbolResolver
 from ragstrata.store.protocols import Store
@@ -37,7 +40,8 @@ def check_policy(
     """Each requirement with the hits that satisfy it (all three listed, ``required`` as the
     plan says)."""
     policy = plan.evidence_policy
-    named = [m for m in matches if m.name]
+    weak = _weak_names(plan)
+    named = [m for m in matches if m.name and (m.found or m.name not in weak)]
     defs: list[Hit]
     if named:
         wanted = {r.row_id for m in named for r in m.definitions}
@@ -48,7 +52,11 @@ def check_policy(
             ]
         looked_def = "definition of " + ", ".join(m.name for m in named)
     else:
-        defs = [h for h in hits if h.layer == "C1"][:1]
+        defs = [h for h in hits if h.layer == "C1"]
+        # a weak name no definition carries still says what to look at: the code writing it
+        unfound = [m.name for m in matches if m.name and not m.found]
+        writing = [h for h in defs if unfound and _writes(h.text, unfound)]
+        defs = (writing or defs)[:1]
         looked_def = "a definition relevant to the question"
     def_names = ", ".join(dict.fromkeys(h.symbol or "?" for h in defs)) or looked_def
     spec = [h for h in hits if h.layer == "D1"]
@@ -81,6 +89,36 @@ def check_policy(
             looked_for="a documentation section",
         ),
     }
+
+
+_STRONG = 0.7  # SYMBOL anchors below this confidence are weak (see the module docstring)
+
+
+def _weak_names(plan: RouterPlan) -> set[str]:
+    """Names typed in the question only as weak SYMBOL anchors (a Latin word in a Russian
+    question, a name mined from pasted code or a log)."""
+    strong: set[str] = set()
+    weak: set[str] = set()
+    for a in plan.query_plan.anchors:
+        if a.type is AnchorType.SYMBOL and a.source == "query":
+            name = a.value.strip("`()")
+            (strong if a.confidence >= _STRONG else weak).add(name)
+    return weak - strong
+
+
+def _writes(text: str, names: Sequence[str]) -> bool:
+    """True when ``text`` contains one of ``names`` as a whole word (any case)."""
+    low = text.lower()
+    for name in names:
+        n = name.lower()
+        at = low.find(n)
+        while at >= 0:
+            before = low[at - 1] if at else " "
+            after = low[at + len(n)] if at + len(n) < len(low) else " "
+            if not (before.isalnum() or before == "_") and not (after.isalnum() or after == "_"):
+                return True
+            at = low.find(n, at + 1)
+    return False
 
 
 def near_misses(

@@ -62,7 +62,14 @@ STRICT_MODES = frozenset({SymbolMode.EXACT, SymbolMode.QUALIFIED, SymbolMode.SUF
 """Modes whose matches count as "the named symbol was found"."""
 DEFAULT_ACCEPT = 0.95
 """A fuzzy match at least this close counts as found (same letters ignoring case, ``_``, ``-``)."""
-REFERENCE_KINDS: tuple[str, ...] = ("calls", "imports", "inherits", "implements")
+REFERENCE_KINDS: tuple[str, ...] = (
+    "calls",
+    "constructs",
+    "references",
+    "imports",
+    "inherits",
+    "implements",
+)
 """C2 relation kinds that are uses of a symbol (``contains`` is structure, not a use)."""
 
 _FUZZY_POOL = 50  # lexical candidates graded by name similarity
@@ -150,6 +157,17 @@ class References:
     tests: tuple[ScoredRow, ...]
 
 
+_KIND_POOL = 5  # a lookup narrowed to kinds reads this many times its limit first
+
+
+def _of_kinds(hits: list[ScoredRow], kinds: Sequence[str]) -> list[ScoredRow]:
+    """The hits whose definition is of one of ``kinds`` (all of them when none is)."""
+    if not kinds:
+        return hits
+    wanted = [h for h in hits if getattr(h.row, "kind", None) in kinds]
+    return wanted or hits
+
+
 class SymbolResolver:
     """Resolves names against one store (see the module docstring for the precedence).
 
@@ -177,8 +195,12 @@ class SymbolResolver:
         limit: int = 10,
         widen: bool = True,
         modes: Sequence[SymbolMode] = CASCADE,
+        kinds: Sequence[str] = (),
     ) -> SymbolMatch:
-        """The definitions of ``name``: the first mode of ``modes`` that matches, ranked."""
+        """The definitions of ``name``: the first mode of ``modes`` that matches, ranked.
+
+        ``kinds`` (C1 kinds the question names: "the Value enum") narrows the matches of a mode
+        to definitions of those kinds when it has any; otherwise they all stay."""
         query = parse_name(name)
         scope = _c1(filters)
         scopes = [scope]
@@ -188,8 +210,9 @@ class SymbolResolver:
             scopes.append(replace(scope, path_prefixes=None))
         for mode in modes:
             for where in scopes if mode in STRICT_MODES else scopes[:1]:
-                hits = self._lookup(query.name, mode, where, limit)
+                hits = self._lookup(query.name, mode, where, limit * (_KIND_POOL if kinds else 1))
                 if hits:
+                    hits = _of_kinds(hits, kinds)[:limit]
                     return SymbolMatch(query.name, mode, tuple(hits), self.accept)
         return SymbolMatch(query.name, None, (), self.accept)
 
@@ -255,8 +278,9 @@ class SymbolResolver:
         filters: SearchFilters | None = None,
         limit: int = 50,
     ) -> tuple[ScoredRow, ...]:
-        """C2 relations of ``symbol`` (a qualified name): resolved targets (this repository's
-        code) first, then non-test, path and line. Callees are only those made from the symbol itself."""
+        """C2 relations of ``symbol`` (a qualified name): non-test first, then resolved targets
+        (this repository's code), path and line. Callees are only those made from the symbol
+        itself."""
         found = [
             h
             for h in self.store.relations(symbol, direction, kinds, filters, limit)
@@ -280,9 +304,11 @@ def _rank(hit: ScoredRow) -> tuple[float, bool, bool, str, int, str]:
 
 
 def _relation_rank(hit: ScoredRow) -> tuple[bool, bool, str, int]:
+    """Non-test uses first (tests never lead a list when the code has others), resolved
+    targets before name matches, then path and line."""
     row = hit.row
     assert isinstance(row, RelationRow)
-    return (row.to_symbol is None, row.is_test, row.path, row.line or row.start_line)
+    return (row.is_test, row.to_symbol is None, row.path, row.line or row.start_line)
 
 
 def _c1(filters: SearchFilters | None) -> SearchFilters:

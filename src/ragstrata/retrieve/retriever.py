@@ -33,6 +33,7 @@ from ragstrata.core.values import ScoredRow, SearchFilters
 from ragstrata.embed.base import Embedder
 from ragstrata.errors import ConfigError
 from ragstrata.query.facets import facets_of
+from ragstrata.query.kinds import symbol_kinds
 from ragstrata.query.models import LAYER_IDS, AnchorType, RouterPlan, TestPolicy
 from ragstrata.retrieve.dense import dense_search, query_vectors
 from ragstrata.retrieve.echo import demote_echoes
@@ -156,7 +157,8 @@ class Retriever:
                 )
         trust = _symbol_trust(plan)
         names = named_symbols(plan)[:_MAX_LOOKUPS]
-        matches = [lookup(self.store, name, filters) for name in names]
+        kinds = symbol_kinds(plan)  # "the Value enum": an enum named Value, not an alias
+        matches = [lookup(self.store, name, filters, kinds=kinds.get(name, ())) for name in names]
         if "C1" in depths:
             for m in matches:
                 if not m.hits:

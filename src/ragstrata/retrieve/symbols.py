@@ -30,7 +30,9 @@ def lookup(
     filters: SearchFilters | None,
     limit: int = 10,
     modes: Sequence[SymbolMode] = CASCADE,
+    kinds: Sequence[str] = (),
 ) -> SymbolMatch:
     """The definitions of ``name`` as :class:`~ragstrata.retrieve.resolve.SymbolResolver`
-    resolves them (C1 rows only, the path scope widened when a strict mode finds nothing)."""
-    return SymbolResolver(store).resolve(name, filters, limit=limit, modes=modes)
+    resolves them (C1 rows only, the path scope widened when a strict mode finds nothing;
+    of the ``kinds`` the question names next to it first, see :mod:`ragstrata.query.kinds`)."""
+    return SymbolResolver(store).resolve(name, filters, limit=limit, modes=modes, kinds=kinds)

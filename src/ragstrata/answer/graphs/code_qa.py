@@ -48,6 +48,25 @@ _SEGMENT_SEP = re.compile(r"::|[.#\\]")
 _DOING_KINDS = ("function", "method", "constructor")
 _DECLARING_KINDS = ("interface", "struct", "type_alias", "enum", "trait", "constant", "module")
 _HOW_WINDOW = 4  # how many leading definitions may be reordered for a how-question
+# A type is used, not called: its constructions and the declarations naming it count too
+_TYPE_KINDS = frozenset(
+    {"class", "struct", "enum", "interface", "trait", "type_alias", "record", "union", "object"}
+)
+_USE_RELATIONS = ("calls", "constructs", "references")
+_CALL_KEYS = {
+    "callers": "callers",
+    "no_callers": "no_callers",
+    "lead_callers": "lead_callers",
+    "lead_no_callers": "lead_no_callers",
+    "lead_called_count": "lead_called_count",
+}
+_USE_KEYS = {
+    "callers": "uses_of",
+    "no_callers": "no_uses",
+    "lead_callers": "lead_uses",
+    "lead_no_callers": "lead_no_uses",
+    "lead_called_count": "lead_used_count",
+}
 _NON_TEST = SearchFilters(is_test=False)
 
 
@@ -217,13 +236,18 @@ class CodeQAGraph(EvidenceGraph):
         row = self.definition(hit)
         symbol = row.symbol if row else (hit.symbol or hit.path)
         kind = row.kind if row else (hit.kind or "definition")
-        callers = self._relations(symbol, Direction.CALLERS) if kind != "module" else []
+        typed = kind in _TYPE_KINDS
+        keys = _USE_KEYS if typed else _CALL_KEYS
+        uses = _USE_RELATIONS if typed else ("calls",)
+        callers = self._relations(symbol, Direction.CALLERS, uses) if kind != "module" else []
         lead = ""
         callers_part = ""
         if callers and focus.callers:  # cited first: the call sites answer the question
-            callers_part = self._relation_items(msgs.t("callers"), callers, msgs, citations, True)
+            callers_part = self._relation_items(
+                msgs.t(keys["callers"]), callers, msgs, citations, True
+            )
         if first and focus.callers:
-            lead = self._callers_lead(symbol, callers, row, hit, msgs)
+            lead = self._callers_lead(symbol, callers, row, hit, msgs, keys)
         span = (row.path, row.start_line, row.end_line) if row else None
         cited = citations.add(*span) if span else citations.add_hit(hit)
         head = msgs.t("definition", symbol=symbol, kind=msgs.kind(kind).lower(), cite=cited)
@@ -245,14 +269,16 @@ class CodeQAGraph(EvidenceGraph):
             lead = msgs.t(key, symbol=symbol, kind=msgs.kind(kind).lower(), cite=cited)
             sure = [r for r in callers if not is_possible(r)]
             if sure and not focus.how:
-                lead += " " + msgs.t("lead_called_count", count=_count(sure))
+                lead += " " + msgs.t(keys["lead_called_count"], count=_count(sure))
         if kind == "module":  # a module is imported, not called: its "callers" would be noise
             return "\n\n".join(lines), lead
         if callers and not callers_part:
-            callers_part = self._relation_items(msgs.t("callers"), callers, msgs, citations, True)
+            callers_part = self._relation_items(
+                msgs.t(keys["callers"]), callers, msgs, citations, True
+            )
             lines.append(callers_part)
         elif not callers:
-            lines.append(msgs.t("no_callers", symbol=symbol))
+            lines.append(msgs.t(keys["no_callers"], symbol=symbol))
         callees = self._relations(symbol, Direction.CALLEES)
         if callees:
             lines.append(self._relation_items(msgs.t("callees"), callees, msgs, citations, False))
@@ -265,6 +291,7 @@ class CodeQAGraph(EvidenceGraph):
         row: DefinitionRow | None,
         hit: Hit,
         msgs: Messages,
+        keys: dict[str, str] = _CALL_KEYS,
     ) -> str:
         where = cite(row.path, row.start_line, row.end_line) if row else hit.citation
         sure = [r for r in callers if not is_possible(r)]
@@ -272,7 +299,7 @@ class CodeQAGraph(EvidenceGraph):
             if callers:
                 count = len(_sites(callers))
                 return msgs.t("lead_possible_callers", symbol=symbol, count=count, cite=where)
-            return msgs.t("lead_no_callers", symbol=symbol, cite=where)
+            return msgs.t(keys["lead_no_callers"], symbol=symbol, cite=where)
         sites = _sites(sure)
         items = ", ".join(f"`{name}` (`{cite}`)" for name, cite in sites[:MAX_LEAD_ITEMS])
         more = (
@@ -280,7 +307,7 @@ class CodeQAGraph(EvidenceGraph):
             if len(sites) > MAX_LEAD_ITEMS
             else ""
         )
-        return msgs.t("lead_callers", symbol=symbol, count=len(sites), items=items) + more
+        return msgs.t(keys["lead_callers"], symbol=symbol, count=len(sites), items=items) + more
 
     def _tests_part(
         self,
@@ -324,9 +351,12 @@ class CodeQAGraph(EvidenceGraph):
         lead = msgs.t("lead_tests_lines", symbol=target, cite=lines[0].citation)
         return msgs.t("test_uses") + "\n\n" + "\n\n".join(quotes), lead
 
-    def _relations(self, symbol: str, direction: Direction) -> list[RelationRow]:
-        # resolved targets (this repository's own code) first, then builtins and library calls
-        found = self.resolver.relations(symbol, direction, ("calls",), limit=50)
+    def _relations(
+        self, symbol: str, direction: Direction, kinds: tuple[str, ...] = ("calls",)
+    ) -> list[RelationRow]:
+        # non-test first, resolved targets (this repository's own code) before builtins and
+        # library calls
+        found = self.resolver.relations(symbol, direction, kinds, limit=50)
         return [s.row for s in found if isinstance(s.row, RelationRow)]
 
     @staticmethod

@@ -26,6 +26,7 @@ from ragstrata.query.models import AnchorType, RouterPlan
 __all__ = [
     "MAX_CANDIDATES",
     "candidate_name",
+    "evidence_footer",
     "not_found_answer",
     "nothing_found_answer",
     "rank_candidates",
@@ -119,6 +120,31 @@ def not_found_answer(plan: RouterPlan, evidence: Evidence, graph_id: str) -> Ans
             "candidates": [h.citation for h in evidence.candidates[:MAX_CANDIDATES]],
         },
     )
+
+
+_FOOTER_KEYS: dict[str, tuple[str, str]] = {
+    "require_def": ("footer.def", "footer.def_any"),
+    "require_flow": ("footer.flow", "footer.flow_any"),
+    "require_spec": ("footer.spec", "footer.spec_any"),
+}
+
+
+def evidence_footer(plan: RouterPlan, evidence: Evidence, answer: Answer) -> str:
+    """The status line under an answer, in the question's language: the evidence was found,
+    or what is missing in plain words ("no definition named `X` in this repository"), never
+    a requirement id."""
+    msgs = messages(answer_language(plan))
+    if not evidence.missing:
+        return msgs.t("footer.uncited" if answer.uncited_llm_reply else "footer.satisfied")
+    items: list[str] = []
+    for name in evidence.missing:
+        named, generic = _FOOTER_KEYS.get(name, ("footer.other", "footer.other"))
+        target = _target(plan, name) if named != "footer.other" else None
+        item = msgs.t(named, target=target) if target else msgs.t(generic)
+        if item not in items:
+            items.append(item)
+    key = "footer.partial" if answer.status == "partial" else "footer.missing"
+    return msgs.t(key, items=msgs.t("footer.sep").join(items))
 
 
 def nothing_found_answer(plan: RouterPlan, graph_id: str) -> Answer:

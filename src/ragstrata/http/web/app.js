@@ -185,7 +185,7 @@ function renderResult(data, turn) {
   const answer = el("section", { class: "answer" },
     serverHtml("div", "answer-text", data.answer.html || ""),
     renderCitations(data, turn, evidence),
-    renderEvidenceStatus(data.evidence, data.answer.status));
+    renderEvidenceStatus(data.evidence, data.answer.status, data.answer.footer));
   linkCitations(answer, data, turn, evidence);
   fillEvidence(evidence, data.hits);
   return [answer, renderPlan(data.plan), evidence];
@@ -201,10 +201,9 @@ function renderCitations(data, turn, evidence) {
     }, span(c))));
 }
 
-function renderEvidenceStatus(ev, status) {
-  if (ev.satisfied) return el("div", { class: "status ok" }, "evidence: satisfied");
-  const label = status === "partial" ? "partial answer · evidence missing: " : "evidence missing: ";
-  return el("div", { class: "status warn" }, label + ev.missing.join(", "));
+function renderEvidenceStatus(ev, status, footer) {
+  if (ev.satisfied) return el("div", { class: "status ok" }, footer || "evidence: satisfied");
+  return el("div", { class: "status warn" }, footer || "evidence: incomplete");
 }
 
 // Inline `path:lines` code spans in the answer become links to the evidence too.

@@ -68,6 +68,8 @@ class _Entry:
 class _Matches:
     entries: list[_Entry]
     calls: list[tuple[Any, str]]
+    constructs: list[tuple[Any, str]]
+    references: list[Any]
     imports: list[tuple[Any, list[Any]]]
     bases: list[tuple[str, Any]]
     package: str | None
@@ -81,6 +83,8 @@ def analyze(file: SourceFile, src: Source) -> Analysis:
     tree = g.parse(src.data)
     root = tree.root_node
     found = _collect(g.matches(root), rules, src)
+    for entry in found.entries:
+        entry.name = rules.entry_name(entry.node, entry.name, file.path)
     qualifier = rules.qualifier(file.path, found.package)
     module_symbol = rules.module_symbol(file.path, found.package)
     entries = _nest(found.entries, rules, qualifier, src)
@@ -132,6 +136,18 @@ def analyze(file: SourceFile, src: Source) -> Analysis:
         source = owner.symbol if owner else module_symbol
         text = _callee_text(callee)
         add("calls", source, text, call.start_point[0] + 1, receivers.hint(text, call))
+    for node, name in found.constructs:
+        owner = enclosing(node)
+        add("constructs", owner.symbol if owner else module_symbol, _callee_text(name),
+            node.start_point[0] + 1)  # fmt: skip
+    referenced: set[tuple[str, str]] = set()  # one reference per definition and type
+    for node in found.references:
+        owner = enclosing(node)
+        source = owner.symbol if owner else module_symbol
+        for name in _type_names(node, rules, src):
+            if (source, name) not in referenced and (owner is None or name != owner.receiver):
+                referenced.add((source, name))
+                add("references", source, name, node.start_point[0] + 1)
     return Analysis(
         definitions=tuple(definitions),
         relations=tuple(relations.values()),
@@ -144,7 +160,7 @@ def analyze(file: SourceFile, src: Source) -> Analysis:
 def _collect(
     matches: list[tuple[int, dict[str, list[Any]]]], rules: LanguageRules, src: Source
 ) -> _Matches:
-    out = _Matches([], [], [], [], None, [])
+    out = _Matches([], [], [], [], [], [], None, [])
     seen: set[int] = set()
     for _pattern, caps in matches:
         for key, nodes in caps.items():
@@ -176,6 +192,11 @@ def _collect(
                 if caps["call"][0].type == "macro_invocation":
                     callee += "!"  # a macro is never the function of the same name
                 out.calls.append((caps["call"][0], callee))
+            elif "construct" in caps and "construct.name" in caps:
+                name = src.node_text(caps["construct.name"][0])
+                out.constructs.append((caps["construct"][0], name))
+            elif "reference" in caps:
+                out.references.extend(caps["reference"])
             elif "bind" in caps:
                 binding = binding_of(caps, src, _callee_text)
                 if binding is not None:
@@ -334,6 +355,22 @@ def _doc_start(outer: Any, rules: LanguageRules, src: Source, default: int) -> i
         start = src.offset(sib.start_point)
         sib = sib.prev_named_sibling
     return start
+
+
+def _type_names(node: Any, rules: LanguageRules, src: Source) -> list[str]:
+    """The type names inside a ``@reference`` node (``*pkg.Config``, ``Vec<Item>``,
+    ``Optional[Config]``): each outermost ``type_nodes`` node, builtins left out."""
+    out: list[str] = []
+    stack = [node]
+    while stack:
+        cur = stack.pop()
+        if cur.type in rules.type_nodes:
+            name = collapse(src.node_text(cur))
+            if name and name not in rules.builtin_types and name not in out:
+                out.append(name)
+            continue
+        stack.extend(reversed(cur.named_children))
+    return out
 
 
 def _callee_text(text: str) -> str:

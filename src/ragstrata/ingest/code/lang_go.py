@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from ragstrata.ingest.code.rules import DefContext, LanguageRules
+from ragstrata.ingest.code.source import Source
 
 __all__ = ["GoRules"]
 
@@ -14,6 +15,32 @@ _TYPE_KINDS = {"struct_type": "struct", "interface_type": "interface"}
 class GoRules(LanguageRules):
     language: ClassVar[str] = "go"
     wrappers: ClassVar[frozenset[str]] = frozenset({"type_declaration", "const_declaration"})
+    builtin_types: ClassVar[frozenset[str]] = frozenset(
+        [
+            "any",
+            "bool",
+            "byte",
+            "comparable",
+            "complex64",
+            "complex128",
+            "error",
+            "float32",
+            "float64",
+            "int",
+            "int8",
+            "int16",
+            "int32",
+            "int64",
+            "rune",
+            "string",
+            "uint",
+            "uint8",
+            "uint16",
+            "uint32",
+            "uint64",
+            "uintptr",
+        ]
+    )
 
     def kind_of(self, kind: str, node: Any) -> str:
         if kind == "type":
@@ -43,3 +70,13 @@ class GoRules(LanguageRules):
 
     def is_exported(self, ctx: DefContext) -> bool:
         return ctx.name[:1].isupper()
+
+    def imports(self, node: Any, names: list[Any], src: Source) -> list[tuple[str, str]]:
+        """``u "example.com/m/util"`` binds ``u``: written ``example.com/m/util as u`` so
+        ``u.Helper()`` resolves through the import (``_`` and ``.`` bind no name)."""
+        out = super().imports(node, names, src)
+        alias = node.child_by_field_name("name")
+        name = src.node_text(alias).strip() if alias is not None else ""
+        if not out or name in ("", "_", "."):
+            return out
+        return [(f"{text} as {name}", module) for text, module in out]

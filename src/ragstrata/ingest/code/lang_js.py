@@ -45,9 +45,60 @@ class JavaScriptRules(LanguageRules):
         {"export_statement", "lexical_declaration", "variable_declaration"}
     )
     container_kinds: ClassVar[frozenset[str]] = frozenset({"class", "interface"})
+    builtin_types: ClassVar[frozenset[str]] = frozenset(
+        [
+            "Array",
+            "Promise",
+            "Record",
+            "Partial",
+            "Required",
+            "Readonly",
+            "Pick",
+            "Omit",
+            "Exclude",
+            "Extract",
+            "ReturnType",
+            "Parameters",
+            "Map",
+            "Set",
+            "WeakMap",
+            "WeakSet",
+            "Date",
+            "Error",
+            "RegExp",
+            "Function",
+            "Object",
+            "String",
+            "Number",
+            "Boolean",
+            "Symbol",
+            "BigInt",
+            "Iterable",
+            "Iterator",
+            "AsyncIterable",
+        ]
+    )
 
     def qualifier(self, path: str, package: str | None) -> str:
         return strip_extension(path)
+
+    def entry_name(self, node: Any, name: str, path: str) -> str:
+        """``module.exports = function f(..) {..}`` is ``f``; an anonymous one is named after
+        its file (``lib/send.js`` -> ``send``; an ``index`` file after its folder)."""
+        left = node.child_by_field_name("left") if node.type == "assignment_expression" else None
+        if left is None or left.type != "member_expression" or name != "exports":
+            return name
+        obj = left.child_by_field_name("object")
+        if obj is None or obj.text != b"module":
+            return name
+        right = node.child_by_field_name("right")
+        own = right.child_by_field_name("name") if right is not None else None
+        if own is not None and own.text:
+            return own.text.decode("utf-8", errors="replace")
+        stem, _, folder = strip_extension(path).rpartition("/")[::-1]
+        if stem == "index" and folder:
+            stem = folder.rsplit("/", 1)[-1]
+        return stem or name
 
     def outer(self, node: Any) -> Any:
         parent = node.parent

@@ -14,6 +14,9 @@ The queries (``ingest/queries/<language>.scm``) say *where* things are, with the
 ``@call.receiver``/``.scope``  the receiver, when the grammar keeps it apart (Ruby, PHP)
 ``@import`` (+ ``.name``)      an import (and the imported names, when the query can tell)
 ``@inherits``/``@implements``  a base type in a class header
+``@construct`` + ``.name``     a construction that is no call (Go ``T{}``, Rust ``T { .. }``)
+``@reference``                 a type a declaration names (parameter, result, field, variable):
+                               each ``type_nodes`` node inside it, ``builtin_types`` left out
 =============================  ==============================================================
 
 A :class:`LanguageRules` subclass says *how* to read them for one language.
@@ -103,6 +106,11 @@ class LanguageRules:
         {"comment", "line_comment", "block_comment"}
     )
     container_kinds: ClassVar[frozenset[str]] = CONTAINER_KINDS
+    # nodes that name a type inside a ``@reference`` (the outermost one is taken whole)
+    type_nodes: ClassVar[frozenset[str]] = frozenset(
+        {"type_identifier", "scoped_type_identifier", "qualified_type", "nested_type_identifier"}
+    )
+    builtin_types: ClassVar[frozenset[str]] = frozenset()  # never recorded as a reference
 
     # -- naming -----------------------------------------------------------------------------
     def qualifier(self, path: str, package: str | None) -> str:
@@ -121,6 +129,11 @@ class LanguageRules:
     def kind_of(self, kind: str, node: Any) -> str:
         """The final kind of a captured definition (``type`` captures are refined here)."""
         return kind
+
+    def entry_name(self, node: Any, name: str, path: str) -> str:
+        """The name of a captured definition in the file at ``path`` (JavaScript names an
+        anonymous ``module.exports = function`` after its file)."""
+        return name
 
     # -- node helpers -----------------------------------------------------------------------
     def outer(self, node: Any) -> Any:

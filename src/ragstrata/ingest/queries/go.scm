@@ -24,6 +24,19 @@
 
 (call_expression function: (_) @call.name) @call
 
+; uses of types that are not calls: a construction ``T{}`` / ``pkg.T{}`` (``@construct``) and
+; the types a declaration names (``@reference``: parameters, results, variables, named fields)
+(composite_literal type: [(type_identifier) (qualified_type) (generic_type)] @construct.name) @construct
+(composite_literal type: (slice_type element: [(type_identifier) (qualified_type)] @construct.name)) @construct
+(function_declaration parameters: (parameter_list [(parameter_declaration type: (_) @reference)
+                                                   (variadic_parameter_declaration type: (_) @reference)]))
+(method_declaration parameters: (parameter_list [(parameter_declaration type: (_) @reference)
+                                                 (variadic_parameter_declaration type: (_) @reference)]))
+(function_declaration result: (_) @reference)
+(method_declaration result: (_) @reference)
+(var_spec type: (_) @reference)
+(field_declaration name: (_) type: (_) @reference)
+
 (import_spec path: (_) @import.name) @import
 
 ; local names and their types, for call receivers (``@bind.type`` a type, ``@bind.value`` the

@@ -21,6 +21,12 @@
 (method_invocation) @call @call.name
 (object_creation_expression type: (_) @call.name) @call
 
+; the types a declaration names (``@reference``: parameters, results, fields, locals)
+(formal_parameter type: (_) @reference)
+(method_declaration type: (_) @reference)
+(field_declaration type: (_) @reference)
+(local_variable_declaration type: (_) @reference)
+
 (import_declaration [(identifier) (scoped_identifier)] @import.name) @import
 
 ; local names and their types, for call receivers (``@bind.type`` a declared type; fields are

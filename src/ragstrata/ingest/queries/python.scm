@@ -17,6 +17,11 @@
 
 (call function: (_) @call.name) @call
 
+; the types an annotation names (``@reference``: parameters and results)
+(typed_parameter type: (_) @reference)
+(typed_default_parameter type: (_) @reference)
+(function_definition return_type: (_) @reference)
+
 (import_statement) @import
 (import_from_statement) @import
 (future_import_statement) @import

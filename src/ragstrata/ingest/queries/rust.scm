@@ -19,6 +19,16 @@
 (call_expression function: (_) @call.name) @call
 (macro_invocation macro: (_) @call.name) @call
 
+; uses of types that are not calls: a construction ``T { .. }`` (``@construct``) and the types a
+; declaration names (``@reference``: parameters, return types, fields, typed lets)
+(struct_expression name: (_) @construct.name) @construct
+(function_item parameters: (parameters (parameter type: (_) @reference)))
+(function_item return_type: (_) @reference)
+(function_signature_item parameters: (parameters (parameter type: (_) @reference)))
+(function_signature_item return_type: (_) @reference)
+(field_declaration type: (_) @reference)
+(let_declaration type: (_) @reference)
+
 (use_declaration argument: (_) @import.name) @import
 
 ; local names and their types, for call receivers (``@bind.type`` a type, ``@bind.value`` the

@@ -41,6 +41,9 @@
 (call_expression function: (_) @call.name) @call
 (new_expression constructor: (_) @call.name) @call
 
+; the types a declaration names (``@reference``: parameters, results, fields, variables)
+(type_annotation (_) @reference)
+
 (import_statement source: (string) @import.name) @import
 (export_statement source: (string) @import.name) @import
 ((call_expression
