@@ -18,7 +18,7 @@ import pytest
 from ragstrata.app.facade import Ragstrata
 from ragstrata.core.rows import DefinitionRow, RelationRow
 from ragstrata.core.values import Direction
-from ragstrata.ingest.pipeline import ingest_repository
+from ragstrata.relations.repository import ingest_repository
 from ragstrata.retrieve.resolve import SymbolResolver
 from ragstrata.settings import EmbedderSettings, IndexSettings, Settings
 

@@ -2,8 +2,9 @@
 
 The router's plan says which intent and which layers; the facets say what kind of question it
 is (callers, callees, tests, how it works, where something is defined), which documentation
-topics it is about (install, build, usage, overview) and which kinds of definition it names
-("the Value enum", «интерфейс Handler»). They are read once, by ``ragstrata.query.facets``,
+topics it is about (install, build, usage, overview), which kinds of definition it names
+("the Value enum", «интерфейс Handler») and which detail of a definition it asks about (what it
+returns, what happens in a case, when it fails). They are read once, by ``ragstrata.query.facets``,
 and handed to retrieval (the flow direction) and to the answer graphs.
 """
 
@@ -22,6 +23,8 @@ class QuestionFacets:
     asks: frozenset[str] = frozenset()  # callers | callees | tests | how | where
     topics: tuple[str, ...] = ()  # documentation topics, strongest first
     kinds: tuple[str, ...] = ()  # definition kinds the question names, C1 kind names
+    details: frozenset[str] = frozenset()  # returns | condition | error: a detail is asked
+    terms: tuple[str, ...] = ()  # content words, lower-case, English (RU words as their EN terms)
 
     @property
     def callers(self) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Sequence
+from dataclasses import replace
 from functools import lru_cache
 from importlib import resources
 from typing import Any
@@ -18,11 +19,23 @@ from ragstrata.core.question import QuestionFacets
 from ragstrata.query.kinds import question_kinds
 from ragstrata.query.lexicon import Lexicon, query_tokens
 from ragstrata.query.models import RouterPlan, TestPolicy
+from ragstrata.text.stopwords import is_stopword
+from ragstrata.text.tokens import identifier_parts, tokenize
 
-__all__ = ["ASKS", "TOPICS", "facets_of", "heading_topic_score", "read_facets", "topic_commands"]
+__all__ = [
+    "ASKS",
+    "DETAILS",
+    "TOPICS",
+    "content_terms",
+    "facets_of",
+    "heading_topic_score",
+    "read_facets",
+    "topic_commands",
+]
 
 ASKS = ("callers", "callees", "tests", "how", "where")
-TOPICS = ("install", "build", "usage", "overview")
+DETAILS = ("returns", "condition", "error")
+TOPICS = ("install", "build", "usage", "overview", "parts")
 
 
 @lru_cache(maxsize=1)
@@ -44,6 +57,11 @@ def _lexicon(section: str, names: Sequence[str], key: str | None = None) -> Lexi
 @lru_cache(maxsize=1)
 def _asks() -> Lexicon:
     return _lexicon("ask", ASKS)
+
+
+@lru_cache(maxsize=1)
+def _details() -> Lexicon:
+    return _lexicon("detail", DETAILS)
 
 
 @lru_cache(maxsize=1)
@@ -72,13 +90,35 @@ def read_facets(question: str, tests_only: bool = False) -> QuestionFacets:
     for phrase, _, _ in _topics().find(toks):
         counts[TOPICS[phrase.label]] = counts.get(TOPICS[phrase.label], 0) + 1
     topics = tuple(sorted(counts, key=lambda t: (-counts[t], TOPICS.index(t))))
-    return QuestionFacets(frozenset(asks), topics, question_kinds(question))
+    details = frozenset(DETAILS[p.label] for p, _, _ in _details().find(toks))
+    return QuestionFacets(frozenset(asks), topics, question_kinds(question), details)
 
 
 def facets_of(plan: RouterPlan) -> QuestionFacets:
-    """The facets of ``plan``'s question."""
+    """The facets of ``plan``'s question, with its content words (:func:`content_terms`)."""
     tests_only = plan.retrieval_spec.filters.test_policy is TestPolicy.ONLY
-    return read_facets(plan.query_plan.raw, tests_only)
+    facets = read_facets(plan.query_plan.raw, tests_only)
+    terms = content_terms(plan.query_plan.raw, tuple(plan.query_plan.expansions))
+    return replace(facets, terms=terms)
+
+
+@lru_cache(maxsize=512)
+def content_terms(question: str, expansions: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """The question's content words in lower case: its Latin words and their identifier parts
+    (``HandleMethodNotAllowed`` -> ``handle``, ``method``, ...), stopwords and words under three
+    letters left out, then the router's English terms for its Russian words."""
+    out: list[str] = []
+    for tok in tokenize(question):
+        word = tok.text
+        if not word.isascii() or not any(ch.isalpha() for ch in word):
+            continue
+        for part in (word, *identifier_parts(word)):
+            low = part.lower()
+            if len(low) >= 3 and not is_stopword(low):
+                out.append(low)
+    for term in expansions:
+        out += [w for w in term.lower().split() if len(w) >= 3 and not is_stopword(w)]
+    return tuple(dict.fromkeys(out))
 
 
 def topic_commands(topic: str) -> tuple[str, ...]:

@@ -14,7 +14,14 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from ragstrata.core.names import last_segment
 from ragstrata.core.rows import DefinitionRow, FileRow, Layer, Row, SectionRow
-from ragstrata.core.values import CatalogEntry, Direction, ScoredRow, SearchFilters
+from ragstrata.core.values import (
+    CatalogEntry,
+    DefinitionKey,
+    Direction,
+    RelationKey,
+    ScoredRow,
+    SearchFilters,
+)
 from ragstrata.retrieve import rows as _rows
 from ragstrata.retrieve.resolve import SymbolResolver, parse_name
 from ragstrata.store.protocols import Store
@@ -80,6 +87,14 @@ class IndexReader:
     def file_text(self, path: str) -> str | None:
         """The file's text as indexed (rebuilt from its chunks), or None."""
         return _rows.file_text(self._store, path)
+
+    def definition_keys(self) -> list[DefinitionKey]:
+        """What every definition is (symbol, kind, parent, file), without its text."""
+        return list(self._store.scan_definition_keys())
+
+    def relation_keys(self) -> list[RelationKey]:
+        """What every relation names (from, to, resolved target), without decoding rows."""
+        return list(self._store.scan_relation_keys())
 
     # ---------------------------------------------------------------- by name
     def relations(

@@ -21,7 +21,9 @@ from ragstrata.answer.graphs.base import (
     quote_block,
     quote_hits,
 )
+from ragstrata.answer.graphs.central import parts_part
 from ragstrata.answer.graphs.common import EvidenceGraph
+from ragstrata.answer.graphs.detail import answering_lines
 from ragstrata.answer.graphs.focus import literal_hits, peripheral_path, question_names, term_hits
 from ragstrata.answer.graphs.messages import Messages
 from ragstrata.answer.graphs.missing import nothing_found_answer
@@ -47,7 +49,8 @@ _SEGMENT_SEP = re.compile(r"::|[.#\\]")
 # "How does X work?": the definition whose body does it leads; declarations only state it.
 _DOING_KINDS = ("function", "method", "constructor")
 _DECLARING_KINDS = ("interface", "struct", "type_alias", "enum", "trait", "constant", "module")
-_HOW_WINDOW = 4  # how many leading definitions may be reordered for a how-question
+_HOW_WINDOW = 8  # how many leading definitions may be reordered for a how-question
+_ACCESSOR_LINES = 3  # a callable shorter than this only hands a value on
 # A type is used, not called: its constructions and the declarations naming it count too
 _TYPE_KINDS = frozenset(
     {"class", "struct", "enum", "interface", "trait", "type_alias", "record", "union", "object"}
@@ -79,9 +82,10 @@ def definition_hits(
     method whose body does the work before the types and declarations that only mention it."""
     req = evidence.requirements.get("require_def")
     hits = [h for h in (req.hits if req else ()) if h.layer == "C1"]
-    if not hits:
-        hits = [h for h in evidence.hits if h.layer == "C1"]
     symbols = question_symbols(plan)
+    if not hits or (how and not symbols):
+        # a how-question in plain words: every definition retrieval ranked may do the work
+        hits += [h for h in evidence.hits if h.layer == "C1" and h not in hits]
     named: list[Hit] = []
     if symbols:
         named = [h for h in hits if h.symbol and any(suffix_match(h.symbol, s) for s in symbols)]
@@ -104,16 +108,20 @@ def definition_hits(
             named = same + [h for h in named if h not in same]
         hits = named + [h for h in hits if h not in named]
     if how and not named:
-        head = sorted(hits[:_HOW_WINDOW], key=_doing_rank)
+        order = {id(h): n for n, h in enumerate(hits)}
+        head = sorted(hits[:_HOW_WINDOW], key=lambda h: (*_doing_rank(h), order[id(h)]))
         hits = head + hits[_HOW_WINDOW:]
     return disjoint_hits(hits)[:MAX_DEFINITIONS]
 
 
-def _doing_rank(hit: Hit) -> int:
+def _doing_rank(hit: Hit) -> tuple[bool, int]:
+    """How-questions: the project's own code before examples, benchmarks and tests; then a
+    function with a body before a one-line accessor, before types and declarations."""
+    beside = peripheral_path(hit.path) or _is_test_path(hit.path)
     kind = hit.kind or ""
     if kind in _DOING_KINDS:
-        return 0
-    return 2 if kind in _DECLARING_KINDS else 1
+        return beside, 0 if hit.end_line - hit.start_line >= _ACCESSOR_LINES else 1
+    return beside, 3 if kind in _DECLARING_KINDS else 2
 
 
 def _last(symbol: str) -> str:
@@ -143,6 +151,12 @@ class CodeQAGraph(EvidenceGraph):
             # retrieval ranked no definition of the name asked about (a topic carried from the
             # session, a lookup scoped to tests): the one resolver's definitions lead
             defs = self._resolved(names, focus.kinds) or defs
+        if "parts" in focus.topics and not names:
+            overview = parts_part(self.reader, msgs, citations)
+            if overview is not None:
+                part, lead = overview
+                parts.append(part)
+                defs = []
         if "usage" in focus.topics and not names:
             # "how do I search for files with an extension?": the usage section of the docs
             # answers how to use the program; the code behind it follows
@@ -158,6 +172,12 @@ class CodeQAGraph(EvidenceGraph):
                     + "\n"
                     + quote_block(hit.path, hit.text, hit.start_line)
                 )
+        topic = question_symbols(plan)  # named in the question, else carried from the session
+        if focus.details and defs and _names_any(defs[0], topic) and not focus.callers:
+            detail = self._detail_part(defs[0], focus, msgs, citations)
+            if detail is not None:
+                part, lead = detail
+                parts.append(part)
         unnamed_term = self._unmet_term(plan, evidence, names)
         if unnamed_term:
             # no definition carries the name: lead with the lines that write it (an option,
@@ -199,6 +219,25 @@ class CodeQAGraph(EvidenceGraph):
         return self.extractive_answer(parts, citations, msgs, lead=lead)
 
     # ------------------------------------------------------------------ parts
+    def _detail_part(
+        self, hit: Hit, focus: QuestionFacets, msgs: Messages, citations: CitationList
+    ) -> tuple[str, str] | None:
+        """The lines of the definition that answer a detail question, cited first, and the
+        lead sentence; None when no line of it matches the question (the card answers)."""
+        row = self.definition(hit)
+        span = answering_lines(row, focus) if row is not None else None
+        if row is None or span is None:
+            return None
+        cited = citations.add(row.path, span.start_line, span.end_line)
+        offset = span.start_line - row.start_line
+        lines = row.text.splitlines()[offset : offset + span.end_line - span.start_line + 1]
+        part = (
+            msgs.t("detail", symbol=row.symbol, cite=cited)
+            + "\n"
+            + quote_block(row.path, "\n".join(lines), span.start_line)
+        )
+        return part, msgs.t("lead_detail", symbol=row.symbol, cite=cited)
+
     def _resolved(self, names: list[str], kinds: tuple[str, ...] = ()) -> list[Hit]:
         """Definitions the one resolver finds for the question's names when retrieval's own
         lookup (scoped by the plan) found none; of the kind the question names first."""

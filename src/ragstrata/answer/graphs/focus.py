@@ -33,8 +33,12 @@ __all__ = [
 ]
 
 _PERIPHERAL = frozenset(
-    {"bench", "benchmarks", "benchmark", "examples", "example", "scripts", "docs", "doc", "site"}
-)
+    {
+        "bench", "benches", "benchmarks", "benchmark", "examples", "example", "_examples",
+        "samples", "sample", "demo", "demos", "scripts", "docs", "doc", "docs_src", "site",
+        "testdata", "fixtures",
+    }
+)  # fmt: skip
 
 
 @lru_cache(maxsize=1)

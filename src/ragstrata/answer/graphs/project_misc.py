@@ -28,6 +28,7 @@ from ragstrata.answer.graphs.base import (
     quote_block,
     quote_hits,
 )
+from ragstrata.answer.graphs.central import parts_part
 from ragstrata.answer.graphs.code_map import PackageEntry, code_map
 from ragstrata.answer.graphs.common import EvidenceGraph
 from ragstrata.answer.graphs.focus import not_overview_path
@@ -139,6 +140,11 @@ class ProjectMiscGraph(EvidenceGraph):
         quoted: list[tuple[str, int, int]] = []
         lead = ""
         setup = [t for t in focus.topics if t in _SETUP_TOPICS]
+        if "parts" in focus.topics:
+            found_parts = parts_part(self.reader, msgs, citations)
+            if found_parts is not None:
+                parts.append(found_parts[0])
+                lead = found_parts[1]
         if setup:
             found = topic_sections(self.reader, paths, setup, plan.query_plan.raw)
             for section in found:

@@ -1,0 +1,113 @@
+"""The lines of a definition that answer a question about one detail of it.
+
+"And what does it return if the parameter is missing?", «а что будет, если метода head нет?»:
+the answer is a few lines inside the definition the conversation is about (the early ``return``
+of an empty value, the branch for HEAD, the error raised when nothing matched), not the whole
+definition again. :func:`answering_lines` scores each line of the definition by the question's
+content words (its facets' ``terms``: identifier parts compared by stem) and by what kind of
+detail is asked (a returned value, a condition, an error), then widens the best line to the
+smallest block that reads on its own: a condition with its body, or a ``return`` with the
+condition that guards it. At most :data:`MAX_LINES` lines.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ragstrata.core.question import QuestionFacets
+from ragstrata.core.rows import DefinitionRow
+
+__all__ = ["MAX_LINES", "DetailSpan", "answering_lines"]
+
+MAX_LINES = 8
+_WORD = re.compile(r"[A-Za-z][a-z]+|[A-Z]+(?![a-z])|\d+")
+_CONDITION = re.compile(
+    r"^\s*(?:\}\s*)?(?:if|elif|else\s+if|else|unless|when|case|switch|match|guard|except|catch|"
+    r"rescue|elsif)\b|\?\s*[^:]+:|=>"
+)
+_RETURN = re.compile(r"\b(?:return|yield|Ok\(|Some\(|None\b|nil\b|null\b)")
+_ERROR = re.compile(
+    r"\b(?:raise|throw|panic!?|Err\(|abort|halt|error|Error|Exception|fail|bail!?)\b"
+)
+_COMMENT = re.compile(r"^\s*(?:#|//|/\*|\*|--|\"\"\"|''')")
+_STEM = 5  # words compared by their first letters: "exists" ~ "exist", "methods" ~ "method"
+
+
+@dataclass(frozen=True, slots=True)
+class DetailSpan:
+    """The answering lines (1-based, inclusive) of a definition, and how well they match."""
+
+    start_line: int
+    end_line: int
+    score: float
+
+
+def _stems(text: str) -> set[str]:
+    return {w.lower()[:_STEM] for w in _WORD.findall(text) if len(w) >= 3}
+
+
+def _line_score(line: str, stems: set[str], facets: QuestionFacets) -> float:
+    if not line.strip() or _COMMENT.match(line):
+        return 0.0
+    matched = len(_stems(line) & stems)
+    if not matched:
+        return 0.0
+    score = 2.0 * matched
+    if "condition" in facets.details and _CONDITION.search(line):
+        score += 1.5
+    if "returns" in facets.details and _RETURN.search(line):
+        score += 1.5
+    if "error" in facets.details and _ERROR.search(line):
+        score += 1.5
+    return score
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
+def _block(lines: list[str], best: int) -> tuple[int, int]:
+    """``best`` widened to a block that reads on its own (indices into ``lines``)."""
+    line = lines[best]
+    if _CONDITION.search(line) and not _RETURN.search(line):
+        # the condition and its body: the lines indented deeper, and a closing brace
+        end = best
+        for k in range(best + 1, min(len(lines), best + MAX_LINES)):
+            nxt = lines[k]
+            if not nxt.strip():
+                continue
+            if _indent(nxt) > _indent(line):
+                end = k
+                continue
+            if nxt.strip().startswith(("}", "end")) and _indent(nxt) == _indent(line):
+                end = k
+            break
+        return best, end
+    # a return / raise / assignment: with the condition that guards it, when it is close above
+    start = best
+    for k in range(best - 1, max(-1, best - 4), -1):
+        if _indent(lines[k]) < _indent(line) and _CONDITION.search(lines[k]):
+            start = k
+            break
+        if _indent(lines[k]) < _indent(line):
+            break
+    return start, best
+
+
+def answering_lines(row: DefinitionRow, facets: QuestionFacets) -> DetailSpan | None:
+    """The lines of ``row`` that answer the detail ``facets`` ask about, or None when no line
+    of its body matches the question's words."""
+    stems = {t[:_STEM] for t in facets.terms if len(t) >= 3}
+    stems -= _stems(row.name)  # the definition's own name says nothing about the detail
+    lines = row.text.splitlines()
+    if len(lines) < 3 or not stems:
+        return None
+    scores = [_line_score(line, stems, facets) for line in lines]
+    scores[0] = 0.0  # the signature
+    best = max(range(len(lines)), key=lambda k: (scores[k], -k))
+    if scores[best] <= 0:
+        return None
+    start, end = _block(lines, best)
+    end = min(end, start + MAX_LINES - 1)
+    return DetailSpan(row.start_line + start, row.start_line + end, scores[best])

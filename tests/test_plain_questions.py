@@ -1,0 +1,173 @@
+"""Questions in plain words (issue 23): a how-question asks about behaviour, a follow-up about
+one detail is answered by the lines that hold it, an overview names the parts the rest of the
+code uses — in Russian and in English."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from ragstrata import Ragstrata, load_settings, route
+
+ROUTES = '''"""Routes: find the handler for a path."""
+from shop.registry import Registry
+
+
+class Route:
+    """One route: a path pattern and its handler."""
+
+    def __init__(self, pattern, handler):
+        self.pattern = pattern
+        self.handler = handler
+
+
+def find_handler(table, key, default=None):
+    """The handler registered for ``key``."""
+    if key is None:
+        return default
+    found = table.get(key)
+    if found is None:
+        raise KeyError(f"no handler for {key}")
+    return found
+
+
+def dispatch(registry: Registry, path):
+    """Call the handler whose pattern matches the request path."""
+    for route in registry.routes:
+        if route.pattern == path:
+            return route.handler()
+    return find_handler(registry.fallbacks, path)
+'''
+
+REGISTRY = '''"""The registry of routes."""
+
+
+class Registry:
+    """Holds every route of the application."""
+
+    def __init__(self):
+        self.routes = []
+        self.fallbacks = {}
+
+    def add(self, route):
+        self.routes.append(route)
+'''
+
+USERS = """from shop.registry import Registry
+from shop.routes import Route
+
+
+def build():
+    registry = Registry()
+    registry.add(Route("/users", list))
+    return registry
+"""
+
+ORDERS = """from shop.registry import Registry
+from shop.routes import Route
+
+
+def build():
+    registry = Registry()
+    registry.add(Route("/orders", list))
+    return registry
+"""
+
+EXAMPLE = '''from shop.registry import Registry
+
+
+class Demo:
+    """An example application."""
+
+
+def one():
+    return Demo(), Registry()
+
+
+def two():
+    return Demo()
+'''
+
+
+@pytest.fixture(scope="module")
+def shop(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Ragstrata]:
+    repo = tmp_path_factory.mktemp("plain") / "shop"
+    files = {
+        "shop/__init__.py": '"""A tiny web shop."""\n',
+        "shop/routes.py": ROUTES,
+        "shop/registry.py": REGISTRY,
+        "shop/users.py": USERS,
+        "shop/orders.py": ORDERS,
+        "examples/a.py": EXAMPLE,
+        "examples/b.py": EXAMPLE.replace("Demo", "Demo2"),
+        "README.md": "# shop\n\nA tiny web shop.\n",
+        "pyproject.toml": '[project]\nname = "shop"\nversion = "1.0"\n',
+    }
+    for rel, text in files.items():
+        path = repo / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    settings = load_settings(repo, env={}, overrides={"embedder": {"provider": "hash"}})
+    rs = Ragstrata(repo, settings)
+    rs.index()
+    yield rs
+    rs.close()
+
+
+def _lead(rs: Ragstrata, question: str, session: str | None = None) -> tuple[str, int, int]:
+    answer = rs.ask(question, session=session).answer
+    assert answer.status != "not_found", answer.text
+    first = answer.citations[0]
+    return first.path, first.start_line, first.end_line
+
+
+@pytest.mark.parametrize(
+    ("question", "intent"),
+    [
+        ("Как gin выбирает, каким способом разбирать тело запроса?", "CODE_QA"),
+        ("Какие строки библиотека считает истиной?", "CODE_QA"),
+        ("How does it decide which route matches?", "CODE_QA"),
+        ("Как установить gin?", "PROJECT_MISC"),
+        ("How do I install it?", "PROJECT_MISC"),
+    ],
+)
+def test_a_question_about_behaviour_goes_to_the_code(question: str, intent: str) -> None:
+    assert route(question)["intent"] == intent
+
+
+@pytest.mark.parametrize(
+    ("first", "follow_up", "lines"),
+    [
+        ("where is find_handler defined?", "and what does it return if the key is None?", (15, 16)),
+        (
+            "где определена функция find_handler?",
+            "а что она вернёт, если key равен None?",
+            (15, 16),
+        ),
+        ("where is find_handler defined?", "and what happens if no handler is found?", (18, 19)),
+    ],
+)
+def test_a_detail_follow_up_cites_the_lines_that_answer_it(
+    shop: Ragstrata, first: str, follow_up: str, lines: tuple[int, int]
+) -> None:
+    session = f"detail-{abs(hash((first, follow_up)))}"
+    assert _lead(shop, first, session)[:2] == ("shop/routes.py", 13)  # the definition card
+    path, start, end = _lead(shop, follow_up, session)
+    assert path == "shop/routes.py"
+    assert lines[0] - 1 <= start and end <= lines[1] + 2, (start, end)
+
+
+@pytest.mark.parametrize(
+    "question", ["What are the main parts of shop?", "Из каких основных частей состоит shop?"]
+)
+def test_an_overview_leads_with_the_parts_the_code_uses(shop: Ragstrata, question: str) -> None:
+    answer = shop.ask(question).answer
+    cited = [c.path for c in answer.citations[:2]]
+    assert cited[0] in ("shop/registry.py", "shop/routes.py"), answer.text
+    assert not any(p.startswith("examples/") for p in cited)
+
+
+def test_a_how_question_leads_with_the_function_that_does_the_work(shop: Ragstrata) -> None:
+    path, start, _ = _lead(shop, "How does it call the handler whose pattern matches a path?")
+    assert (path, start) == ("shop/routes.py", 23)
