@@ -90,6 +90,21 @@ def two():
 '''
 
 
+RUBY = """module Shop
+  class Base
+    def etag_matches?(list)
+      list.include?(@etag)
+    end
+
+    def static!(options = {})
+      return unless etag_matches?([1])
+      halt 304
+    end
+  end
+end
+"""
+
+
 @pytest.fixture(scope="module")
 def shop(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Ragstrata]:
     repo = tmp_path_factory.mktemp("plain") / "shop"
@@ -102,6 +117,7 @@ def shop(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Ragstrata]:
         "examples/a.py": EXAMPLE,
         "examples/b.py": EXAMPLE.replace("Demo", "Demo2"),
         "README.md": "# shop\n\nA tiny web shop.\n",
+        "lib/base.rb": RUBY,
         "pyproject.toml": '[project]\nname = "shop"\nversion = "1.0"\n',
     }
     for rel, text in files.items():
@@ -171,3 +187,11 @@ def test_an_overview_leads_with_the_parts_the_code_uses(shop: Ragstrata, questio
 def test_a_how_question_leads_with_the_function_that_does_the_work(shop: Ragstrata) -> None:
     path, start, _ = _lead(shop, "How does it call the handler whose pattern matches a path?")
     assert (path, start) == ("shop/routes.py", 23)
+
+
+@pytest.mark.parametrize(
+    ("question", "line"),
+    [("Where is etag_matches? defined?", 3), ("Где определён метод static!?", 7)],
+)
+def test_a_ruby_name_keeps_its_mark(shop: Ragstrata, question: str, line: int) -> None:
+    assert _lead(shop, question)[:2] == ("lib/base.rb", line)

@@ -40,6 +40,8 @@ from ragstrata.core.rows import DefinitionRow, RelationRow
 from ragstrata.core.values import Direction, ScoredRow, SearchFilters, SymbolMode
 from ragstrata.store.protocols import Store
 
+_NAME_MARKS = ("!", "?")  # the last character of Ruby and Elixir names
+
 __all__ = [
     "CASCADE",
     "DEFAULT_ACCEPT",
@@ -223,6 +225,12 @@ class SymbolResolver:
             hits = self._fuzzy(name, filters, limit)
         else:
             hits = self.store.lookup_symbol(name, mode, filters, limit)
+            if not hits and mode is SymbolMode.EXACT and name[-1:].isalnum():
+                # Ruby's `static!` / `etag_matches?`: a question drops the mark from the name
+                for mark in _NAME_MARKS:
+                    hits = self.store.lookup_symbol(name + mark, mode, filters, limit)
+                    if hits:
+                        break
         hits = [h for h in hits if isinstance(h.row, DefinitionRow)]
         return sorted(hits, key=_rank)
 
