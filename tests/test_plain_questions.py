@@ -9,6 +9,7 @@ from collections.abc import Iterator
 import pytest
 
 from ragstrata import Ragstrata, load_settings, route
+from ragstrata.core.values import SymbolMode
 
 ROUTES = '''"""Routes: find the handler for a path."""
 from shop.registry import Registry
@@ -195,3 +196,13 @@ def test_a_how_question_leads_with_the_function_that_does_the_work(shop: Ragstra
 )
 def test_a_ruby_name_keeps_its_mark(shop: Ragstrata, question: str, line: int) -> None:
     assert _lead(shop, question)[:2] == ("lib/base.rb", line)
+
+
+@pytest.mark.parametrize(
+    ("asked", "defined"), [("etag_matches", "etag_matches?"), ("static", "static!")]
+)
+def test_an_exact_lookup_finds_the_name_without_its_mark(
+    shop: Ragstrata, asked: str, defined: str
+) -> None:
+    match = shop.reader.resolver.resolve(asked, modes=(SymbolMode.EXACT,))
+    assert match.best is not None and match.best.name == defined
