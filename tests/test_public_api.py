@@ -60,3 +60,24 @@ def test_importing_ragstrata_loads_no_stage() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_the_readme_library_example_runs_as_written(tmp_path: Path) -> None:
+    """The README's "As a library" block, run with its repository path pointed at a fixture
+    (and the hash embedder, so no model loads)."""
+    import re
+
+    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    code = re.search(r"## As a library\n\n```python\n(.*?)```", readme, re.S)
+    assert code is not None
+    repo = tmp_path / "repo"
+    (repo / "svc").mkdir(parents=True)
+    (repo / "svc" / "users.py").write_text("class UserService:\n    pass\n", encoding="utf-8")
+    source = code.group(1).replace('"path/to/repo"', repr(str(repo)))
+    source = source.replace(
+        "load_settings(repo)",
+        "load_settings(repo, env={}, overrides={'embedder': {'provider': 'hash'}})",
+    )
+    out = subprocess.run([sys.executable, "-c", source], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert "svc/users.py" in out.stdout and "CODE_QA" in out.stdout

@@ -314,7 +314,7 @@ def _env_names() -> list[str]:
 
 
 def load_settings(
-    folder: Path | None = None,
+    folder: Path | str | None = None,
     env: Mapping[str, str] | None = None,
     overrides: Mapping[str, Any] | None = None,
     *,
@@ -329,6 +329,7 @@ def load_settings(
     has to be written into a file.
     """
     env = env or {}
+    folder = Path(folder) if folder is not None else None
     data: dict[str, Any] = {}
     sources: list[str] = []
     user_file = user_config_path(env)
