@@ -21,7 +21,13 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from ragstrata.cli.common import edge_settings
-from ragstrata.indexer.watch import DEFAULT_DEBOUNCE_MS, WatchRun, describe, watch_repository
+from ragstrata.indexer.watch import (
+    DEFAULT_DEBOUNCE_MS,
+    MAX_DEBOUNCE_MS,
+    WatchRun,
+    describe,
+    watch_repository,
+)
 
 if TYPE_CHECKING:
     from ragstrata.facade import Ragstrata
@@ -50,7 +56,12 @@ def watch_command(
     ] = False,
     debounce_ms: Annotated[
         int,
-        typer.Option("--debounce-ms", min=10, help="Changes this close together: one run."),
+        typer.Option(
+            "--debounce-ms",
+            min=10,
+            max=MAX_DEBOUNCE_MS,
+            help="Changes this close together: one run.",
+        ),
     ] = DEFAULT_DEBOUNCE_MS,
     as_json: Annotated[
         bool, typer.Option("--json", help="One JSON object per index run on stdout.")

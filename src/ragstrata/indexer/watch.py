@@ -17,13 +17,15 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ragstrata.errors import RagstrataError
+from ragstrata.errors import ConfigError, RagstrataError
 from ragstrata.indexer.events import IndexReport
 
-__all__ = ["DEFAULT_DEBOUNCE_MS", "WatchRun", "describe", "watch_repository"]
+__all__ = ["DEFAULT_DEBOUNCE_MS", "MAX_DEBOUNCE_MS", "WatchRun", "describe", "watch_repository"]
 
 DEFAULT_DEBOUNCE_MS = 300
 """Changes closer together than this are handled by one index run."""
+MAX_DEBOUNCE_MS = 60_000
+"""The longest debounce accepted (one minute): a longer one would leave the index stale."""
 
 _IGNORED_DIRS = frozenset({".git", ".hg", ".svn"})
 
@@ -67,6 +69,8 @@ def watch_repository(
     runs, counting the first). Returns the number of runs. Ctrl-C propagates."""
     from watchfiles import watch
 
+    if not 1 <= debounce_ms <= MAX_DEBOUNCE_MS:
+        raise ConfigError(f"debounce_ms must be between 1 and {MAX_DEBOUNCE_MS}, not {debounce_ms}")
     root = Path(repo).resolve()
     runs = 0
 
