@@ -98,22 +98,7 @@ class Ragstrata:
     @property
     def router(self) -> Router:
         if self._router is None:
-            from ragstrata.query.router import Router
-
-            rs = self.settings.router
-            decomposer = classifier = None
-            if rs.decomposer != "rule":
-                from ragstrata.query.decompose import build_decomposer
-
-                decomposer = build_decomposer(rs.decomposer, self.runner)
-            if rs.classifier == "llm":
-                from ragstrata.errors import ConfigError
-                from ragstrata.query.llm_classifier import LLMIntentClassifier
-
-                if self.runner is None:
-                    raise ConfigError("router.classifier 'llm' needs an LLM: set llm.provider")
-                classifier = LLMIntentClassifier(self.runner)
-            self._router = Router(rs, classifier=classifier, decomposer=decomposer)
+            self._router = build_router(self.settings, lambda: self.runner)
         return self._router
 
     def has_index(self) -> bool:
@@ -393,3 +378,29 @@ def _filters(paths: Sequence[str] | None, is_test: bool | None) -> SearchFilters
     from ragstrata.store.base import SearchFilters
 
     return SearchFilters(path_prefixes=tuple(paths) if paths else None, is_test=is_test)
+
+
+def build_router(settings: Settings, runner: Callable[[], Runner | None]) -> Router:
+    """The router ``settings.router`` asks for: its decomposer and, with ``classifier =
+    "llm"``, the LLM classifier over ``runner()`` (a one-line ``ConfigError`` saying how to
+    configure the LLM when there is none)."""
+    from ragstrata.errors import ConfigError
+    from ragstrata.query.router import Router
+
+    rs = settings.router
+    decomposer = classifier = None
+    if rs.decomposer != "rule":
+        from ragstrata.query.decompose import build_decomposer
+
+        decomposer = build_decomposer(rs.decomposer, runner())
+    if rs.classifier == "llm":
+        from ragstrata.query.llm_classifier import LLMIntentClassifier
+
+        llm = runner()
+        if llm is None:
+            raise ConfigError(
+                "router.classifier 'llm' needs an LLM: set llm.provider (RAGSTRATA_LLM_PROVIDER "
+                "or [llm] in your user config file), or set router.classifier to 'none'"
+            )
+        classifier = LLMIntentClassifier(llm)
+    return Router(rs, classifier=classifier, decomposer=decomposer)

@@ -6,17 +6,19 @@ Each test drives the real CLI, HTTP server or MCP stdio server on a fixture it w
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import httpx
 import pytest
 
 from answer_fixture import write_repo
-from hostile.hostile_util import clean_env
+from hostile.hostile_util import clean_env, run_proc
 from ragstrata.facade import Ragstrata
 from ragstrata.http import create_app
 from ragstrata.settings import load_settings
 from test_http_api import LiveServer
+from test_llm_providers import KEY, ProviderServer, Reply, openai_app, openai_chat
 
 
 @pytest.fixture(scope="module")
@@ -41,3 +43,38 @@ def test_http_index_takes_a_strict_boolean(repo: Path, value: object) -> None:
         status = httpx.get(server.url + "/v1/status", timeout=30).json()
         assert status["repos"][0]["job_id"] is None  # nothing was started
     rs.close()
+
+
+def test_router_classifier_llm_without_an_llm_is_one_line(repo: Path) -> None:
+    """Cause 15: ``RAGSTRATA_ROUTER_CLASSIFIER=llm`` with no LLM says how to configure one from
+    the CLI (never "pass Router(classifier=...)"), exit 2; ``route`` reads the same rule."""
+    env = clean_env(RAGSTRATA_ROUTER_CLASSIFIER="llm")
+    for args in (("route", "hmm"), ("search", "hmm", "--repo", str(repo))):
+        done = run_proc(*args, env=env)
+        assert done.returncode == 2, done.stderr
+        line = done.stderr.strip()
+        assert "\n" not in line and "RAGSTRATA_LLM_PROVIDER" in line, line
+        assert "Router(" not in line
+
+
+def test_router_classifier_llm_works_from_the_cli(repo: Path) -> None:
+    """Cause 15, the other half: with an LLM configured, ``route`` asks it for the intent of a
+    question the rules are unsure of, and the plan says the classifier decided."""
+    verdict = json.dumps({"intent": "DOCS_QA", "confidence": 0.93})
+    server = ProviderServer(openai_app({"gpt-4o-mini": 0}))
+    server.script("/v1/chat/completions", Reply(200, openai_chat(verdict, "gpt-4o-mini", 9, 9, 0)))
+    try:
+        env = clean_env(
+            RAGSTRATA_ROUTER_CLASSIFIER="llm",
+            RAGSTRATA_LLM_PROVIDER="openai",
+            RAGSTRATA_LLM_BASE_URL=server.root + "/v1",
+            RAGSTRATA_LLM_MODEL="gpt-4o-mini",
+            RAGSTRATA_LLM_API_KEY=KEY,
+            RAGSTRATA_LLM_MAX_RETRIES="0",
+        )
+        done = run_proc("route", "hmm", env=env)
+        assert done.returncode == 0, done.stderr
+        assert [r.path for r in server.requests] == ["/v1/chat/completions"]
+        assert json.loads(done.stdout)["intent"] == "DOCS_QA"
+    finally:
+        server.close()

@@ -34,12 +34,14 @@ def route_command(
     ),
 ) -> None:
     """Print the Intent Router plan (schema 1.1) of QUERY as JSON."""
-    from ragstrata.query.router import Router
+    from ragstrata.facade import build_router
+    from ragstrata.llm.factory import make_runner
 
     settings = edge_settings(options=ctx.obj)
     conversation_state = parse_json_arg(state, "--state")
     context = parse_json_arg(repo_context, "--repo-context")
-    router = Router(settings.router)
+    llm = settings.llm
+    router = build_router(settings, lambda: make_runner(llm) if llm.provider != "none" else None)
     print_json(router.route(query, conversation_state, context))
 
 
