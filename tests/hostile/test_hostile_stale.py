@@ -7,18 +7,22 @@ Each test drives the real CLI, HTTP server or MCP stdio server on a fixture it w
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import httpx
 import pytest
 
 from answer_fixture import write_repo
-from hostile.hostile_util import clean_env, run_proc
+from hostile.hostile_util import clean_env, run_proc, write_tree
 from ragstrata.facade import Ragstrata
 from ragstrata.http import create_app
 from ragstrata.settings import load_settings
 from test_http_api import LiveServer
 from test_llm_providers import KEY, ProviderServer, Reply, openai_app, openai_chat
+
+SRC = Path(__file__).resolve().parents[2] / "src"
 
 
 @pytest.fixture(scope="module")
@@ -78,3 +82,48 @@ def test_router_classifier_llm_works_from_the_cli(repo: Path) -> None:
         assert json.loads(done.stdout)["intent"] == "DOCS_QA"
     finally:
         server.close()
+
+
+BELL_NAME = "b:x:\x07ll.py"
+BELL_CONTENT = 'def bell():\n    """Ring\x07 the :x: bell [bold]loud[/bold] now."""\n    return 1\n'
+
+
+@pytest.fixture(scope="module")
+def bell_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = write_tree(tmp_path_factory.mktemp("bell") / "r", {BELL_NAME: BELL_CONTENT})
+    done = run_proc("index", str(root))
+    assert done.returncode == 0, done.stderr
+    return root
+
+
+BELL_COMMANDS = {
+    "search": ("search", "bell"),
+    "ask": ("ask", "what does bell ring?"),
+    "inspect": ("inspect", "."),
+    "error": ("gendocs", "nope\x07:x:"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BELL_COMMANDS))
+def test_bel_is_escaped_and_emoji_codes_stay_text(bell_repo: Path, name: str) -> None:
+    """Cause 14: BEL from the repository (a file name, a docstring, a path in an error) shows
+    as ``\\x07`` on a colour terminal, never dropped or rung; ``:x:`` stays ``:x:`` (no ❌) and
+    ``[bold]`` stays literal."""
+    args = BELL_COMMANDS[name]
+    env = clean_env(FORCE_COLOR="1", COLUMNS="200", PYTHONPATH=str(SRC))
+    done = subprocess.run(
+        [sys.executable, "-m", "ragstrata", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=bell_repo,
+        timeout=120,
+    )
+    shown = done.stdout + done.stderr
+    assert done.returncode == (2 if name == "error" else 0), done.stderr
+    assert "\x07" not in shown and "\\x07" in shown
+    assert "\u274c" not in shown and ":x:" in shown
+    if name in ("search", "inspect"):
+        assert "b:x:\\x07ll" in shown
+    if name == "ask":
+        assert "[bold]loud[/bold]" in shown
