@@ -106,6 +106,22 @@ class Ragstrata:
         (asks the configured store; creates no file, no database entry)."""
         return self.store.has_index()
 
+    def checked_store(self) -> Store:
+        """The store, once its index is known to hold rows of this version's schema: the one
+        schema check every read (search, status, lookups, docs) goes through; an index of
+        another ``schema_version`` is an ``IndexMismatchError`` naming the rebuild."""
+        from ragstrata.errors import IndexMismatchError
+
+        store = self.store
+        manifest = store.read_manifest() if store.has_index() else None
+        if manifest is not None and manifest.schema_version != store.schema_version:
+            raise IndexMismatchError(
+                f"the index at {self.index_dir} has schema version {manifest.schema_version}, "
+                f"this version of ragstrata reads {store.schema_version}; rebuild it with "
+                f"`ragstrata index --rebuild {self.repo}`"
+            )
+        return store
+
     def close(self) -> None:
         """Release the store (safe to call twice)."""
         if self._store is not None:
@@ -149,7 +165,7 @@ class Ragstrata:
         """Rows per layer, stale files, pending embeddings, fingerprint, schema version."""
         from ragstrata.indexer import index_status
 
-        return index_status(self.repo, self.store, self.embedder, self.settings)
+        return index_status(self.repo, self.checked_store(), self.embedder, self.settings)
 
     def route(
         self,
@@ -173,7 +189,7 @@ class Ragstrata:
         from ragstrata.retrieve.retriever import Retriever
 
         plan = self.router.plan(query, state, None)
-        evidence = Retriever(self.store, self.embedder, self.settings).retrieve(
+        evidence = Retriever(self.checked_store(), self.embedder, self.settings).retrieve(
             plan, top_k=top_k, layers=layers
         )
         return SearchResult(plan=plan.model_dump(mode="json"), hits=evidence.hits)
@@ -216,7 +232,7 @@ class Ragstrata:
         from ragstrata.retrieve.lookups import DefinitionResult
         from ragstrata.retrieve.resolve import SymbolResolver
 
-        match = SymbolResolver(self.store).resolve(
+        match = SymbolResolver(self.checked_store()).resolve(
             _name(name), _filters(paths, is_test), limit=limit
         )
         return DefinitionResult(name=match.name, match=match)
@@ -233,7 +249,7 @@ class Ragstrata:
         from ragstrata.retrieve.lookups import ReferencesResult
         from ragstrata.retrieve.resolve import SymbolResolver
 
-        refs = SymbolResolver(self.store).references(
+        refs = SymbolResolver(self.checked_store()).references(
             _name(name), _filters(paths, is_test), limit=limit
         )
         return ReferencesResult(refs)
@@ -247,7 +263,7 @@ class Ragstrata:
         key = path.strip().replace("\\", "/").removeprefix("./")
         if not key:
             raise InvalidQueryError("empty path; give a repository-relative file path")
-        defs = tuple(outline(self.store, key))
+        defs = tuple(outline(self.checked_store(), key))
         indexed = bool(defs) or key in self.store.catalog()
         return OutlineResult(path=key, indexed=indexed, definitions=defs)
 
@@ -262,7 +278,7 @@ class Ragstrata:
         from ragstrata.docgen.site import DocsGenerator
 
         return DocsGenerator(
-            self.store,
+            self.checked_store(),
             language=language,
             read=self.read_indexed,
             runner=self.runner if use_llm else None,
@@ -274,7 +290,7 @@ class Ragstrata:
         symbols that no longer exist."""
         from ragstrata.docgen.drift import check_drift
 
-        return check_drift(folder, self.store)
+        return check_drift(folder, self.checked_store())
 
     def read_indexed(self, path: str) -> str | None:
         """The text of an indexed file as indexed (rebuilt from its chunks), else as it is on

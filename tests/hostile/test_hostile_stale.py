@@ -7,6 +7,7 @@ Each test drives the real CLI, HTTP server or MCP stdio server on a fixture it w
 from __future__ import annotations
 
 import json
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -15,7 +16,7 @@ import httpx
 import pytest
 
 from answer_fixture import write_repo
-from hostile.hostile_util import clean_env, run_proc, write_tree
+from hostile.hostile_util import clean_env, mcp_call, run_proc, write_tree
 from ragstrata.facade import Ragstrata
 from ragstrata.http import create_app
 from ragstrata.settings import load_settings
@@ -127,3 +128,48 @@ def test_bel_is_escaped_and_emoji_codes_stay_text(bell_repo: Path, name: str) ->
         assert "b:x:\\x07ll" in shown
     if name == "ask":
         assert "[bold]loud[/bold]" in shown
+
+
+def _other_schema(root: Path) -> None:
+    """Write a manifest claiming another schema version (an index of another release)."""
+    db = sqlite3.connect(root / ".ragstrata" / "index.sqlite")
+    try:
+        (text,) = db.execute("SELECT value FROM meta WHERE key = 'manifest'").fetchone()
+        manifest = json.loads(text)
+        manifest["schema_version"] += 7
+        db.execute("UPDATE meta SET value = ? WHERE key = 'manifest'", (json.dumps(manifest),))
+        db.commit()
+    finally:
+        db.close()
+
+
+def test_every_command_refuses_another_schema_version(tmp_path: Path) -> None:
+    """Cause 11: search, status, ask, index, gendocs (CLI), HTTP and MCP all refuse an index of
+    another ``schema_version`` with the rebuild hint (exit 2); ``index --rebuild`` fixes it."""
+    root = write_repo(tmp_path / "shop")
+    assert run_proc("index", str(root)).returncode == 0
+    _other_schema(root)
+    for args in (
+        ("search", "charge", "--repo", str(root)),
+        ("status", str(root)),
+        ("status", str(root), "--json"),
+        ("ask", "what does charge do?", "--repo", str(root)),
+        ("index", str(root)),
+        ("gendocs", "pay", "--repo", str(root)),
+    ):
+        done = run_proc(*args)
+        line = done.stderr.strip()
+        assert done.returncode == 2, (args, done.stderr)
+        assert "\n" not in line and "index --rebuild" in line, (args, line)
+    rs = Ragstrata(root, load_settings(root, env=clean_env()))
+    with LiveServer(create_app({"shop": rs})) as server:
+        reply = httpx.post(server.url + "/v1/search", json={"query": "charge"}, timeout=30)
+        assert reply.status_code == 409 and reply.json()["error"]["code"] == "index_mismatch"
+        status = httpx.get(server.url + "/v1/status", timeout=30).json()["repos"][0]
+        assert status["error"]["code"] == "index_mismatch" and status["status"] is None
+    rs.close()
+    result = mcp_call(root, "search_code", {"query": "charge"})
+    assert result.get("isError") is True and "index --rebuild" in json.dumps(result)
+    assert run_proc("index", str(root), "--rebuild").returncode == 0
+    done = run_proc("search", "charge", "--repo", str(root))
+    assert done.returncode == 0, done.stderr
