@@ -153,10 +153,13 @@ class Ragstrata:
 
         store = self.store
         if rebuild and not dry_run and isinstance(store, Rebuildable):
-            built = store.beside()
-            indexer = Indexer(self.repo, built, self.embedder, self.settings)
-            report = indexer.run(rebuild=True, embed=embed, progress=progress)
-            store.replace_with(built)
+            built = store.beside()  # waits while another process rebuilds this index
+            try:
+                indexer = Indexer(self.repo, built, self.embedder, self.settings)
+                report = indexer.run(rebuild=True, embed=embed, progress=progress)
+                store.replace_with(built)
+            finally:
+                built.close()  # gives a failed rebuild's lock back
             return report
         indexer = Indexer(self.repo, store, self.embedder, self.settings)
         return indexer.run(rebuild=rebuild, dry_run=dry_run, embed=embed, progress=progress)

@@ -121,3 +121,35 @@ def test_binary_glossary_exits_2_not_utf8(tmp_path: Path) -> None:
         assert done.returncode == 2, done.stderr
         line = done.stderr.strip()
         assert "\n" not in line and "glossary file" in line and "not UTF-8 text" in line, line
+
+
+def _many_files(root: Path, n: int = 150) -> Path:
+    files = {
+        f"pkg/mod{i}.py": f'"""Module {i}."""\n\n\ndef charge{i}(amount):\n    return amount * {i}\n'
+        for i in range(n)
+    }
+    return write_tree(root, files)
+
+
+def test_two_concurrent_rebuilds_both_finish(tmp_path: Path) -> None:
+    """Cause 4: two ``index --rebuild`` at once: the second waits for the first's swap (no
+    "database is locked"), both exit 0, and the index answers afterwards."""
+    root = _many_files(tmp_path / "big")
+    assert run_proc("index", str(root)).returncode == 0
+    cmd = [sys.executable, "-m", "ragstrata", "index", str(root), "--rebuild", "--json"]
+    procs = [
+        subprocess.Popen(
+            cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=clean_env()
+        )
+        for _ in range(3)
+    ]
+    outputs = [p.communicate(timeout=LIMIT_S * 3) for p in procs]
+    for proc, (out, err) in zip(procs, outputs, strict=True):
+        assert proc.returncode == 0, err
+        assert "database is locked" not in err and "internal error" not in err
+        assert json.loads(out)["files"]["added"] == 150
+    done = run_proc("search", "charge7", "--repo", str(root), "--json")
+    assert done.returncode == 0, done.stderr
+    assert "pkg/mod7.py" in [h["path"] for h in json.loads(done.stdout)["hits"]]
+    leftovers = sorted(p.name for p in (root / ".ragstrata").iterdir() if "rebuild." in p.name)
+    assert leftovers == [], leftovers
