@@ -10,7 +10,10 @@ import json
 import sqlite3
 import subprocess
 import sys
+import threading
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -20,6 +23,7 @@ from hostile.hostile_util import clean_env, mcp_call, run_proc, write_tree
 from ragstrata.facade import Ragstrata
 from ragstrata.http import create_app
 from ragstrata.settings import load_settings
+from ragstrata.testing import HashEmbedder
 from test_http_api import LiveServer
 from test_llm_providers import KEY, ProviderServer, Reply, openai_app, openai_chat
 
@@ -173,3 +177,61 @@ def test_every_command_refuses_another_schema_version(tmp_path: Path) -> None:
     assert run_proc("index", str(root), "--rebuild").returncode == 0
     done = run_proc("search", "charge", "--repo", str(root))
     assert done.returncode == 0, done.stderr
+
+
+class HeldDocuments(HashEmbedder):
+    """The hash embedder whose document embedding waits for ``gate``: it holds a rebuild job
+    in its embedding phase, after the old index would have been emptied."""
+
+    def __init__(self, gate: threading.Event) -> None:
+        super().__init__()
+        self.gate = gate
+        self.held = threading.Event()
+
+    def embed_documents(self, texts: Sequence[str], progress: Any = None) -> list[list[float]]:
+        self.held.set()
+        assert self.gate.wait(timeout=120), "the test never released the rebuild"
+        return super().embed_documents(texts, progress)
+
+
+def test_http_rebuild_job_keeps_readers_answering(tmp_path: Path) -> None:
+    """Cause 9: while an HTTP rebuild job runs, search and ask of that repository answer from
+    the old index (200, not 409); a CLI rebuild started meanwhile waits its turn and finishes
+    (cause 4 across a process and a server)."""
+    root = write_repo(tmp_path / "shop")
+    assert run_proc("index", str(root)).returncode == 0
+    gate = threading.Event()
+    embedder = HeldDocuments(gate)
+    rs = Ragstrata(root, load_settings(root, env=clean_env()), embedder=embedder)
+    cli: subprocess.Popen[str] | None = None
+    with LiveServer(create_app({"shop": rs})) as server, httpx.Client(timeout=60) as client:
+        try:
+            started = client.post(server.url + "/v1/index", json={"rebuild": True})
+            assert started.status_code == 202, started.text
+            assert embedder.held.wait(timeout=60)
+            for route in ("/v1/search", "/v1/ask"):
+                reply = client.post(server.url + route, json={"query": "charge"})
+                assert reply.status_code == 200, (route, reply.text)
+                assert "charge" in reply.text
+            cli = subprocess.Popen(
+                [sys.executable, "-m", "ragstrata", "index", str(root), "--rebuild"],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+                text=True,
+                env=clean_env(),
+            )
+        finally:
+            gate.set()
+        job_url = server.url + "/v1/jobs/" + started.json()["job_id"]
+        for _ in range(1200):
+            job = client.get(job_url).json()
+            if job["state"] != "running":
+                break
+            gate.wait(0.05)
+        assert job["state"] == "done", job
+        assert cli is not None
+        _, err = cli.communicate(timeout=120)
+        assert cli.returncode == 0, err
+        reply = client.post(server.url + "/v1/search", json={"query": "charge"})
+        assert reply.status_code == 200 and reply.json()["hits"]
+    rs.close()
