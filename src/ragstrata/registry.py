@@ -187,6 +187,10 @@ class Registry:
                 )
             self._slots[name] = _Slot(rs)
         self.index_hint = index_hint
+        from ragstrata.indexer.watch import WatchStates
+
+        self.watchers = WatchStates()
+        """The background watchers' states (``serve --watch``, ``mcp --watch``)."""
 
     # ------------------------------------------------------------------ names
     @property

@@ -25,6 +25,7 @@ from ragstrata.indexer.watch import (
     DEFAULT_DEBOUNCE_MS,
     MAX_DEBOUNCE_MS,
     WatchRun,
+    WatchStates,
     describe,
     watch_repository,
 )
@@ -96,20 +97,77 @@ def watch_command(
             typer.echo("watch: stopped", err=True)
 
 
+MAX_WATCH_RESTARTS = 5
+"""A server's watcher that fails more often than this in a row is reported dead."""
+
+
+def _watch_until_stopped(
+    own: Ragstrata,
+    name: str,
+    index: Callable[[], IndexReport],
+    stop: threading.Event,
+    states: WatchStates,
+    max_restarts: int = MAX_WATCH_RESTARTS,
+    backoff_s: float = 1.0,
+) -> None:
+    """Run one repository's watcher until ``stop``; when the watcher itself fails, say so on
+    stderr and start it again (its first run catches up) after ``backoff_s`` doubling each
+    time, up to ``max_restarts`` times, then mark it ``dead`` (``/healthz`` and ``/v1/status``
+    report it)."""
+    restarts = 0
+    while not stop.is_set():
+        states.set(name, "running", restarts=restarts)
+        try:
+            watch_repository(
+                own.repo,
+                index,
+                lambda run: print(describe(run, name), file=sys.stderr, flush=True),
+                index_dir_name=own.settings.store.index_dir_name,
+                stop=stop,
+            )
+            states.set(name, "stopped", restarts=restarts)
+            return
+        except Exception as exc:  # the server goes on; its index must not go silently stale
+            error = f"{type(exc).__name__}: {' '.join(str(exc).split())}"
+            if restarts >= max_restarts:
+                states.set(name, "dead", error, restarts)
+                print(
+                    f"watch {name}: the watcher died ({error}); the index no longer "
+                    "follows file changes: restart the server",
+                    file=sys.stderr,
+                    flush=True,
+                )
+                return
+            restarts += 1
+            states.set(name, "restarting", error, restarts)
+            print(
+                f"watch {name}: the watcher failed ({error}); restarting it",
+                file=sys.stderr,
+                flush=True,
+            )
+            stop.wait(min(backoff_s * 2.0 ** (restarts - 1), 30.0))
+
+
 def start_watchers(
-    facades: Mapping[str, Ragstrata], registry: Registry | None = None
+    facades: Mapping[str, Ragstrata],
+    registry: Registry | None = None,
+    *,
+    max_restarts: int = MAX_WATCH_RESTARTS,
+    backoff_s: float = 1.0,
 ) -> Callable[[], None]:
     """Watch every served repository in a daemon thread; returns a function that stops them.
 
     Each thread indexes through its own facade (its own store connection) that shares the
     served facade's embedder, so a server holds one model however many repositories it has.
     With the server's ``registry``, each run waits its turn behind an index job or ``reindex``
-    call of the same repository (one index run at a time).
+    call of the same repository (one index run at a time), and each watcher's state goes to
+    ``registry.watchers`` (a failed watcher is restarted, then reported dead).
     """
     from ragstrata.facade import Ragstrata
 
     stop = threading.Event()
     threads: list[threading.Thread] = []
+    states = registry.watchers if registry is not None else WatchStates()
     for name, served in facades.items():
         own = Ragstrata(served.repo, served.settings, embedder=served.embedder)
 
@@ -123,13 +181,7 @@ def start_watchers(
             own: Ragstrata = own, name: str = name, index: Callable[[], IndexReport] = index
         ) -> None:
             try:
-                watch_repository(
-                    own.repo,
-                    index,
-                    lambda run: print(describe(run, name), file=sys.stderr, flush=True),
-                    index_dir_name=own.settings.store.index_dir_name,
-                    stop=stop,
-                )
+                _watch_until_stopped(own, name, index, stop, states, max_restarts, backoff_s)
             finally:
                 own.close()
 

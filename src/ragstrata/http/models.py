@@ -182,16 +182,30 @@ class RepoStatus(BaseModel):
     job_id: str | None
     status: dict[str, Any] | None
     error: ErrorInfo | None
+    watcher: WatcherInfo | None = None
 
 
 class StatusResponse(BaseModel):
     repos: list[RepoStatus]
 
 
+class WatcherInfo(BaseModel):
+    """A background watcher (``serve --watch``): ``running``, ``restarting`` after a failure,
+    ``dead`` (the index no longer follows file changes; restart the server) or ``stopped``."""
+
+    state: Literal["running", "restarting", "dead", "stopped"]
+    error: str | None = None
+    restarts: int = 0
+
+
 class HealthResponse(BaseModel):
-    status: Literal["ok"]
+    """``degraded`` while a watcher is dead: the server answers, from an index that no longer
+    follows the files."""
+
+    status: Literal["ok", "degraded"]
     version: str
     repos: list[str]
+    watchers: dict[str, WatcherInfo] = Field(default_factory=dict)
 
 
 class SourceResponse(BaseModel):

@@ -11,16 +11,24 @@ wipe or a rebuild). Events inside the index folder and ``.git`` are ignored. A r
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ragstrata.errors import ConfigError, RagstrataError
+from ragstrata.errors import ConfigError, one_line
 from ragstrata.indexer.events import IndexReport
 
-__all__ = ["DEFAULT_DEBOUNCE_MS", "MAX_DEBOUNCE_MS", "WatchRun", "describe", "watch_repository"]
+__all__ = [
+    "DEFAULT_DEBOUNCE_MS",
+    "MAX_DEBOUNCE_MS",
+    "WatchRun",
+    "WatchStates",
+    "describe",
+    "watch_repository",
+]
 
 DEFAULT_DEBOUNCE_MS = 300
 """Changes closer together than this are handled by one index run."""
@@ -40,12 +48,45 @@ class WatchRun:
     error: str | None = None
 
 
+class WatchStates:
+    """What each background watcher of a server is doing, for ``/healthz`` and ``/v1/status``:
+    ``running``, ``restarting`` (it failed and starts again) or ``dead`` (it failed too often;
+    the index no longer follows the files), with the last error. Thread-safe."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._states: dict[str, dict[str, object]] = {}
+
+    def set(self, name: str, state: str, error: str | None = None, restarts: int = 0) -> None:
+        with self._lock:
+            self._states[name] = {"state": state, "error": error, "restarts": restarts}
+
+    def get(self, name: str) -> dict[str, object] | None:
+        """The state of ``name``'s watcher (a copy), or None when it has none."""
+        with self._lock:
+            state = self._states.get(name)
+            return None if state is None else dict(state)
+
+    def snapshot(self) -> dict[str, dict[str, object]]:
+        with self._lock:
+            return {name: dict(state) for name, state in self._states.items()}
+
+    def dead(self) -> list[str]:
+        """Names whose watcher stopped for good."""
+        with self._lock:
+            return sorted(n for n, s in self._states.items() if s["state"] == "dead")
+
+
 def _ignore(repo: Path, index_dir_name: str) -> Callable[[object, str], bool]:
     skip = {*_IGNORED_DIRS, index_dir_name}
 
     def keep(_change: object, path: str) -> bool:
         try:
-            parts = Path(path).resolve().relative_to(repo).parts
+            resolved = Path(path).resolve()
+        except (OSError, RuntimeError):  # a symlink loop: keep the event, the walker skips it
+            resolved = Path(os.path.abspath(path))
+        try:
+            parts = resolved.relative_to(repo).parts
         except ValueError:
             return False
         return not set(parts) & skip
@@ -78,9 +119,11 @@ def watch_repository(
         nonlocal runs
         runs += 1
         try:
-            on_run(WatchRun(trigger, events, report=index()))
-        except (RagstrataError, OSError) as exc:
-            on_run(WatchRun(trigger, events, error=f"{type(exc).__name__}: {exc}"))
+            report = index()
+        except Exception as exc:  # one failed run never ends the watcher
+            on_run(WatchRun(trigger, events, error=_failure(exc)))
+        else:
+            on_run(WatchRun(trigger, events, report=report))
 
     if initial:
         one("start", 0)
@@ -101,6 +144,8 @@ def watch_repository(
     ):
         if stop is not None and stop.is_set():
             break
+        if not root.is_dir():  # the native watcher would go on quietly, watching nothing
+            raise FileNotFoundError(f"the repository folder {root} is gone")
         if not changes:
             if catch_up:
                 catch_up = False
@@ -117,11 +162,16 @@ def _catch_up(index: Callable[[], IndexReport], on_run: Callable[[WatchRun], Non
     """One index run, reported only when it found something to do."""
     try:
         report = index()
-    except (RagstrataError, OSError) as exc:
-        on_run(WatchRun("change", 0, error=f"{type(exc).__name__}: {exc}"))
+    except Exception as exc:  # one failed run never ends the watcher
+        on_run(WatchRun("change", 0, error=_failure(exc)))
         return
     if report.added or report.changed or report.removed:
         on_run(WatchRun("change", 0, report=report))
+
+
+def _failure(exc: BaseException) -> str:
+    """One line for a failed run: the error's type and message."""
+    return f"{type(exc).__name__}: {one_line(exc)}"
 
 
 def _paths(changes: Iterable[tuple[object, str]]) -> set[str]:
