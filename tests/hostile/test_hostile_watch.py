@@ -59,7 +59,15 @@ class Lines:
         self.lines: list[str] = []
         assert proc.stderr is not None
         stream = proc.stderr
-        threading.Thread(target=lambda: self.lines.extend(stream), daemon=True).start()
+        self.thread = threading.Thread(target=lambda: self.lines.extend(stream), daemon=True)
+        self.thread.start()
+
+    def finish(self, proc: subprocess.Popen[str]) -> str:
+        """Wait for ``proc`` to end (bounded); its stdout. Every stderr line is read after."""
+        assert proc.stdout is not None
+        proc.wait(timeout=LIMIT_S)  # a few short JSON lines: they fit in the pipe meanwhile
+        self.thread.join(timeout=LIMIT_S)
+        return proc.stdout.read()
 
     def count(self, word: str) -> int:
         return sum(word in line for line in list(self.lines))
@@ -82,7 +90,7 @@ def test_cli_watch_survives_a_symlink_loop(tmp_path: Path) -> None:
         _loop(root)
         _until(lambda: err.count(" change: ") >= 1 or proc.poll() is not None, "the loop run")
         (root / "pkg" / "refund.py").write_text("def refund():\n    return 0\n", "utf-8")
-        out, _ = proc.communicate(timeout=LIMIT_S)
+        out = err.finish(proc)
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -169,3 +177,57 @@ def test_a_dead_watcher_is_reported(tmp_path: Path) -> None:
     finally:
         stop()
         rs.close()
+
+
+def test_cli_watch_reloads_settings_when_ragstrata_toml_changes(tmp_path: Path) -> None:
+    """Cause 12: an edit of ``ragstrata.toml`` under ``watch`` is applied to the next run (the
+    run says so): a newly excluded folder leaves the index, as a clean index would have it."""
+    root = _repo(tmp_path / "shop")
+    write_tree(root, {"notes/todo.md": "# Todo\n\nRemember the quarterly zebra audit.\n"})
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ragstrata", "watch", str(root), "--json", "--max-runs", "2"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=clean_env(),
+    )
+    err = Lines(proc)
+    try:
+        _until(lambda: err.count(" start: ") == 1, "the first run")
+        (root / "ragstrata.toml").write_text('[index]\nexclude = ["notes/**"]\n', "utf-8")
+        out = err.finish(proc)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 0, "".join(err.lines)
+    first, second = (json.loads(line) for line in out.splitlines())
+    assert first["report"]["files"]["added"] == 2
+    assert "reloaded" in second["note"] and second["report"]["files"]["removed"] == 1
+    assert err.count("settings reloaded") == 1
+    search = ["search", "zebra audit", "--repo", str(root), "--json"]
+    done = subprocess.run(
+        [sys.executable, "-m", "ragstrata", *search],
+        capture_output=True,
+        text=True,
+        env=clean_env(),
+        timeout=LIMIT_S,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "notes/todo.md" not in [h["path"] for h in json.loads(done.stdout)["hits"]]
+
+
+def test_serve_watch_says_a_restart_is_needed(served: tuple[Path, str, Lines]) -> None:
+    """Cause 12 under ``serve --watch``: new settings cannot change a running server, so
+    ``/healthz``, ``/v1/status`` and stderr say a restart is needed."""
+    root, url, err = served
+    (root / "ragstrata.toml").write_text("[index]\nchunk_size = 900\n", "utf-8")
+
+    def noted() -> bool:
+        watcher = httpx.get(url + "/healthz", timeout=30).json()["watchers"]["shop"]
+        return "restart" in (watcher.get("note") or "")
+
+    _until(noted, "the watcher to note the settings change")
+    status = httpx.get(url + "/v1/status", timeout=30).json()["repos"][0]
+    assert "restart the server" in status["watcher"]["note"]
+    _until(lambda: err.count("restart the server") >= 1, "the stderr line")

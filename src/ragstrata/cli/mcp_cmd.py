@@ -73,7 +73,9 @@ def mcp_command(
     if watch:
         from ragstrata.cli.watch_cmd import start_watchers
 
-        stop_watching = start_watchers(facades, repos)
+        stop_watching = start_watchers(
+            facades, repos, settings_for=lambda folder: edge_settings(folder, options=ctx.obj)
+        )
     try:
         run_server(build_server(repos), transport.value, host, port)
     finally:

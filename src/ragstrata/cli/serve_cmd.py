@@ -89,7 +89,9 @@ def serve_command(
     if watch:
         from ragstrata.cli.watch_cmd import start_watchers
 
-        stop_watching = start_watchers(repos, served)
+        stop_watching = start_watchers(
+            repos, served, settings_for=lambda folder: edge_settings(folder, options=ctx.obj)
+        )
     try:
         uvicorn.run(application, host=host, port=port, log_level="info", server_header=False)
     finally:

@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ragstrata.cli.common import edge_settings
+from ragstrata.cli.common import GlobalOptions, edge_settings
+from ragstrata.errors import RagstrataError, one_line
 from ragstrata.indexer.watch import (
     DEFAULT_DEBOUNCE_MS,
     MAX_DEBOUNCE_MS,
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
     from ragstrata.facade import Ragstrata
     from ragstrata.indexer import IndexReport
     from ragstrata.registry import Registry
+    from ragstrata.settings import Settings
 
 __all__ = ["start_watchers", "watch_command"]
 
@@ -44,7 +46,34 @@ def _as_json(run: WatchRun) -> str:
         data["report"] = run.report.to_dict()
     else:
         data["error"] = run.error
+    if run.note:
+        data["note"] = run.note
     return json.dumps(data, ensure_ascii=False)
+
+
+class _Current:
+    """The facade ``watch`` indexes through, replaced when the repository's settings file
+    changes (``ragstrata.toml``, ``pyproject.toml``): the next run follows the new settings."""
+
+    def __init__(self, rs: Ragstrata, options: GlobalOptions | None) -> None:
+        self.rs = rs
+        self.options = options
+
+    def reload(self) -> str | None:
+        """Read the settings again; a note for the run (None when nothing changed)."""
+        from ragstrata.facade import Ragstrata
+
+        try:
+            settings = edge_settings(self.rs.repo, options=self.options)
+        except RagstrataError as exc:
+            return f"settings not reloaded, the previous ones stay: {one_line(exc)}"
+        old = self.rs
+        if settings == old.settings:
+            return None
+        same_embedder = settings.embedder == old.settings.embedder
+        self.rs = Ragstrata(old.repo, settings, embedder=old.embedder if same_embedder else None)
+        old.close()
+        return "settings reloaded from the repository's settings file"
 
 
 def watch_command(
@@ -75,26 +104,30 @@ def watch_command(
     from ragstrata.facade import Ragstrata
 
     root = path or Path.cwd()
-    with Ragstrata(root, edge_settings(root if root.is_dir() else None, options=ctx.obj)) as rs:
+    rs = Ragstrata(root, edge_settings(root if root.is_dir() else None, options=ctx.obj))
+    current = _Current(rs, ctx.obj)
 
-        def report(run: WatchRun) -> None:
-            if as_json:
-                sys.stdout.write(_as_json(run) + "\n")
-                sys.stdout.flush()
-            typer.echo(describe(run), err=True)
+    def report(run: WatchRun) -> None:
+        if as_json:
+            sys.stdout.write(_as_json(run) + "\n")
+            sys.stdout.flush()
+        typer.echo(describe(run), err=True)
 
-        typer.echo(f"watch: watching {rs.repo} (Ctrl-C stops)", err=True)
-        try:
-            watch_repository(
-                rs.repo,
-                lambda: rs.index(embed=not no_embed),
-                report,
-                index_dir_name=rs.settings.store.index_dir_name,
-                debounce_ms=debounce_ms,
-                max_runs=max_runs,
-            )
-        except KeyboardInterrupt:
-            typer.echo("watch: stopped", err=True)
+    typer.echo(f"watch: watching {rs.repo} (Ctrl-C stops)", err=True)
+    try:
+        watch_repository(
+            rs.repo,
+            lambda: current.rs.index(embed=not no_embed),
+            report,
+            index_dir_name=rs.settings.store.index_dir_name,
+            debounce_ms=debounce_ms,
+            max_runs=max_runs,
+            on_config_change=current.reload,
+        )
+    except KeyboardInterrupt:
+        typer.echo("watch: stopped", err=True)
+    finally:
+        current.rs.close()
 
 
 MAX_WATCH_RESTARTS = 5
@@ -109,14 +142,32 @@ def _watch_until_stopped(
     states: WatchStates,
     max_restarts: int = MAX_WATCH_RESTARTS,
     backoff_s: float = 1.0,
+    settings_for: Callable[[Path], Settings] | None = None,
 ) -> None:
     """Run one repository's watcher until ``stop``; when the watcher itself fails, say so on
     stderr and start it again (its first run catches up) after ``backoff_s`` doubling each
     time, up to ``max_restarts`` times, then mark it ``dead`` (``/healthz`` and ``/v1/status``
-    report it)."""
+    report it). A changed settings file (``settings_for`` reads it again) cannot change a
+    running server's settings: the watcher's state and stderr say a restart is needed."""
     restarts = 0
+    note: list[str] = []
+
+    def config_changed() -> str | None:
+        if settings_for is None:
+            return None
+        try:
+            changed = settings_for(own.repo) != own.settings
+        except RagstrataError as exc:
+            note[:] = [f"the repository's settings file is invalid now: {one_line(exc)}"]
+        else:
+            if not changed:
+                return None
+            note[:] = ["the repository's settings file changed: restart the server to apply it"]
+        states.set(name, "running", restarts=restarts, note=note[0])
+        return note[0]
+
     while not stop.is_set():
-        states.set(name, "running", restarts=restarts)
+        states.set(name, "running", restarts=restarts, note=note[0] if note else None)
         try:
             watch_repository(
                 own.repo,
@@ -124,6 +175,7 @@ def _watch_until_stopped(
                 lambda run: print(describe(run, name), file=sys.stderr, flush=True),
                 index_dir_name=own.settings.store.index_dir_name,
                 stop=stop,
+                on_config_change=config_changed,
             )
             states.set(name, "stopped", restarts=restarts)
             return
@@ -154,6 +206,7 @@ def start_watchers(
     *,
     max_restarts: int = MAX_WATCH_RESTARTS,
     backoff_s: float = 1.0,
+    settings_for: Callable[[Path], Settings] | None = None,
 ) -> Callable[[], None]:
     """Watch every served repository in a daemon thread; returns a function that stops them.
 
@@ -161,7 +214,9 @@ def start_watchers(
     served facade's embedder, so a server holds one model however many repositories it has.
     With the server's ``registry``, each run waits its turn behind an index job or ``reindex``
     call of the same repository (one index run at a time), and each watcher's state goes to
-    ``registry.watchers`` (a failed watcher is restarted, then reported dead).
+    ``registry.watchers`` (a failed watcher is restarted, then reported dead). With
+    ``settings_for`` (how the server read each repository's settings), an edit that changes
+    them is reported as needing a restart.
     """
     from ragstrata.facade import Ragstrata
 
@@ -181,7 +236,9 @@ def start_watchers(
             own: Ragstrata = own, name: str = name, index: Callable[[], IndexReport] = index
         ) -> None:
             try:
-                _watch_until_stopped(own, name, index, stop, states, max_restarts, backoff_s)
+                _watch_until_stopped(
+                    own, name, index, stop, states, max_restarts, backoff_s, settings_for
+                )
             finally:
                 own.close()
 

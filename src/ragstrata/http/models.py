@@ -196,6 +196,9 @@ class WatcherInfo(BaseModel):
     state: Literal["running", "restarting", "dead", "stopped"]
     error: str | None = None
     restarts: int = 0
+    note: str | None = Field(
+        default=None, description="E.g. the repository's settings changed: restart to apply."
+    )
 
 
 class HealthResponse(BaseModel):

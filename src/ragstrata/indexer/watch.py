@@ -36,6 +36,8 @@ MAX_DEBOUNCE_MS = 60_000
 """The longest debounce accepted (one minute): a longer one would leave the index stale."""
 
 _IGNORED_DIRS = frozenset({".git", ".hg", ".svn"})
+CONFIG_FILES = ("ragstrata.toml", "pyproject.toml")
+"""The repository's own settings files (see :mod:`ragstrata.settings`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +48,7 @@ class WatchRun:
     changed_paths: int  # file events in the batch (0 for the first run)
     report: IndexReport | None = None
     error: str | None = None
+    note: str | None = None  # e.g. settings reloaded after ragstrata.toml changed
 
 
 class WatchStates:
@@ -57,9 +60,22 @@ class WatchStates:
         self._lock = threading.Lock()
         self._states: dict[str, dict[str, object]] = {}
 
-    def set(self, name: str, state: str, error: str | None = None, restarts: int = 0) -> None:
+    def set(
+        self,
+        name: str,
+        state: str,
+        error: str | None = None,
+        restarts: int = 0,
+        note: str | None = None,
+    ) -> None:
+        """Record ``name``'s watcher state; ``note``: e.g. a restart is needed for new settings."""
         with self._lock:
-            self._states[name] = {"state": state, "error": error, "restarts": restarts}
+            self._states[name] = {
+                "state": state,
+                "error": error,
+                "restarts": restarts,
+                "note": note,
+            }
 
     def get(self, name: str) -> dict[str, object] | None:
         """The state of ``name``'s watcher (a copy), or None when it has none."""
@@ -104,10 +120,15 @@ def watch_repository(
     stop: threading.Event | None = None,
     initial: bool = True,
     max_runs: int | None = None,
+    on_config_change: Callable[[], str | None] | None = None,
 ) -> int:
     """Run ``index()`` once (``initial``), then after every batch of relevant file changes,
     handing each outcome to ``on_run``; returns when ``stop`` is set (or after ``max_runs``
-    runs, counting the first). Returns the number of runs. Ctrl-C propagates."""
+    runs, counting the first). Returns the number of runs. Ctrl-C propagates.
+
+    When a batch touches the repository's settings (``ragstrata.toml``, ``pyproject.toml``),
+    ``on_config_change()`` runs before that batch's index run (to reload the settings, or to
+    say a restart is needed); what it returns is the run's ``note``."""
     from watchfiles import watch
 
     if not 1 <= debounce_ms <= MAX_DEBOUNCE_MS:
@@ -115,18 +136,21 @@ def watch_repository(
     root = Path(repo).resolve()
     runs = 0
 
-    def one(trigger: str, events: int) -> None:
+    configs = {str(root / name) for name in CONFIG_FILES}
+
+    def one(trigger: str, paths: set[str]) -> None:
         nonlocal runs
         runs += 1
         try:
+            note = on_config_change() if on_config_change and paths & configs else None
             report = index()
         except Exception as exc:  # one failed run never ends the watcher
-            on_run(WatchRun(trigger, events, error=_failure(exc)))
+            on_run(WatchRun(trigger, len(paths), error=_failure(exc)))
         else:
-            on_run(WatchRun(trigger, events, report=report))
+            on_run(WatchRun(trigger, len(paths), report=report, note=note))
 
     if initial:
-        one("start", 0)
+        one("start", set())
     if max_runs is not None and runs >= max_runs:
         return runs
     # Files changed between the first run and the moment the native watcher is up would be
@@ -152,7 +176,7 @@ def watch_repository(
                 _catch_up(index, on_run)
             continue
         catch_up = False
-        one("change", len(_paths(changes)))
+        one("change", _paths(changes))
         if max_runs is not None and runs >= max_runs:
             break
     return runs
@@ -186,7 +210,8 @@ def describe(run: WatchRun, name: str = "") -> str:
         return f"{who}{stamp} index failed ({run.error}); retrying on the next change"
     r = run.report
     assert r is not None
+    note = f" ({run.note})" if run.note else ""
     return (
         f"{who}{stamp} {run.trigger}: {r.added} added, {r.changed} changed, {r.removed} removed, "
-        f"{r.embeddings_done} embedded, {r.embeddings_pending} pending in {r.seconds:.2f} s"
+        f"{r.embeddings_done} embedded, {r.embeddings_pending} pending in {r.seconds:.2f} s" + note
     )
