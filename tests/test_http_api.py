@@ -156,7 +156,12 @@ def _error(response: httpx.Response, status: int, code: str) -> str:
 def test_healthz_lists_repos(server: httpx.Client) -> None:
     response = server.get("/healthz")
     assert response.status_code == 200
-    assert response.json() == {"status": "ok", "version": "0.1.0", "repos": ["fresh", "pay"]}
+    assert response.json() == {
+        "status": "ok",
+        "version": "0.1.0",
+        "repos": ["fresh", "pay"],
+        "watchers": {},
+    }
 
 
 def test_status_all_and_one(server: httpx.Client, pay: Ragstrata) -> None:

@@ -29,6 +29,7 @@ from ragstrata.http import create_app
 from ragstrata.mcp.repos import RepoSet
 from ragstrata.mcp.server import build_server
 from ragstrata.settings import EmbedderSettings, Settings
+from ragstrata.testing.memory_store import InMemoryStore
 
 SETTINGS = Settings(embedder=EmbedderSettings(provider="hash", dimensions=64))
 
@@ -164,8 +165,16 @@ def test_one_index_run_at_a_time(pay: Ragstrata) -> None:
     assert registry.indexer("pay") is None
 
 
-def test_reads_wait_out_a_rebuild_but_status_may_watch(pay: Ragstrata) -> None:
-    registry = Registry({"pay": pay})
+class _InPlace(InMemoryStore):
+    """A store that rebuilds in place (as PostgreSQL does): not ``Rebuildable``."""
+
+    beside = None  # type: ignore[assignment]
+
+
+def test_reads_wait_out_a_rebuild_in_place_but_status_may_watch(pay: Ragstrata) -> None:
+    rs = Ragstrata(pay.repo, SETTINGS, store=_InPlace())
+    rs.index()
+    registry = Registry({"pay": rs})
     with registry.claim_index("pay", owner="a reindex call", rebuild=True):
         with (
             pytest.raises(IndexBusyError, match=r"'pay' is being rebuilt \(a reindex call\)"),
@@ -178,6 +187,16 @@ def test_reads_wait_out_a_rebuild_but_status_may_watch(pay: Ragstrata) -> None:
             assert name == "pay"
     with registry.reading("pay"):
         pass
+
+
+def test_reads_go_on_during_a_rebuild_beside_the_index(pay: Ragstrata) -> None:
+    """The SQLite file is rebuilt beside itself: readers keep answering from the old index."""
+    registry = Registry({"pay": pay})
+    with (
+        registry.claim_index("pay", owner="job 9", rebuild=True),
+        registry.reading("pay") as (name, facade),
+    ):
+        assert name == "pay" and facade.search("charge").hits
 
 
 def test_first_readers_share_one_store_and_run_together(pay: Ragstrata) -> None:

@@ -38,6 +38,7 @@ from pydantic import (
 )
 
 from ragstrata.errors import ConfigError
+from ragstrata.text.regular_file import read_regular_text
 
 __all__ = [
     "REPOSITORY_KEYS",
@@ -198,10 +199,10 @@ def user_config_path(env: Mapping[str, str]) -> Path | None:
 
 def _read_repo_config(folder: Path) -> tuple[dict[str, Any], Path | None]:
     own = folder / "ragstrata.toml"
-    if own.is_file():
+    if own.exists():  # a pipe or folder here is an error, never silently skipped
         return _load_toml(own), own
     pyproject = folder / "pyproject.toml"
-    if pyproject.is_file():
+    if pyproject.exists():
         data = _load_toml(pyproject).get("tool", {}).get("ragstrata")
         if isinstance(data, dict):
             return data, pyproject
@@ -210,8 +211,8 @@ def _read_repo_config(folder: Path) -> tuple[dict[str, Any], Path | None]:
 
 def _load_toml(path: Path) -> dict[str, Any]:
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        return tomllib.loads(read_regular_text(path, "settings file"))
+    except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"cannot read settings file {path}: {exc}") from None
 
 

@@ -20,6 +20,8 @@ BAD = [
     (["mcp", "--transport", "carrier-pigeon"], "--transport"),
     (["index", ".", "--store"], "--store"),
     (["ask", "q", "--session"], "--session"),
+    (["watch", ".", "--debounce-ms", "60001"], "--debounce-ms"),  # issue 26 cause 13
+    (["watch", ".", "--debounce-ms", "99999999999999999999"], "--debounce-ms"),
 ]
 
 

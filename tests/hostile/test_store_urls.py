@@ -92,6 +92,8 @@ def _one_line(err: str) -> str:
         ("postgresql://alice:s3cret@127.0.0.1:70000/db", "bad port"),
         ("postgresql://127.0.0.1/db?sslmode=sometimes", "sslmode"),
         ("postgresql://127.0.0.1/db?no_such_option=1", "no_such_option"),
+        ("postgres://u:s3cret@[::1/db", "is invalid"),  # issue 26 cause 6: unclosed "["
+        ("postgresql://alice:s3cret@[::1/db?repo=x", "is invalid"),
     ],
 )
 def test_malformed_url_exits_2(repo: Path, url: str, says: str) -> None:

@@ -23,7 +23,13 @@ if TYPE_CHECKING:
     from ragstrata.app.registry import Registry
     from ragstrata.indexer.summary_plan import SummaryPlan, SummaryRunReport
     from ragstrata.indexer.summary_result import NO_LLM_MESSAGE, SummarizeResult
-    from ragstrata.indexer.watch import DEFAULT_DEBOUNCE_MS, WatchRun, describe, watch_repository
+    from ragstrata.indexer.watch import (
+        DEFAULT_DEBOUNCE_MS,
+        MAX_DEBOUNCE_MS,
+        WatchRun,
+        describe,
+        watch_repository,
+    )
     from ragstrata.ingest.secrets import redact_text
     from ragstrata.llm.preflight import PreflightResult, Severity
     from ragstrata.llm.pricing import PriceTable
@@ -36,6 +42,7 @@ if TYPE_CHECKING:
 # name -> the module that defines it
 _EXPORTS = {
     "DEFAULT_DEBOUNCE_MS": "ragstrata.indexer.watch",
+    "MAX_DEBOUNCE_MS": "ragstrata.indexer.watch",
     "DocsGenerator": "ragstrata.answer.docs.site",
     "DriftReport": "ragstrata.answer.docs.drift",
     "IngestResult": "ragstrata.relations.repository",
@@ -67,6 +74,7 @@ _EXPORTS = {
 __all__ = [
     "DEFAULT_DEBOUNCE_MS",
     "LANGUAGES",
+    "MAX_DEBOUNCE_MS",
     "MAX_SOURCE_LINES",
     "NO_LLM_MESSAGE",
     "REFERENCE_KINDS",

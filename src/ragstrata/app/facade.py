@@ -87,7 +87,7 @@ class Ragstrata:
         """The read-only view of the index that the answer stage is given (never the store)."""
         from ragstrata.retrieve.reader import IndexReader
 
-        return IndexReader(self.store)
+        return IndexReader(self.checked_store())
 
     @property
     def embedder(self) -> Embedder:
@@ -109,22 +109,7 @@ class Ragstrata:
     @property
     def router(self) -> Router:
         if self._router is None:
-            from ragstrata.query.router import Router
-
-            rs = self.settings.router
-            decomposer = classifier = None
-            if rs.decomposer != "rule":
-                from ragstrata.query.decompose import build_decomposer
-
-                decomposer = build_decomposer(rs.decomposer, self.runner)
-            if rs.classifier == "llm":
-                from ragstrata.errors import ConfigError
-                from ragstrata.query.llm_classifier import LLMIntentClassifier
-
-                if self.runner is None:
-                    raise ConfigError("router.classifier 'llm' needs an LLM: set llm.provider")
-                classifier = LLMIntentClassifier(self.runner)
-            self._router = Router(rs, classifier=classifier, decomposer=decomposer)
+            self._router = build_router(self.settings, lambda: self.runner)
         return self._router
 
     def has_index(self) -> bool:
@@ -143,6 +128,22 @@ class Ragstrata:
             paths = self.store.catalog() if self.store.has_index() else {}
             self._context = project_names(self.repo, paths).to_context()
         return self._context
+
+    def checked_store(self) -> Store:
+        """The store, once its index is known to hold rows of this version's schema: the one
+        schema check every read (search, status, lookups, docs) goes through; an index of
+        another ``schema_version`` is an ``IndexMismatchError`` naming the rebuild."""
+        from ragstrata.errors import IndexMismatchError
+
+        store = self.store
+        manifest = store.read_manifest() if store.has_index() else None
+        if manifest is not None and manifest.schema_version != store.schema_version:
+            raise IndexMismatchError(
+                f"the index at {self.index_dir} has schema version {manifest.schema_version}, "
+                f"this version of ragstrata reads {store.schema_version}; rebuild it with "
+                f"`ragstrata index --rebuild {self.repo}`"
+            )
+        return store
 
     def close(self) -> None:
         """Release the store (safe to call twice)."""
@@ -176,10 +177,13 @@ class Ragstrata:
         self._context = None  # the manifests may change: read them again on the next question
         store = self.store
         if rebuild and not dry_run and isinstance(store, Rebuildable):
-            built = store.beside()
-            indexer = Indexer(self.repo, built, self.embedder, self.settings)
-            report = indexer.run(rebuild=True, embed=embed, progress=progress)
-            store.replace_with(built)
+            built = store.beside()  # waits while another process rebuilds this index
+            try:
+                indexer = Indexer(self.repo, built, self.embedder, self.settings)
+                report = indexer.run(rebuild=True, embed=embed, progress=progress)
+                store.replace_with(built)
+            finally:
+                built.close()  # gives a failed rebuild's lock back
             return report
         indexer = Indexer(self.repo, store, self.embedder, self.settings)
         return indexer.run(rebuild=rebuild, dry_run=dry_run, embed=embed, progress=progress)
@@ -188,7 +192,7 @@ class Ragstrata:
         """Rows per layer, stale files, pending embeddings, fingerprint, schema version."""
         from ragstrata.indexer import index_status
 
-        return index_status(self.repo, self.store, self.embedder, self.settings)
+        return index_status(self.repo, self.checked_store(), self.embedder, self.settings)
 
     def route(
         self,
@@ -215,7 +219,7 @@ class Ragstrata:
         from ragstrata.retrieve.retriever import Retriever
 
         plan = self.router.plan(query, state, self.repo_context())
-        evidence = Retriever(self.store, self.embedder, self.settings).retrieve(
+        evidence = Retriever(self.checked_store(), self.embedder, self.settings).retrieve(
             plan, top_k=top_k, layers=layers
         )
         return SearchResult(plan=plan.model_dump(mode="json"), hits=evidence.hits)
@@ -236,7 +240,9 @@ class Ragstrata:
         sessions = SessionStore(self.index_dir / "sessions")
         state = sessions.load(session) if session else None
         plan = self.router.plan(question, state, self.repo_context())
-        evidence = Retriever(self.store, self.embedder, self.settings).retrieve(plan, top_k=top_k)
+        evidence = Retriever(self.checked_store(), self.embedder, self.settings).retrieve(
+            plan, top_k=top_k
+        )
         graph = build_graph(plan.graph_id, reader=self.reader, runner=self.runner)
         answer = graph.answer(plan, evidence)
         answer = replace(answer, footer=evidence_footer(plan, evidence, answer))
@@ -260,7 +266,7 @@ class Ragstrata:
         from ragstrata.retrieve.lookups import DefinitionResult
         from ragstrata.retrieve.resolve import SymbolResolver
 
-        match = SymbolResolver(self.store).resolve(
+        match = SymbolResolver(self.checked_store()).resolve(
             _name(name), _filters(paths, is_test), limit=limit
         )
         return DefinitionResult(name=match.name, match=match)
@@ -277,7 +283,7 @@ class Ragstrata:
         from ragstrata.retrieve.lookups import ReferencesResult
         from ragstrata.retrieve.resolve import SymbolResolver
 
-        refs = SymbolResolver(self.store).references(
+        refs = SymbolResolver(self.checked_store()).references(
             _name(name), _filters(paths, is_test), limit=limit
         )
         return ReferencesResult(refs)
@@ -291,7 +297,7 @@ class Ragstrata:
         key = path.strip().replace("\\", "/").removeprefix("./")
         if not key:
             raise InvalidQueryError("empty path; give a repository-relative file path")
-        defs = tuple(outline(self.store, key))
+        defs = tuple(outline(self.checked_store(), key))
         indexed = bool(defs) or key in self.store.catalog()
         return OutlineResult(path=key, indexed=indexed, definitions=defs)
 
@@ -422,3 +428,38 @@ def _filters(paths: Sequence[str] | None, is_test: bool | None) -> SearchFilters
     from ragstrata.core.values import SearchFilters
 
     return SearchFilters(path_prefixes=tuple(paths) if paths else None, is_test=is_test)
+
+
+def router_for(settings: Settings) -> Router:
+    """The router ``settings`` ask for, with the configured LLM when its classifier or
+    decomposer needs one (``ragstrata route``)."""
+    from ragstrata.llm.factory import make_runner
+
+    llm = settings.llm
+    return build_router(settings, lambda: make_runner(llm) if llm.provider != "none" else None)
+
+
+def build_router(settings: Settings, runner: Callable[[], Runner | None]) -> Router:
+    """The router ``settings.router`` asks for: its decomposer and, with ``classifier =
+    "llm"``, the LLM classifier over ``runner()`` (a one-line ``ConfigError`` saying how to
+    configure the LLM when there is none)."""
+    from ragstrata.errors import ConfigError
+    from ragstrata.query.router import Router
+
+    rs = settings.router
+    decomposer = classifier = None
+    if rs.decomposer != "rule":
+        from ragstrata.query.decompose import build_decomposer
+
+        decomposer = build_decomposer(rs.decomposer, runner())
+    if rs.classifier == "llm":
+        from ragstrata.query.llm_classifier import LLMIntentClassifier
+
+        llm = runner()
+        if llm is None:
+            raise ConfigError(
+                "router.classifier 'llm' needs an LLM: set llm.provider (RAGSTRATA_LLM_PROVIDER "
+                "or [llm] in your user config file), or set router.classifier to 'none'"
+            )
+        classifier = LLMIntentClassifier(llm)
+    return Router(rs, classifier=classifier, decomposer=decomposer)

@@ -16,8 +16,10 @@ It decides, for every interface alike:
                         :class:`~ragstrata.errors.IndexBusyError` (``index_busy``), or
                         waits its turn when the caller asks to (``wait``)
   read (search, ask…)   runs beside an incremental index run (the stores read
-                        consistent snapshots: SQLite WAL, PostgreSQL MVCC); refused
-                        with ``index_busy`` while a *rebuild* has emptied the index
+                        consistent snapshots: SQLite WAL, PostgreSQL MVCC) and beside a
+                        rebuild of the SQLite file (built beside it, swapped in at the
+                        end); refused with ``index_busy`` while a rebuild in place
+                        (PostgreSQL) has emptied the index
   first use             the facade's lazy store and embedder are opened by one thread,
                         once, before the first reads or index run of a repository go on
   ====================  ===========================================================
@@ -185,6 +187,10 @@ class Registry:
                 )
             self._slots[name] = _Slot(rs)
         self.index_hint = index_hint
+        from ragstrata.indexer.watch import WatchStates
+
+        self.watchers = WatchStates()
+        """The background watchers' states (``serve --watch``, ``mcp --watch``)."""
 
     # ------------------------------------------------------------------ names
     @property
@@ -242,16 +248,20 @@ class Registry:
         """``(name, facade)`` for one read. ``indexed``: the repository must have an index
         (``IndexMissingError``) that no rebuild is replacing now (``IndexBusyError``, unless
         ``during_rebuild``: a status report may watch the rebuild)."""
+        from ragstrata.store.protocols import Rebuildable
+
         key = self.resolve(name, first_when_omitted=first_when_omitted)
         slot = self._slots[key]
-        if indexed and not during_rebuild:
+        self._open_once(slot)
+        # A store that rebuilds beside itself (the SQLite file) keeps answering from the old
+        # index until the swap; only a rebuild in place (PostgreSQL) empties it meanwhile.
+        if indexed and not during_rebuild and not isinstance(slot.rs.store, Rebuildable):
             with slot.lock:
                 if slot.indexer is not None and slot.rebuild:
                     raise IndexBusyError(
                         f"repository {key!r} is being rebuilt ({slot.indexer}); "
                         "try again when it finishes"
                     )
-        self._open_once(slot)
         if indexed and not self.has_index(key):
             raise IndexMissingError(f"repository {key!r} has no index yet; {self.index_hint}")
         yield key, slot.rs

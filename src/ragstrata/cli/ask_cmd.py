@@ -28,6 +28,7 @@ from ragstrata.cli.common import (
     print_json,
 )
 from ragstrata.errors import IndexMissingError, InvalidQueryError
+from ragstrata.text.visible import visible
 
 if TYPE_CHECKING:
     from ragstrata.app.facade import Ragstrata
@@ -111,7 +112,7 @@ def render_ask(result: AskResult, console: Console) -> None:
 
     Text and code wrap at the console's width (``COLUMNS``), so no line number, path or
     symbol name is cut off."""
-    console.print(Markdown(result.answer.text))
+    console.print(Markdown(visible(result.answer.text)))
     cites = result.answer.citations
     if cites:
         console.print()
@@ -120,7 +121,7 @@ def render_ask(result: AskResult, console: Console) -> None:
             span = (
                 f"{c.start_line}" if c.start_line == c.end_line else f"{c.start_line}-{c.end_line}"
             )
-            console.print(Text(f"  {c.path}:{span}"))
+            console.print(Text(f"  {visible(c.path, multiline=False)}:{span}"))
         if len(cites) > MAX_LISTED_CITATIONS:
             console.print(Text(f"  … and {len(cites) - MAX_LISTED_CITATIONS} more"))
     console.print()

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.console import Console, ConsoleOptions, ConsoleRenderable, RenderHook, RenderResult
 from rich.segment import Segment
+from rich.text import Text
 
 from ragstrata.app.registry import parse_repo_spec
 from ragstrata.errors import InvalidStateError
@@ -86,10 +87,22 @@ class _VisibleHook(RenderHook):
         return [_Visible(r) for r in renderables]
 
 
+class _SafeConsole(Console):
+    """A console that escapes unsafe characters of a string *before* rich turns it into
+    ``Text``: rich silently drops BEL, backspace, VT, FF and CR there, which would hide them
+    instead of showing them."""
+
+    def render_str(self, text: str, **kwargs: Any) -> Text:
+        return super().render_str(visible(text), **kwargs)
+
+
 def make_console(**kwargs: Any) -> Console:
     """The one way CLI commands make a rich console: whatever it prints (paths, symbols, file
-    content, messages) shows control and bidi characters as escapes instead of obeying them."""
-    console = Console(**kwargs)
+    content, messages) shows control and bidi characters as escapes instead of obeying them,
+    and never turns ``:x:`` into an emoji (``emoji=False`` unless asked for). ``Text`` built
+    by a caller from repository text must pass it through ``visible`` first."""
+    kwargs.setdefault("emoji", False)
+    console = _SafeConsole(**kwargs)
     console.push_render_hook(_VisibleHook())
     return console
 

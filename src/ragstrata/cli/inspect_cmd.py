@@ -34,7 +34,7 @@ from ragstrata.core.rows import (
     SectionRow,
 )
 from ragstrata.errors import ConfigError, RepositoryNotFoundError
-from ragstrata.text.visible import visible_json
+from ragstrata.text.visible import visible, visible_json
 
 __all__ = ["inspect", "parse_layers", "row_to_dict"]
 
@@ -118,13 +118,18 @@ def _print_human(files: list[FileRows], layers: frozenset[Layer], result: Ingest
         flags = ", ".join(
             x for x in (f.language, "test" if f.is_test else "", "doc" if f.is_doc else "") if x
         )
-        tree = Tree(Text.assemble((f.path, "bold"), f"  ({flags}, {f.line_count} lines)"))
+        tree = Tree(Text.assemble((_v(f.path), "bold"), f"  ({flags}, {f.line_count} lines)"))
         for row in rows:
             tree.add(_label(row))
         for warning in file_rows.warnings:
-            tree.add(Text(f"warning: {warning}", style="yellow"))
+            tree.add(Text(_v(f"warning: {warning}"), style="yellow"))
         console.print(tree)
     _print_report(result)
+
+
+def _v(text: str) -> str:
+    """Repository text for a ``Text``: control characters escaped before rich drops them."""
+    return visible(text, multiline=False)
 
 
 def _span(row: Row) -> str:
@@ -141,22 +146,24 @@ def _label(row: Row) -> Text:
             detail += f"; imports: {', '.join(row.imports[:8])}"
         if row.symbols:
             detail += f"; symbols: {', '.join(row.symbols[:8])}"
-        return head + Text(detail)
+        return head + Text(_v(detail))
     if isinstance(row, DefinitionRow):
         sig = " ".join(row.signature.split())
         sig = sig if len(sig) <= 100 else sig[:99] + "…"
-        return head + Text.assemble((f"{row.kind} ", "magenta"), (row.symbol, "bold"), f"  {sig}")
+        return head + Text.assemble(
+            (f"{row.kind} ", "magenta"), (_v(row.symbol), "bold"), f"  {_v(sig)}"
+        )
     if isinstance(row, RelationRow):
         target = row.to_symbol or "unresolved"
-        return head + Text(f"{row.from_symbol} {row.relation} {row.to_name} -> {target}")
+        return head + Text(_v(f"{row.from_symbol} {row.relation} {row.to_name} -> {target}"))
     if isinstance(row, DocFileRow):
-        return head + Text(f"title: {row.title}; {len(row.outline)} headings")
+        return head + Text(_v(f"title: {row.title}; {len(row.outline)} headings"))
     if isinstance(row, SectionRow):
         anchor = f"  #{row.slug}" if row.slug else ""
-        return head + Text(f"{row.heading_path}{anchor}")
+        return head + Text(_v(f"{row.heading_path}{anchor}"))
     if isinstance(row, ChunkRow):
         where = row.symbol or row.heading_path or ""
-        return head + Text(f"chunk, {len(row.text)} chars" + (f"  in {where}" if where else ""))
+        return head + Text(_v(f"chunk, {len(row.text)} chars" + (f"  in {where}" if where else "")))
     return head  # pragma: no cover - every row type is handled above
 
 
@@ -165,8 +172,8 @@ def _print_report(result: IngestResult) -> None:
     report = result.report()
     rows = ", ".join(f"{layer} {count}" for layer, count in report["rows"].items())
     err.print(Text(f"files: {report['files']}; rows: {rows}"))
-    err.print(Text(f"skipped: {json.dumps(report['skipped'], ensure_ascii=False)}"))
+    err.print(Text(_v(f"skipped: {json.dumps(report['skipped'], ensure_ascii=False)}")))
     if result.warnings:
         err.print(Text(f"warnings: {len(result.warnings)}", style="yellow"))
         for warning in result.warnings[:20]:
-            err.print(Text(f"  {warning}"))
+            err.print(Text(_v(f"  {warning}")))

@@ -13,7 +13,7 @@ from typing import Annotated
 
 import typer
 
-from ragstrata.cli.common import ServedRepos, WatchFlag, is_loopback, open_served
+from ragstrata.cli.common import ServedRepos, WatchFlag, edge_settings, is_loopback, open_served
 from ragstrata.errors import ConfigError
 
 __all__ = ["TransportChoice", "check_loopback", "mcp_command"]
@@ -61,7 +61,9 @@ def mcp_command(
     if watch:
         from ragstrata.app.watchers import start_watchers
 
-        stop_watching = start_watchers(facades, repos)
+        stop_watching = start_watchers(
+            facades, repos, settings_for=lambda folder: edge_settings(folder, options=ctx.obj)
+        )
     try:
         run_server(build_server(repos), transport.value, host, port)
     finally:

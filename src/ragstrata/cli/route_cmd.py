@@ -34,13 +34,12 @@ def route_command(
     ),
 ) -> None:
     """Print the Intent Router plan (schema 1.1) of QUERY as JSON."""
-    from ragstrata.app import Router
+    from ragstrata.app.facade import router_for
 
     settings = edge_settings(options=ctx.obj)
     conversation_state = parse_json_arg(state, "--state")
     context = parse_json_arg(repo_context, "--repo-context")
-    router = Router(settings.router)
-    print_json(router.route(query, conversation_state, context))
+    print_json(router_for(settings).route(query, conversation_state, context))
 
 
 def schema_command(

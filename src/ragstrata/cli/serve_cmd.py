@@ -12,7 +12,14 @@ from typing import Annotated
 
 import typer
 
-from ragstrata.cli.common import ServedRepos, WatchFlag, is_loopback, open_served, parse_repo_arg
+from ragstrata.cli.common import (
+    ServedRepos,
+    WatchFlag,
+    edge_settings,
+    is_loopback,
+    open_served,
+    parse_repo_arg,
+)
 from ragstrata.errors import ConfigError
 
 __all__ = ["is_loopback", "parse_repo_arg", "serve_command"]
@@ -78,7 +85,9 @@ def serve_command(
     if watch:
         from ragstrata.app.watchers import start_watchers
 
-        stop_watching = start_watchers(repos, served)
+        stop_watching = start_watchers(
+            repos, served, settings_for=lambda folder: edge_settings(folder, options=ctx.obj)
+        )
     try:
         uvicorn.run(application, host=host, port=port, log_level="info", server_header=False)
     finally:

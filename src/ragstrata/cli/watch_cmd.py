@@ -18,11 +18,18 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ragstrata.app import DEFAULT_DEBOUNCE_MS, WatchRun, describe, watch_repository
-from ragstrata.cli.common import edge_settings
+from ragstrata.app import (
+    DEFAULT_DEBOUNCE_MS,
+    MAX_DEBOUNCE_MS,
+    WatchRun,
+    describe,
+    watch_repository,
+)
+from ragstrata.cli.common import GlobalOptions, edge_settings
+from ragstrata.errors import RagstrataError, one_line
 
 if TYPE_CHECKING:
-    pass
+    from ragstrata.app.facade import Ragstrata
 
 __all__ = ["watch_command"]
 
@@ -33,7 +40,34 @@ def _as_json(run: WatchRun) -> str:
         data["report"] = run.report.to_dict()
     else:
         data["error"] = run.error
+    if run.note:
+        data["note"] = run.note
     return json.dumps(data, ensure_ascii=False)
+
+
+class _Current:
+    """The facade ``watch`` indexes through, replaced when the repository's settings file
+    changes (``ragstrata.toml``, ``pyproject.toml``): the next run follows the new settings."""
+
+    def __init__(self, rs: Ragstrata, options: GlobalOptions | None) -> None:
+        self.rs = rs
+        self.options = options
+
+    def reload(self) -> str | None:
+        """Read the settings again; a note for the run (None when nothing changed)."""
+        from ragstrata.app.facade import Ragstrata
+
+        try:
+            settings = edge_settings(self.rs.repo, options=self.options)
+        except RagstrataError as exc:
+            return f"settings not reloaded, the previous ones stay: {one_line(exc)}"
+        old = self.rs
+        if settings == old.settings:
+            return None
+        same_embedder = settings.embedder == old.settings.embedder
+        self.rs = Ragstrata(old.repo, settings, embedder=old.embedder if same_embedder else None)
+        old.close()
+        return "settings reloaded from the repository's settings file"
 
 
 def watch_command(
@@ -46,7 +80,12 @@ def watch_command(
     ] = False,
     debounce_ms: Annotated[
         int,
-        typer.Option("--debounce-ms", min=10, help="Changes this close together: one run."),
+        typer.Option(
+            "--debounce-ms",
+            min=10,
+            max=MAX_DEBOUNCE_MS,
+            help="Changes this close together: one run.",
+        ),
     ] = DEFAULT_DEBOUNCE_MS,
     as_json: Annotated[
         bool, typer.Option("--json", help="One JSON object per index run on stdout.")
@@ -59,23 +98,27 @@ def watch_command(
     from ragstrata.app.facade import Ragstrata
 
     root = path or Path.cwd()
-    with Ragstrata(root, edge_settings(root if root.is_dir() else None, options=ctx.obj)) as rs:
+    rs = Ragstrata(root, edge_settings(root if root.is_dir() else None, options=ctx.obj))
+    current = _Current(rs, ctx.obj)
 
-        def report(run: WatchRun) -> None:
-            if as_json:
-                sys.stdout.write(_as_json(run) + "\n")
-                sys.stdout.flush()
-            typer.echo(describe(run), err=True)
+    def report(run: WatchRun) -> None:
+        if as_json:
+            sys.stdout.write(_as_json(run) + "\n")
+            sys.stdout.flush()
+        typer.echo(describe(run), err=True)
 
-        typer.echo(f"watch: watching {rs.repo} (Ctrl-C stops)", err=True)
-        try:
-            watch_repository(
-                rs.repo,
-                lambda: rs.index(embed=not no_embed),
-                report,
-                index_dir_name=rs.settings.store.index_dir_name,
-                debounce_ms=debounce_ms,
-                max_runs=max_runs,
-            )
-        except KeyboardInterrupt:
-            typer.echo("watch: stopped", err=True)
+    typer.echo(f"watch: watching {rs.repo} (Ctrl-C stops)", err=True)
+    try:
+        watch_repository(
+            rs.repo,
+            lambda: current.rs.index(embed=not no_embed),
+            report,
+            index_dir_name=rs.settings.store.index_dir_name,
+            debounce_ms=debounce_ms,
+            max_runs=max_runs,
+            on_config_change=current.reload,
+        )
+    except KeyboardInterrupt:
+        typer.echo("watch: stopped", err=True)
+    finally:
+        current.rs.close()

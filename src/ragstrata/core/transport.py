@@ -21,6 +21,7 @@ or a repr (server messages are masked before they are quoted). ``sleep``, ``cloc
 
 from __future__ import annotations
 
+import base64
 import json
 import logging
 import random
@@ -31,6 +32,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
 from typing import TYPE_CHECKING, Any
+from urllib.parse import unquote, urlsplit
 
 import httpx
 from pydantic import SecretStr
@@ -45,9 +47,11 @@ __all__ = [
     "HttpTransport",
     "RateLimiter",
     "RetryPolicy",
+    "credential_forms",
     "mask_secret",
     "parse_retry_after",
     "redact_url",
+    "scrub",
 ]
 
 log = logging.getLogger(__name__)
@@ -80,6 +84,54 @@ def mask_secret(text: str, secret: str | None) -> str:
     if secret:
         text = text.replace(secret, "***")
     return _KEYLIKE.sub(lambda m: m.group(1) + "***", redact_url(text))
+
+
+def credential_forms(key: str | None, base_url: str) -> tuple[str, ...]:
+    """Every form in which a provider could echo the credentials it was sent: the API key, the
+    ``user:password`` of ``base_url``, and the base64 of the key, of ``user:password`` and of
+    ``user:key`` (a Basic ``Authorization`` header) with and without padding; longest first,
+    forms shorter than 4 characters left out."""
+    forms: set[str] = set()
+    pairs: list[str] = []
+    if key:
+        forms.add(key)
+        pairs.append(key)
+    try:
+        parts = urlsplit(base_url)
+        user, password = unquote(parts.username or ""), unquote(parts.password or "")
+    except ValueError:
+        user = password = ""
+    if password:
+        forms |= {password, f"{user}:{password}"}
+        pairs.append(f"{user}:{password}")
+    if key and user:
+        pairs.append(f"{user}:{key}")
+    for pair in pairs:
+        raw = pair.encode("utf-8")
+        for encoded in (base64.b64encode(raw), base64.urlsafe_b64encode(raw)):
+            text = encoded.decode("ascii")
+            forms |= {text, text.rstrip("=")}
+    return tuple(sorted((f for f in forms if len(f) >= 4), key=len, reverse=True))
+
+
+def scrub(text: str, forms: tuple[str, ...]) -> str:
+    """``text`` with every credential form (:func:`credential_forms`) replaced by ``***``,
+    then URL credentials and key-like tokens (:func:`mask_secret`)."""
+    for form in forms:
+        if form in text:
+            text = text.replace(form, "***")
+    return mask_secret(text, None)
+
+
+def _scrub_json(value: Any, forms: tuple[str, ...]) -> Any:
+    """A decoded JSON reply with the credential forms removed from every string in it."""
+    if isinstance(value, str):
+        return scrub(value, forms) if any(f in value for f in forms) else value
+    if isinstance(value, list):
+        return [_scrub_json(v, forms) for v in value]
+    if isinstance(value, dict):
+        return {k: _scrub_json(v, forms) for k, v in value.items()}
+    return value
 
 
 def parse_retry_after(value: str | None, now: float, cap: float) -> float | None:
@@ -222,6 +274,7 @@ class HttpTransport:
         self.timeout_s = timeout_s
         self.retry = retry or RetryPolicy()
         self._key = api_key.get_secret_value() if isinstance(api_key, SecretStr) else api_key
+        self._forms = credential_forms(self._key, self.base_url)  # what a reply must not echo
         self._key_env = api_key_env
         self._extra_headers = dict(headers or {})
         self._client = client
@@ -316,7 +369,7 @@ class HttpTransport:
             raise _Retryable(f"timed out after {self.timeout_s:g}s") from None
         except httpx.TransportError as exc:
             kind = type(exc).__name__
-            detail = mask_secret(str(exc), self._key)[:_MAX_QUOTE]
+            detail = scrub(str(exc), self._forms)[:_MAX_QUOTE]
             raise _Retryable(f"connection failed ({kind}: {detail})") from None
 
     def _accept(self, url: str, response: httpx.Response) -> dict[str, Any]:
@@ -348,7 +401,8 @@ class HttpTransport:
                 f"{self.provider}: expected a JSON object from {url} for model "
                 f"{self.model!r}, got {type(data).__name__}"
             )
-        return data
+        # A model (or a proxy) may echo the key it was sent: never let it reach an answer.
+        return _scrub_json(data, self._forms) if self._forms else data
 
     def _server_message(self, response: httpx.Response) -> str:
         """The provider's error text: OpenAI ``{"error": {"message"}}``, Ollama ``{"error"}``."""
@@ -363,7 +417,7 @@ class HttpTransport:
                 err = err.get("message", err)
             if err is not None:
                 text = str(err)
-        return mask_secret(" ".join(text.split()), self._key)[:_MAX_QUOTE]
+        return scrub(" ".join(text.split()), self._forms)[:_MAX_QUOTE]
 
     def _auth_message(self, status: int, message: str) -> str:
         where = f"for model {self.model!r} at {self.shown_url}"

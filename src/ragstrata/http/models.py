@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator
 
 from ragstrata.app.registry import REPO_NAME
 
@@ -78,7 +78,7 @@ class SearchRequest(_Body):
     layers: list[LayerId] | None = Field(
         default=None, max_length=7, description="Only these layers (C0-C3, D0-D2)."
     )
-    render: bool = Render
+    render: StrictBool = Render
 
     @field_validator("layers", mode="before")
     @classmethod
@@ -99,14 +99,16 @@ class AskRequest(_Body):
         description="Conversation name; follow-up questions with it continue its topic.",
     )
     top_k: int = TopK
-    render: bool = Render
+    render: StrictBool = Render
 
 
 class IndexRequest(_Body):
     """``POST /v1/index``: start an index run in the background."""
 
     repo: str | None = RepoField
-    rebuild: bool = Field(default=False, description="Delete the index and build it again.")
+    rebuild: StrictBool = Field(
+        default=False, description="Delete the index and build it again (true or false)."
+    )
 
 
 class ErrorInfo(BaseModel):
@@ -180,16 +182,33 @@ class RepoStatus(BaseModel):
     job_id: str | None
     status: dict[str, Any] | None
     error: ErrorInfo | None
+    watcher: WatcherInfo | None = None
 
 
 class StatusResponse(BaseModel):
     repos: list[RepoStatus]
 
 
+class WatcherInfo(BaseModel):
+    """A background watcher (``serve --watch``): ``running``, ``restarting`` after a failure,
+    ``dead`` (the index no longer follows file changes; restart the server) or ``stopped``."""
+
+    state: Literal["running", "restarting", "dead", "stopped"]
+    error: str | None = None
+    restarts: int = 0
+    note: str | None = Field(
+        default=None, description="E.g. the repository's settings changed: restart to apply."
+    )
+
+
 class HealthResponse(BaseModel):
-    status: Literal["ok"]
+    """``degraded`` while a watcher is dead: the server answers, from an index that no longer
+    follows the files."""
+
+    status: Literal["ok", "degraded"]
     version: str
     repos: list[str]
+    watchers: dict[str, WatcherInfo] = Field(default_factory=dict)
 
 
 class SourceResponse(BaseModel):

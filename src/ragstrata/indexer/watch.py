@@ -11,6 +11,7 @@ wipe or a rebuild). Events inside the index folder and ``.git`` are ignored. A r
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -18,14 +19,25 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ragstrata.core.events import IndexReport
-from ragstrata.errors import RagstrataError
+from ragstrata.errors import ConfigError, one_line
 
-__all__ = ["DEFAULT_DEBOUNCE_MS", "WatchRun", "describe", "watch_repository"]
+__all__ = [
+    "DEFAULT_DEBOUNCE_MS",
+    "MAX_DEBOUNCE_MS",
+    "WatchRun",
+    "WatchStates",
+    "describe",
+    "watch_repository",
+]
 
 DEFAULT_DEBOUNCE_MS = 300
 """Changes closer together than this are handled by one index run."""
+MAX_DEBOUNCE_MS = 60_000
+"""The longest debounce accepted (one minute): a longer one would leave the index stale."""
 
 _IGNORED_DIRS = frozenset({".git", ".hg", ".svn"})
+CONFIG_FILES = ("ragstrata.toml", "pyproject.toml")
+"""The repository's own settings files (see :mod:`ragstrata.settings`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +48,49 @@ class WatchRun:
     changed_paths: int  # file events in the batch (0 for the first run)
     report: IndexReport | None = None
     error: str | None = None
+    note: str | None = None  # e.g. settings reloaded after ragstrata.toml changed
+
+
+class WatchStates:
+    """What each background watcher of a server is doing, for ``/healthz`` and ``/v1/status``:
+    ``running``, ``restarting`` (it failed and starts again) or ``dead`` (it failed too often;
+    the index no longer follows the files), with the last error. Thread-safe."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._states: dict[str, dict[str, object]] = {}
+
+    def set(
+        self,
+        name: str,
+        state: str,
+        error: str | None = None,
+        restarts: int = 0,
+        note: str | None = None,
+    ) -> None:
+        """Record ``name``'s watcher state; ``note``: e.g. a restart is needed for new settings."""
+        with self._lock:
+            self._states[name] = {
+                "state": state,
+                "error": error,
+                "restarts": restarts,
+                "note": note,
+            }
+
+    def get(self, name: str) -> dict[str, object] | None:
+        """The state of ``name``'s watcher (a copy), or None when it has none."""
+        with self._lock:
+            state = self._states.get(name)
+            return None if state is None else dict(state)
+
+    def snapshot(self) -> dict[str, dict[str, object]]:
+        with self._lock:
+            return {name: dict(state) for name, state in self._states.items()}
+
+    def dead(self) -> list[str]:
+        """Names whose watcher stopped for good."""
+        with self._lock:
+            return sorted(n for n, s in self._states.items() if s["state"] == "dead")
 
 
 def _ignore(repo: Path, index_dir_name: str) -> Callable[[object, str], bool]:
@@ -43,7 +98,11 @@ def _ignore(repo: Path, index_dir_name: str) -> Callable[[object, str], bool]:
 
     def keep(_change: object, path: str) -> bool:
         try:
-            parts = Path(path).resolve().relative_to(repo).parts
+            resolved = Path(path).resolve()
+        except (OSError, RuntimeError):  # a symlink loop: keep the event, the walker skips it
+            resolved = Path(os.path.abspath(path))
+        try:
+            parts = resolved.relative_to(repo).parts
         except ValueError:
             return False
         return not set(parts) & skip
@@ -61,25 +120,37 @@ def watch_repository(
     stop: threading.Event | None = None,
     initial: bool = True,
     max_runs: int | None = None,
+    on_config_change: Callable[[], str | None] | None = None,
 ) -> int:
     """Run ``index()`` once (``initial``), then after every batch of relevant file changes,
     handing each outcome to ``on_run``; returns when ``stop`` is set (or after ``max_runs``
-    runs, counting the first). Returns the number of runs. Ctrl-C propagates."""
+    runs, counting the first). Returns the number of runs. Ctrl-C propagates.
+
+    When a batch touches the repository's settings (``ragstrata.toml``, ``pyproject.toml``),
+    ``on_config_change()`` runs before that batch's index run (to reload the settings, or to
+    say a restart is needed); what it returns is the run's ``note``."""
     from watchfiles import watch
 
+    if not 1 <= debounce_ms <= MAX_DEBOUNCE_MS:
+        raise ConfigError(f"debounce_ms must be between 1 and {MAX_DEBOUNCE_MS}, not {debounce_ms}")
     root = Path(repo).resolve()
     runs = 0
 
-    def one(trigger: str, events: int) -> None:
+    configs = {str(root / name) for name in CONFIG_FILES}
+
+    def one(trigger: str, paths: set[str]) -> None:
         nonlocal runs
         runs += 1
         try:
-            on_run(WatchRun(trigger, events, report=index()))
-        except (RagstrataError, OSError) as exc:
-            on_run(WatchRun(trigger, events, error=f"{type(exc).__name__}: {exc}"))
+            note = on_config_change() if on_config_change and paths & configs else None
+            report = index()
+        except Exception as exc:  # one failed run never ends the watcher
+            on_run(WatchRun(trigger, len(paths), error=_failure(exc)))
+        else:
+            on_run(WatchRun(trigger, len(paths), report=report, note=note))
 
     if initial:
-        one("start", 0)
+        one("start", set())
     if max_runs is not None and runs >= max_runs:
         return runs
     # Files changed between the first run and the moment the native watcher is up would be
@@ -97,13 +168,15 @@ def watch_repository(
     ):
         if stop is not None and stop.is_set():
             break
+        if not root.is_dir():  # the native watcher would go on quietly, watching nothing
+            raise FileNotFoundError(f"the repository folder {root} is gone")
         if not changes:
             if catch_up:
                 catch_up = False
                 _catch_up(index, on_run)
             continue
         catch_up = False
-        one("change", len(_paths(changes)))
+        one("change", _paths(changes))
         if max_runs is not None and runs >= max_runs:
             break
     return runs
@@ -113,11 +186,16 @@ def _catch_up(index: Callable[[], IndexReport], on_run: Callable[[WatchRun], Non
     """One index run, reported only when it found something to do."""
     try:
         report = index()
-    except (RagstrataError, OSError) as exc:
-        on_run(WatchRun("change", 0, error=f"{type(exc).__name__}: {exc}"))
+    except Exception as exc:  # one failed run never ends the watcher
+        on_run(WatchRun("change", 0, error=_failure(exc)))
         return
     if report.added or report.changed or report.removed:
         on_run(WatchRun("change", 0, report=report))
+
+
+def _failure(exc: BaseException) -> str:
+    """One line for a failed run: the error's type and message."""
+    return f"{type(exc).__name__}: {one_line(exc)}"
 
 
 def _paths(changes: Iterable[tuple[object, str]]) -> set[str]:
@@ -132,7 +210,8 @@ def describe(run: WatchRun, name: str = "") -> str:
         return f"{who}{stamp} index failed ({run.error}); retrying on the next change"
     r = run.report
     assert r is not None
+    note = f" ({run.note})" if run.note else ""
     return (
         f"{who}{stamp} {run.trigger}: {r.added} added, {r.changed} changed, {r.removed} removed, "
-        f"{r.embeddings_done} embedded, {r.embeddings_pending} pending in {r.seconds:.2f} s"
+        f"{r.embeddings_done} embedded, {r.embeddings_pending} pending in {r.seconds:.2f} s" + note
     )

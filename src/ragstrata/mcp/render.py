@@ -144,8 +144,15 @@ def render_status(data: Mapping[str, Any]) -> str:
         f"repo {data['repo']}: rows {_counts(data['rows'])}\n"
         f"stale files {data['stale']}, pending embeddings {data['pending_embeddings']}, "
         f"fingerprint {data['fingerprint']}, updated {data['updated_at']}, "
-        f"schema {data['schema_version']}"
+        f"schema {data['schema_version']}" + _watcher_line(data.get("watcher"))
     )
+
+
+def _watcher_line(watcher: Any) -> str:
+    if not isinstance(watcher, Mapping):
+        return ""
+    error = f" ({watcher['error']})" if watcher.get("error") else ""
+    return f"\nfile watcher {watcher['state']}{error}"
 
 
 def render_report(data: Mapping[str, Any]) -> str:

@@ -104,6 +104,13 @@ class RagstrataMCPServer(MCPServer[Any]):
                 return _arguments_error(name, exc.__cause__)
             raise
 
+    async def run_stdio_async(self) -> None:
+        """stdio, with every malformed line answered by a JSON-RPC error
+        (:mod:`ragstrata.mcp.stdio`) instead of dropped."""
+        from ragstrata.mcp.stdio import serve_stdio
+
+        await serve_stdio(self._lowlevel_server)
+
 
 def guarded(call: Callable[[], tools.ToolOutput]) -> CallToolResult:
     """Run one tool; any exception becomes an ``isError`` result instead of reaching the SDK."""

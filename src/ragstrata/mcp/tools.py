@@ -158,9 +158,13 @@ def find_references(
 
 
 def index_status(repos: Registry, repo: str | None) -> ToolOutput:
-    """``IndexStatus.to_dict()`` plus ``repo`` and ``index_dir``."""
+    """``IndexStatus.to_dict()`` plus ``repo``, ``index_dir`` and, under ``mcp --watch``, the
+    file ``watcher``'s state (``running``, ``restarting``, ``dead``)."""
     with repos.reading(repo, during_rebuild=True) as (name, rs):
         data = {"repo": name, "index_dir": str(rs.index_dir), **rs.status().to_dict()}
+    watcher = repos.watchers.get(name)
+    if watcher is not None:
+        data["watcher"] = watcher
     return ToolOutput(data, render.render_status(data))
 
 

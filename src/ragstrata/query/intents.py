@@ -25,6 +25,7 @@ from ragstrata.errors import ConfigError
 from ragstrata.query.lexicon import Lexicon, QTok, WordSet, cue_forms, fold, query_tokens
 from ragstrata.query.models import Intent
 from ragstrata.text.morph import dictionary_pos
+from ragstrata.text.regular_file import read_regular_text
 
 __all__ = [
     "Classification",
@@ -200,7 +201,8 @@ def _read_toml(path: Path | None, name: str | None = None) -> dict[str, Any]:
             assert name is not None
             ref = resources.files("ragstrata").joinpath("data", "router", name)
             return tomllib.loads(ref.read_text(encoding="utf-8"))
-        return tomllib.loads(path.read_text(encoding="utf-8"))
+        text = read_regular_text(path, "cue file")
+        return tomllib.loads(text)
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"cannot read router data file {path or name}: {exc}") from None
 

@@ -45,6 +45,7 @@ from ragstrata.text.morph import (
     lemmatize,
 )
 from ragstrata.text.plurals import singular_forms
+from ragstrata.text.regular_file import read_regular_text
 from ragstrata.text.stopwords import is_stopword
 from ragstrata.text.tokens import Token, has_cyrillic, tokenize
 from ragstrata.text.translit import looks_like_loanword, transliterate_candidates
@@ -209,10 +210,7 @@ class TermExpander:
             entries.extend(parse_glossary(default_glossary_text(), "ru_en.tsv"))
         for p in paths:
             path = Path(p)
-            try:
-                text = path.read_text(encoding="utf-8")
-            except OSError as exc:
-                raise ConfigError(f"glossary file {str(path)!r} cannot be read: {exc}") from exc
+            text = read_regular_text(path, "glossary file")
             entries.extend(parse_glossary(text, str(path)))
         return cls(entries, translit=translit)
 

@@ -33,8 +33,15 @@ def repo_key_for(repo: Path) -> str:
 
 
 def split_store_url(url: str) -> tuple[str, str | None]:
-    """The connection URL without ragstrata's ``repo`` parameter, and that parameter."""
-    parts = urlsplit(url)
+    """The connection URL without ragstrata's ``repo`` parameter, and that parameter.
+
+    A URL that cannot be parsed at all (``postgres://u@[::1/db``) is a ``ConfigError``."""
+    try:
+        parts = urlsplit(url)  # an unclosed "[" raises here
+    except ValueError as exc:
+        from ragstrata.core.transport import redact_url
+
+        raise ConfigError(f"store url {redact_url(url)!r} is invalid: {exc}") from None
     query = parse_qsl(parts.query, keep_blank_values=True)
     keys = [v for k, v in query if k == "repo"]
     rest = [(k, v) for k, v in query if k != "repo"]

@@ -46,12 +46,25 @@ def _status(served: Registry, jobs: JobManager, name: str) -> m.RepoStatus:
         job_id=jobs.busy(name),
         status=data,
         error=error,
+        watcher=_watcher(served, name),
     )
+
+
+def _watcher(served: Registry, name: str) -> m.WatcherInfo | None:
+    state = served.watchers.get(name)
+    return None if state is None else m.WatcherInfo.model_validate(state)
 
 
 @health_router.get("/healthz", summary="Liveness", response_model=m.HealthResponse)
 async def healthz(served: Served) -> m.HealthResponse:
-    """Always 200 while the server runs (no token needed). ``async`` (and so is its
+    """Always 200 while the server runs (no token needed); ``status`` is ``degraded`` while a
+    file watcher is dead (``watchers`` says which and why). ``async`` (and so is its
     dependency): it answers on the event loop itself, never queued behind the worker threads
     that run searches."""
-    return m.HealthResponse(status="ok", version=__version__, repos=sorted(served.names))
+    watchers = {n: m.WatcherInfo.model_validate(s) for n, s in served.watchers.snapshot().items()}
+    return m.HealthResponse(
+        status="degraded" if served.watchers.dead() else "ok",
+        version=__version__,
+        repos=sorted(served.names),
+        watchers=watchers,
+    )

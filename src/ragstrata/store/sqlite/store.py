@@ -13,6 +13,7 @@ transaction as the rows they return.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -47,7 +48,7 @@ from ragstrata.store.bm25 import query_hashes
 from ragstrata.store.protocols import RowTexts, Store
 from ragstrata.store.records import row_from_payload
 from ragstrata.store.sqlite import keys, symbols, vectors, writes
-from ragstrata.store.sqlite.connection import Connections, swap_in
+from ragstrata.store.sqlite.connection import Connections, _flock, swap_in
 from ragstrata.store.sqlite.derived import Derived
 from ragstrata.store.sqlite.hits import hits, top
 from ragstrata.store.sqlite.schema import (
@@ -101,6 +102,7 @@ class SQLiteStore:
             repo=self.repo,
         )
         self.derived = Derived(self.cache_dir, cache_min_rows)
+        self._rebuild_hold: contextlib.ExitStack | None = None  # see beside()
 
     @classmethod
     def for_repo(
@@ -123,6 +125,9 @@ class SQLiteStore:
         with self._db.lock:
             self._db.close()
             self.derived.reset()
+        hold, self._rebuild_hold = self._rebuild_hold, None
+        if hold is not None:  # a rebuild given up: let the next one in
+            hold.close()
 
     def __enter__(self) -> SQLiteStore:
         return self
@@ -136,20 +141,35 @@ class SQLiteStore:
         """A new, empty store at ``<file>.rebuild`` (leftovers of an earlier attempt are
         deleted): a rebuild is written there while this file keeps answering."""
         path = self.path.with_name(self.path.name + ".rebuild")
-        for suffix in ("", "-wal", "-shm", "-journal", ".lock"):
-            Path(str(path) + suffix).unlink(missing_ok=True)
-        return SQLiteStore(
-            path, texts=self.texts, busy_timeout_s=self.busy_timeout_s, cache_min_rows=None
-        )
+        hold = contextlib.ExitStack()
+        # One rebuild at a time, across processes (a CLI rebuild beside a server's rebuild
+        # job): the next waits here until this one is swapped in or given up (close()).
+        hold.enter_context(_flock(self.path.with_name(self.path.name + ".rebuilding"), True))
+        try:
+            for suffix in ("", "-wal", "-shm", "-journal", ".lock"):
+                Path(str(path) + suffix).unlink(missing_ok=True)
+            built = SQLiteStore(
+                path, texts=self.texts, busy_timeout_s=self.busy_timeout_s, cache_min_rows=None
+            )
+        except BaseException:
+            hold.close()
+            raise
+        built._rebuild_hold = hold
+        return built
 
     def replace_with(self, built: Store) -> None:
         """Swap the file of ``built`` (from :meth:`beside`) in for this one, atomically.
         Connections of this store move to the new file at their next transaction."""
         if not isinstance(built, SQLiteStore) or built.path.parent != self.path.parent:
             raise ValueError(f"{built!r} was not built beside {self.path}")
-        built.close()
-        swap_in(built.path, self.path)
-        Path(str(built.path) + ".lock").unlink(missing_ok=True)
+        hold, built._rebuild_hold = built._rebuild_hold, None
+        try:
+            built.close()
+            swap_in(built.path, self.path)
+            Path(str(built.path) + ".lock").unlink(missing_ok=True)
+        finally:
+            if hold is not None:
+                hold.close()
 
     # ------------------------------------------------------------------ manifest, catalog
 
