@@ -32,8 +32,11 @@ _BIG = 5000
 
 
 def is_public(row: DefinitionRow) -> bool:
-    """Exported, and not ``_private`` by name (``__init__`` is public)."""
-    return row.is_exported and (not row.name.startswith("_") or row.name == "__init__")
+    """Exported, and not ``_private`` by name; a dunder (``__init__``, ``__call__``,
+    ``__enter__``, ``__iter__``) is public: its callers use it through the language."""
+    name = row.name
+    dunder = len(name) > 4 and name.startswith("__") and name.endswith("__")
+    return row.is_exported and (not name.startswith("_") or dunder)
 
 
 @dataclass(frozen=True, slots=True)

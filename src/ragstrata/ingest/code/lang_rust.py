@@ -64,6 +64,13 @@ class RustRules(LanguageRules):
     def qualifier(self, path: str, package: str | None) -> str:
         return rust_module(path)
 
+    def is_doc_comment(self, text: str) -> bool:
+        """Outer doc comments only: ``///`` (not ``////``) and ``/** */`` (not ``/***``); a plain
+        ``//`` comment or an inner ``//!`` never documents the item below it."""
+        if text.startswith("///"):
+            return not text.startswith("////")
+        return text.startswith("/**") and not text.startswith(("/***", "/**/"))
+
     def decorators(self, ctx: DefContext) -> tuple[str, ...]:
         found: list[str] = []
         sib = ctx.node.prev_named_sibling
