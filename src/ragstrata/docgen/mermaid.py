@@ -27,7 +27,9 @@ def _short(symbol: str) -> str:
 
 
 def _label(text: str) -> str:
-    return re.sub(r'["<>\[\]{}()|]', "", text)
+    """Identifier characters only: no quotes, brackets, HTML, ``#60;`` entity codes or
+    Markdown (a label of untrusted text never becomes markup in the diagram)."""
+    return re.sub(r"[^\w.$@:+\-]", "", text)[:80] or "_"
 
 
 def diagram(page: Page) -> str | None:
