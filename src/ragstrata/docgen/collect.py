@@ -26,6 +26,9 @@ __all__ = ["Collector", "Reader"]
 
 Reader = Callable[[str], "str | None"]  # repository path -> file text, or None
 _README = re.compile(r"(?i)^readme(\.\w+)?$")
+# folders of data under tests/: formatter cases, snapshots, fixtures (not tests themselves)
+_FIXTURE_DIRS = frozenset({"fixtures", "fixture", "testdata", "data", "cases", "snapshots",
+                           "__snapshots__", "golden", "samples", "resources", "vendor"})
 
 
 class Collector:
@@ -35,6 +38,7 @@ class Collector:
         self.view = view
         # default: the file's text as indexed (rebuilt from its chunks)
         self.read = read or (lambda path: file_text(view.store, path))
+        self._texts: dict[str, str] = {}
 
     # ---------------------------------------------------------------- pages
     def file_page(self, path: str) -> Page:
@@ -220,6 +224,10 @@ class Collector:
             for site in self.view.incoming(row.symbol, ("calls", "inherits", "implements")):
                 if site.name in owner_of:
                     continue  # the page's own code
+                if site.is_test and _FIXTURE_DIRS & set(site.path.split("/")[:-1]):
+                    continue  # fixture data under tests/ is neither a test nor a use
+                if not site.precise and not self._mentions(site.path, row):
+                    continue  # a common name called on who knows what: not even a possible use
                 if site.is_test:
                     if site.kind == "calls":
                         tests.append(site)
@@ -245,6 +253,17 @@ class Collector:
             inherits=tuple(sorted(bases)),
             sources=sources,
         )
+
+    def _mentions(self, path: str, row: DefinitionRow) -> bool:
+        """Whether the file at ``path`` names ``row``'s type or module anywhere (an import, a
+        type annotation, a constructor): the least evidence that a name-only call is a use."""
+        words = _evidence_words(row)
+        if not words:
+            return False
+        if path not in self._texts:
+            self._texts[path] = self.read(path) or ""
+        text = self._texts[path]
+        return any(re.search(rf"(?<![\w$]){re.escape(w)}(?![\w$])", text) for w in words)
 
     def _named(self, site: Site) -> Site:
         """A use from module-level code (no definition of that name) is named by its file."""
@@ -283,6 +302,23 @@ def readme_prose(text: str, paragraphs: int = 3) -> str:
         if len(kept) >= paragraphs:
             break
     return "\n\n".join(kept).strip()
+
+
+def _evidence_words(row: DefinitionRow) -> set[str]:
+    """The names a file would have to write to use ``row``: its owner type's name (a method),
+    else its module's name (the file's stem, or its folder's for ``__init__``/``mod``/``index``
+    files)."""
+    words: set[str] = set()
+    if row.parent:
+        owner = re.split(r"::|\.|#|/", row.parent)[-1]
+        if row.kind == "method" or owner[:1].isupper():
+            words.add(owner)
+    stem = posixpath.splitext(posixpath.basename(row.path))[0]
+    if stem in ("__init__", "mod", "index", "lib", "main", "doc"):
+        stem = posixpath.basename(posixpath.dirname(row.path))
+    if not words and stem:
+        words.add(stem)
+    return {w for w in words if len(w) >= 3}
 
 
 def _owners(page: Page) -> dict[str, str]:

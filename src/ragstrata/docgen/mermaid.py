@@ -38,8 +38,9 @@ def diagram(page: Page) -> str | None:
     for part in page.files:
         for item in part.items:
             kinds[item.row.symbol] = item.row.kind
-        for owner, _, _ in part.elsewhere:
-            kinds.setdefault(owner, "class")
+        for owner, where, _ in part.elsewhere:
+            if where != "?":  # a type of another crate (or a primitive) is not drawn
+                kinds.setdefault(owner, "class")
     degree: dict[str, int] = {}
     for a, b in (*page.edges, *page.inherits):
         degree[a] = degree.get(a, 0) + 1

@@ -22,7 +22,9 @@ from ragstrata.docgen.model import Item, Overview, Page, PageFile
 from ragstrata.docgen.safe import code_span as _code
 from ragstrata.docgen.safe import safe_markdown as _safe
 from ragstrata.docgen.strings import Strings
+from ragstrata.ingest.code.lang_rust import rust_module
 from ragstrata.ingest.languages import detect_language
+from ragstrata.ingest.rows import DefinitionRow
 
 __all__ = ["HEADER_PREFIX", "MAX_RELATIONS", "Rendered", "render_page", "slug"]
 
@@ -51,6 +53,14 @@ def _quote(path: str, text: str, start: int, max_lines: int = 0) -> str:
     body = "\n".join(f"{start + i} | {line}" for i, line in enumerate(lines))
     fence = "```" + (lang if lang not in ("unknown", "text") else "")
     return f"{fence}\n{body}\n" + ("…\n" if more else "") + "```"
+
+
+def foreign_name(owner: str, row: DefinitionRow) -> str:
+    """The type of an ``impl`` for a type the repository does not declare, as written in the
+    file (``crate::error::io::Error`` in ``src/error.rs`` -> ``io::Error``; ``usize``)."""
+    if row.language == "rust":
+        return owner.removeprefix(rust_module(row.path) + "::")
+    return owner
 
 
 def _one_line(text: str) -> str:
@@ -158,7 +168,12 @@ def _api(out: Rendered, part: PageFile, level: int) -> None:
     for item in part.items:
         _item(out, item, level + 1)
     for owner, where, methods in part.elsewhere:
-        out.add(f"{'#' * (level + 1)} {s.code('methods_elsewhere', owner=owner, where=where)}", "")
+        if where == "?":  # no such type in the repository: a primitive or another crate's
+            name = foreign_name(owner, methods[0].row) if methods else owner
+            out.add(f"{'#' * (level + 1)} {s.code('methods_foreign', owner=name)}", "")
+        else:
+            heading = s.code("methods_elsewhere", owner=owner, where=where)
+            out.add(f"{'#' * (level + 1)} {heading}", "")
         for m in methods:
             _item(out, m, level + 2)
 

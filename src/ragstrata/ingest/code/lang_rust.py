@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any, ClassVar
 
 from ragstrata.ingest.code.rules import DefContext, LanguageRules
 from ragstrata.ingest.code.source import Source, collapse
 
 __all__ = ["RustRules", "expand_use", "rust_module"]
+
+_LIFETIME = re.compile(r"'\w+\s*,?\s*")
 
 
 def rust_module(path: str) -> str:
@@ -63,6 +66,13 @@ class RustRules(LanguageRules):
 
     def qualifier(self, path: str, package: str | None) -> str:
         return rust_module(path)
+
+    def scope_name(self, text: str) -> str:
+        """``&'de mut Map<K, V>`` -> ``Map``; ``dyn Fn() + 'a`` -> ``Fn``: no reference,
+        lifetime, ``mut``/``dyn`` or generics in a type's name."""
+        text = _LIFETIME.sub("", collapse(text))
+        text = re.sub(r"^(?:[&*]|mut\s+|const\s+|dyn\s+|impl\s+)+", "", text.strip())
+        return super().scope_name(text.split("+", 1)[0].strip())
 
     def is_doc_comment(self, text: str) -> bool:
         """Outer doc comments only: ``///`` (not ``////``) and ``/** */`` (not ``/***``); a plain
