@@ -40,6 +40,7 @@ from typing import Any
 
 from ragstrata.answer.gendocs import Target
 from ragstrata.docgen.index_view import CONTAINER_KINDS, is_public
+from ragstrata.docgen.render import MAX_EXAMPLES, MAX_RELATIONS
 from ragstrata.docgen.site import DocsGenerator
 from ragstrata.indexer import Indexer
 from ragstrata.ingest.rows import DefinitionRow
@@ -52,7 +53,13 @@ from ragstrata.testing.fakes import HashEmbedder
 from ragstrata.testing.openai_fake import FakeOpenAI
 
 LANG = {"gin": "Go", "zod": "TypeScript", "flask": "Python", "commons-lang": "Java",
-        "fd": "Rust", "sinatra": "Ruby"}
+        "fd": "Rust", "sinatra": "Ruby", "express": "JavaScript", "walkdir": "Rust"}
+# repositories added with issue 25, at the commits their labels were made on (trees are
+# TREES/<name>@<commit>)
+PINNED = {
+    "express": ("expressjs/express", "a3714473feb3d2908add734d340e7755fd85e0a3"),
+    "walkdir": ("BurntSushi/walkdir", "6fd031c82ba5a4204b4ce6eae73dacb00dc072ec"),
+}
 _CODE = re.compile(r"`([^`\n]+)`")
 _CITE = re.compile(r"^([\w./@+-]+):(\d+)(?:-(\d+))?$")
 _IDENT = re.compile(r"^[A-Za-z_$][\w$]*(?:(?:\.|::|#)[A-Za-z_$][\w$]*)*(?:\(\))?$")
@@ -226,11 +233,14 @@ def run_repo(tree: Path, indexes: Path, llm_packages: int) -> dict[str, Any]:
         body = re.sub(r"```.*?```", "", rendered.markdown, flags=re.S)
         raw += len(_RAW.findall(body))
         with_overview += page.overview is not None
-        for site in page.used_by:
-            used_by.append({"repo": name, "page": folder or ".", "target": site.about,
-                            "relation": site.kind, "from": site.name, "path": site.path, "line": site.line,
-                            "source": truth.source_line(site.path, site.line).strip()[:200]})
+        used_by += _uses(name, folder or ".", page, truth)
+        for path in gen.collector.package_files(folder):  # module pages: uses across files
+            used_by += _uses(name, path, gen.collect(Target("file", path)), truth)
     public = public_definitions(gen)
+    for row in public:  # the page of each public definition: its users anywhere
+        symbol_page = gen.collect(Target("symbol", row.symbol, row))
+        used_by += _uses(name, row.symbol, symbol_page, truth)
+        used_by += _test_examples(name, gen, row, symbol_page, truth)
     documented = sum((r.path, r.start_line, r.end_line) in cited for r in public)
     missing = [r.symbol for r in public if (r.path, r.start_line, r.end_line) not in cited][:5]
     result: dict[str, Any] = {
@@ -248,6 +258,39 @@ def run_repo(tree: Path, indexes: Path, llm_packages: int) -> dict[str, Any]:
         result.update(run_llm(store, read, chosen[:llm_packages]))
     store.close()
     return result
+
+
+def _uses(repo: str, where: str, page: Any, truth: Truth) -> list[dict[str, Any]]:
+    """The uses one page lists, as shown (at most MAX_RELATIONS a list), with the cited source
+    line: "Used by", "Possibly used by", and the tests "that may call it"."""
+    out = []
+    for listed, sites in (("used_by", page.used_by), ("possible", page.used_by_possible),
+                          ("tests_possible", page.examples_possible)):
+        for site in sites[:MAX_RELATIONS]:
+            out.append({"repo": repo, "page": where, "list": listed, "target": site.about,
+                        "relation": site.kind, "from": site.name, "path": site.path,
+                        "line": site.line,
+                        "source": truth.source_line(site.path, site.line).strip()[:200]})
+    return out
+
+
+def _test_examples(
+    repo: str, gen: DocsGenerator, row: DefinitionRow, page: Any, truth: Truth
+) -> list[dict[str, Any]]:
+    """The tests a symbol's page quotes as examples (as rendered: the shortest ones), each with
+    the line where it calls the symbol."""
+    shown = sorted(page.examples, key=lambda d: (d.end_line - d.start_line, d.path,
+                                                  d.start_line))[:MAX_EXAMPLES]
+    sites = {s.name: s for s in gen.view.incoming(row.symbol, ("calls",)) if s.precise}
+    out = []
+    for test in shown:
+        site = sites.get(test.symbol)
+        if site is not None:
+            out.append({"repo": repo, "page": row.symbol, "list": "tests", "target": row.symbol,
+                        "relation": "calls", "from": test.symbol, "path": site.path,
+                        "line": site.line,
+                        "source": truth.source_line(site.path, site.line).strip()[:200]})
+    return out
 
 
 def run_llm(
@@ -288,8 +331,9 @@ def run_llm(
 def sample_used_by(results: list[dict[str, Any]], per_repo: int) -> list[dict[str, Any]]:
     out = []
     for r in results:
-        ranked = sorted(r["used_by"], key=lambda e: hashlib.sha256(
-            f"{e['page']}|{e['from']}|{e['path']}|{e['line']}".encode()).hexdigest())
+        unique = {(e["target"], e["from"], e["path"], e["line"]): e for e in r["used_by"]}
+        ranked = sorted(unique.values(), key=lambda e: hashlib.sha256(
+            f"{e['target']}|{e['from']}|{e['path']}|{e['line']}".encode()).hexdigest())
         out += ranked[:per_repo]
     return out
 

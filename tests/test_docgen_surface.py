@@ -29,7 +29,10 @@ FILES = {
         "res.status = function status(code) {\n  return this;\n};\n\n"
         "/**\n * The protocol.\n * @public\n */\n\n"
         "defineGetter(res, 'protocol', function protocol() {\n  return 'http';\n});\n\n"
-        "delegate(res, 'socket').method('setTimeout');\n"
+        "delegate(res, 'socket').method('setTimeout');\n\n"
+        "/**\n * Set header `field`.\n */\n\nres.set =\nres.header = function header(field) {\n"
+        "  return this;\n};\n\nres.json = function json(obj) {\n  this.set('Content-Type');\n"
+        "  return this.status(200);\n};\n"
     ),
     "pkg/runner.py": (
         '"""Runners."""\n\n\nclass Runner:\n    """Runs jobs."""\n\n'
@@ -92,6 +95,10 @@ def test_javascript_members_of_the_exported_object(store: SQLiteStore) -> None:
     assert "### Function `setTimeout`" in md
     assert "delegate(res, 'socket').method('setTimeout')" in md
     assert "Module dependencies" not in md
+    assert "### Function `set`" in md and "res.set = res.header = function header(field)" in md
+    # `this` in a function the file adds to its exported object is that object
+    used = page(store, "web/response.set")
+    assert "Used by:\n\n- `web/response.json` (`web/response.js:44`)" in used
 
 
 def test_python_public_dunders_are_members(store: SQLiteStore) -> None:

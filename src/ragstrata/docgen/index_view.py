@@ -50,6 +50,7 @@ class Site:
     is_test: bool = False
     kind: str = "calls"  # the relation: calls | inherits | implements | imports
     about: str = ""  # the page's definition this site refers to (for "Used by": the callee)
+    written: str = ""  # the callee as written at the site (``res.json``, ``Error::new``)
 
 
 class IndexView:
@@ -239,6 +240,6 @@ class IndexView:
             out.setdefault(
                 key,
                 Site(row.from_symbol, row.path, row.line, precise, row.is_test, row.relation,
-                     symbol),
+                     symbol, row.to_name),
             )
         return sorted(out.values(), key=lambda x: (not x.precise, x.path, x.line, x.name))

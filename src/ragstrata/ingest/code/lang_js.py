@@ -76,6 +76,11 @@ class JavaScriptRules(LanguageRules):
         return DELEGATE_KINDS.get(bytes(prop.text or b"").decode("utf-8", "replace"), "")
 
     def outer(self, node: Any) -> Any:
+        if node.type in ("member_expression", "assignment_expression"):
+            # an alias chain `a.x = a.y = function`: each name documented by its statement
+            while node.parent is not None and node.parent.type == "assignment_expression":
+                node = node.parent
+            return super().outer(node)
         parent = node.parent
         # `const a = 1, b = () => {}`: the declarator alone
         if (
@@ -118,6 +123,16 @@ class JavaScriptRules(LanguageRules):
             method = src.node_text(fn.child_by_field_name("property"))
             obj, prop = root or ("", "")
             return f"delegate({obj}, '{prop}').{method}('{ctx.name}')"
+        if node.type == "member_expression":  # res.set = res.header = function header(f, v)
+            chain = node.parent
+            while chain.parent is not None and chain.parent.type == "assignment_expression":
+                chain = chain.parent
+            fn = chain
+            while fn.type == "assignment_expression":
+                fn = fn.child_by_field_name("right")
+            body = fn.child_by_field_name("body")
+            end = src.offset(body.start_point) if body is not None else src.offset(fn.end_point)
+            return collapse(src.text[src.offset(chain.start_point) : end]).rstrip("{;= ")[:400]
         if node.type == "call_expression":  # Object.defineProperty(app, 'router', {...})
             return collapse(src.node_text(node).split("\n", 1)[0]).rstrip("{;=,( ").strip()[:400]
         if node.type in _BOUND:
@@ -156,7 +171,7 @@ class JavaScriptRules(LanguageRules):
                 if child.type == "accessibility_modifier" and ctx.src.node_text(child) != "public":
                     return False
             return ctx.parent_exported
-        if node.type == "assignment_expression":  # CommonJS: module.exports.f = ..., res.f = ...
+        if node.type in ("assignment_expression", "member_expression"):  # res.f = ...
             left = ctx.src.node_text(node.child_by_field_name("left") or node)
             if left.startswith(("module.exports", "exports.")):
                 return True

@@ -19,6 +19,12 @@
   left: (member_expression property: (property_identifier) @name)
   right: [(arrow_function) (function_expression) (generator_function)]) @definition.function
 
+; an alias in a chain: `res.set = res.header = function header() {...}` (the left name; the
+; function itself is the inner assignment)
+(assignment_expression
+  left: (member_expression property: (property_identifier) @name) @definition.function
+  right: (assignment_expression
+    right: [(arrow_function) (function_expression) (generator_function)]))
 ; members added by a call: Object.defineProperty(obj, 'name', d), defineGetter(obj, 'name', fn)
 (call_expression
   function: [(identifier) @_fn (member_expression property: (property_identifier) @_fn)]
