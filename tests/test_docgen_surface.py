@@ -34,6 +34,12 @@ FILES = {
         "  return this;\n};\n\nres.json = function json(obj) {\n  this.set('Content-Type');\n"
         "  return this.status(200);\n};\n"
     ),
+    "web/express.js": (
+        "exports = module.exports = createApplication;\n\n"
+        "/**\n * Create an application.\n * @api public\n */\nfunction createApplication() {}\n\n"
+        "/** The JSON parser. */\nexports.json = parsers.json;\n\n"
+        "/**\n * @api private\n */\nexports.etag = function etag() {};\n"
+    ),
     "pkg/runner.py": (
         '"""Runners."""\n\n\nclass Runner:\n    """Runs jobs."""\n\n'
         '    def __call__(self, job):\n        """Run one job."""\n\n'
@@ -101,6 +107,13 @@ def test_javascript_members_of_the_exported_object(store: SQLiteStore) -> None:
     assert "Used by:\n\n- `web/response.json` (`web/response.js:44`)" in used
 
 
+def test_javascript_exports_of_any_value_and_the_exported_function(store: SQLiteStore) -> None:
+    md = page(store, "web/express.js")
+    assert "### Function `createApplication`" in md and "Create an application." in md
+    assert "### Variable `json`" in md and "The JSON parser." in md
+    assert "etag" not in md  # @api private
+
+
 def test_python_public_dunders_are_members(store: SQLiteStore) -> None:
     md = page(store, "pkg/runner.py")
     for name in ("__call__", "__enter__", "__iter__"):
@@ -137,3 +150,35 @@ def test_a_module_in_words_is_the_module_never_a_test(store: SQLiteStore) -> Non
     assert resolve_target("tests.test_tag.test_tags", store).kind == "symbol"
     with pytest.raises(UserError, match=r"tests\.test_tag\.test_tags"):
         resolve_target("tests.test_tag.test_tags", store, tests=False)
+
+
+def test_a_required_package_is_not_the_member_of_the_same_name() -> None:
+    import hashlib
+
+    from ragstrata.ingest.code import extract_code, resolve_relations
+    from ragstrata.ingest.rows import DefinitionRow, RelationRow, SourceFile
+
+    text = (
+        "var send = require('send');\nvar local = function () {};\n"
+        "var res = module.exports = {};\n"
+        "res.send = function () { local(); };\n"
+        "res.sendFile = function () { send(1); this.send(); };\n"
+    )
+    raw = text.encode()
+    file = SourceFile(
+        path="lib/response.js",
+        language="javascript",
+        is_test=False,
+        is_doc=False,
+        size=len(raw),
+        mtime_ns=0,
+        sha256=hashlib.sha256(raw).hexdigest(),
+        text=text,
+    )
+    rows = extract_code(file)
+    defs = [r for r in rows if isinstance(r, DefinitionRow)]
+    rels = [r for r in rows if isinstance(r, RelationRow) and r.relation == "calls"]
+    found = {(r.from_symbol, r.to_name): r.to_symbol for r in resolve_relations(defs, rels)}
+    assert found[("lib/response.sendFile", "send")] is None  # the `send` package
+    assert found[("lib/response.sendFile", "this.send")] == "lib/response.send"
+    assert found[("lib/response.send", "local")] == "lib/response.local"

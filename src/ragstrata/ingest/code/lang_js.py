@@ -39,6 +39,7 @@ _BOUND = frozenset(
 )
 # a JSDoc block that documents the file (or is a licence), never the item below it
 _FILE_DOC = re.compile(r"@(?:file|fileoverview|overview|module|license|preserve)\b")
+_FUNCTIONS = frozenset({"arrow_function", "function_expression", "generator_function"})
 _EXTENSIONS = (".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts")
 
 
@@ -65,6 +66,9 @@ class JavaScriptRules(LanguageRules):
         return strip_extension(path)
 
     def kind_of(self, kind: str, node: Any) -> str:
+        if node.type == "assignment_expression":  # `exports.x = <value>`: a function value
+            value = node.child_by_field_name("right")
+            return "function" if value is not None and value.type in _FUNCTIONS else kind
         if node.type != "arguments":
             return kind
         # `.method('x')` of a `delegate(obj, 'prop')` chain; any other `.method('x')` call is no
@@ -174,7 +178,7 @@ class JavaScriptRules(LanguageRules):
         if node.type in ("assignment_expression", "member_expression"):  # res.f = ...
             left = ctx.src.node_text(node.child_by_field_name("left") or node)
             if left.startswith(("module.exports", "exports.")):
-                return True
+                return self._not_private(ctx)
             return self._adds_to_exports(member_target(left), ctx)
         if node.type == "arguments":
             root = delegation_root(node)
@@ -189,7 +193,10 @@ class JavaScriptRules(LanguageRules):
             if cur.type == "export_statement":
                 return True
             cur = cur.parent
-        return False
+        # `module.exports = createApplication; function createApplication() {...}`
+        return node.parent is not None and node.parent.type == "program" and (
+            self._adds_to_exports(ctx.name, ctx)
+        )
 
     def _adds_to_exports(self, target: str, ctx: DefContext) -> bool:
         return bool(target) and target in self._exported(ctx) and self._not_private(ctx)

@@ -19,6 +19,15 @@
   left: (member_expression property: (property_identifier) @name)
   right: [(arrow_function) (function_expression) (generator_function)]) @definition.function
 
+; CommonJS exports of any value: `exports.json = bodyParser.json` (functions: above)
+(program
+  (expression_statement
+    (assignment_expression
+      left: (member_expression
+        object: (_) @_exports
+        property: (property_identifier) @name)
+      right: (_) @_value) @definition.variable)
+  (#match? @_exports "^(module\\.)?exports$"))
 ; an alias in a chain: `res.set = res.header = function header() {...}` (the left name; the
 ; function itself is the inner assignment)
 (assignment_expression
