@@ -194,8 +194,10 @@ class JavaScriptRules(LanguageRules):
                 return True
             cur = cur.parent
         # `module.exports = createApplication; function createApplication() {...}`
-        return node.parent is not None and node.parent.type == "program" and (
-            self._adds_to_exports(ctx.name, ctx)
+        return (
+            node.parent is not None
+            and node.parent.type == "program"
+            and (self._adds_to_exports(ctx.name, ctx))
         )
 
     def _adds_to_exports(self, target: str, ctx: DefContext) -> bool:
