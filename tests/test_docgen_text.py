@@ -217,3 +217,16 @@ def test_flowchart_round_trip_and_svg_escapes_labels() -> None:
     assert "<script" not in svg
     assert flowchart_svg("sequenceDiagram\n  A->>B: hi") is None
     assert flowchart_svg('flowchart LR\n  n0("a")\n  n0 --> n9') is None  # unknown node
+
+
+def test_jsdoc_examples_section_indented_under_the_gutter_is_code():
+    doc = parse_doc(
+        "Set header `field` to `val`.\n\nExamples:\n\n   res.set('Foo', ['bar']);\n"
+        "   res.set({ Accept: 'text/plain' });\n\nAliased as `res.header()`.\n"
+        "@param {String|Object} field\n@return {ServerResponse} for chaining"
+    )
+    assert doc.examples == (
+        "```\nres.set('Foo', ['bar']);\nres.set({ Accept: 'text/plain' });\n```",
+    )
+    assert doc.description == "Set header `field` to `val`.\n\nAliased as `res.header()`."
+    assert doc.params == (("field", "(String|Object)"),)

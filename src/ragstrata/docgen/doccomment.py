@@ -335,6 +335,14 @@ def _store_section(kind: str, block: list[str], acc: _Acc) -> None:
             acc.examples.append(text)
         elif ">>>" in text:
             acc.examples.append("```python\n" + dedent_block(text) + "\n```")
+        elif block and [s for s in block if s.strip()][0][:1] in (" ", "\t"):
+            # JSDoc "Examples:" over `*    res.set(...)`: the indented lines are the code, a
+            # paragraph after them is description again
+            cut = next((i for i, s in enumerate(block) if s.strip() and s[:1] not in " \t"),
+                       len(block))
+            code = "\n".join(block[:cut]).strip("\n")
+            acc.examples.append("```\n" + dedent_block(code) + "\n```")
+            acc.desc.extend(["", *block[cut:]])
         elif text.strip():
             code = _godoc_code(["", *block])  # indented lines become a fence
             acc.examples.append("\n".join(code).strip("\n"))
