@@ -335,7 +335,7 @@ def _store_section(kind: str, block: list[str], acc: _Acc) -> None:
             acc.examples.append(text)
         elif ">>>" in text:
             acc.examples.append("```python\n" + dedent_block(text) + "\n```")
-        elif block and [s for s in block if s.strip()][0][:1] in (" ", "\t"):
+        elif next((s for s in block if s.strip()), "")[:1] in (" ", "\t"):
             # JSDoc "Examples:" over `*    res.set(...)`: the indented lines are the code, a
             # paragraph after them is description again
             cut = next((i for i, s in enumerate(block) if s.strip() and s[:1] not in " \t"),
