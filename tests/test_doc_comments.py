@@ -134,6 +134,14 @@ delegate(res, 'socket')
   .method('setTimeout')
   .access('remoteAddress');
 
+/**
+ * The locals of the response.
+ */
+
+Object.defineProperty(res, 'locals', {
+  get: function () { return {}; }
+});
+
 var other = {
   /**
    * Not exported: `other` is a local object.
@@ -171,6 +179,13 @@ def test_javascript_jsdoc_on_assigned_members_delegation_and_object_literals():
     assert (timeout.kind, timeout.is_exported) == ("function", True)
     assert timeout.signature == "delegate(res, 'socket').method('setTimeout')"
     assert d["lib/response.remoteAddress"].kind == "property"
+    locals = d["lib/response.locals"]
+    assert (locals.kind, locals.is_exported, locals.docstring) == (
+        "property",
+        True,
+        "The locals of the response.",
+    )
+    assert not d["lib/response.locals.get"].is_exported  # the descriptor's getter
     assert not d["lib/response.run"].is_exported
     assert d["lib/response.inspect"].is_exported and d["lib/response.toJSON"].is_exported
     assert d["lib/response.toJSON"].docstring == "Return JSON."
