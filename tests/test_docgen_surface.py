@@ -40,6 +40,11 @@ FILES = {
         "/** The JSON parser. */\nexports.json = parsers.json;\n\n"
         "/**\n * @api private\n */\nexports.etag = function etag() {};\n"
     ),
+    "web/client.js": "/** Make a request. */\nexports.request = function request(url) {};\n",
+    "test/client.test.js": (
+        "const request = require('supertest');\nconst client = require('../web/client');\n\n"
+        "it('works', function () {\n  request(app);\n  client.request('/');\n});\n"
+    ),
     "pkg/runner.py": (
         '"""Runners."""\n\n\nclass Runner:\n    """Runs jobs."""\n\n'
         '    def __call__(self, job):\n        """Run one job."""\n\n'
@@ -114,6 +119,12 @@ def test_javascript_exports_of_any_value_and_the_exported_function(store: SQLite
     assert "etag" not in md  # @api private
 
 
+def test_a_call_of_a_package_bound_to_the_same_name_is_no_use(store: SQLiteStore) -> None:
+    md = page(store, "web/client.js")
+    assert "test/client.test.js:6" in md  # client.request('/')
+    assert "test/client.test.js:5" not in md  # request(app): supertest
+
+
 def test_python_public_dunders_are_members(store: SQLiteStore) -> None:
     md = page(store, "pkg/runner.py")
     for name in ("__call__", "__enter__", "__iter__"):
@@ -163,6 +174,7 @@ def test_a_required_package_is_not_the_member_of_the_same_name() -> None:
         "var res = module.exports = {};\n"
         "res.send = function () { local(); };\n"
         "res.sendFile = function () { send(1); this.send(); };\n"
+        "res.proto = {\n  get URL() { return new URL('http://x'); },\n};\n"
     )
     raw = text.encode()
     file = SourceFile(
@@ -182,3 +194,6 @@ def test_a_required_package_is_not_the_member_of_the_same_name() -> None:
     assert found[("lib/response.sendFile", "send")] is None  # the `send` package
     assert found[("lib/response.sendFile", "this.send")] == "lib/response.send"
     assert found[("lib/response.send", "local")] == "lib/response.local"
+    # a getter binds no bare name: `new URL(...)` is the global, not the getter
+    assert {d.symbol: d.kind for d in defs}["lib/response.URL"] == "property"
+    assert found[("lib/response.URL", "URL")] is None

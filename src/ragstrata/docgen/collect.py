@@ -286,6 +286,8 @@ class Collector:
             return True
         if row.name in _COMMON or self._defined_more_than_once(row):
             return False  # a common name here: a name-only call cannot say which one
+        if not written and self._required_elsewhere(site.path, site.written, row):
+            return False  # `request(app)` where request = require('supertest')
         if last in _SELF or "(" in last or ")" in written:
             return False  # the caller's own object, or a value made on the spot: not this one
         if last and (last[:1].isupper() or "::" in written or self._imported_module(site.path,
@@ -314,6 +316,17 @@ class Collector:
         pattern = (rf"(?:var|let|const)\s+{n}\s*=\s*require\(|import\s+(?:\*\s+as\s+)?{n}\b"
                    rf"|import\s+[\w.]+\s+as\s+{n}\b|^\s*import\s+{n}\s*$|use\s+[\w:]*\b{n};")
         return re.search(pattern, self._text(path), re.M) is not None
+
+    def _required_elsewhere(self, path: str, name: str, row: DefinitionRow) -> bool:
+        """``name`` is bound by ``require('m')`` / ``import name from 'm'`` in the file at
+        ``path``, and ``m`` is not ``row``'s module."""
+        n = re.escape(name)
+        m = re.search(rf"(?:(?:var|let|const)\s+{n}\s*=\s*require\(|import\s+{n}\s+from\s*)"
+                      rf"\s*['\"]([^'\"]+)['\"]", self._text(path))
+        if m is None:
+            return False
+        stem = posixpath.splitext(posixpath.basename(m.group(1).rstrip("/")))[0]
+        return stem != _module_stem(row.path)
 
     def _imports(self, path: str, row: DefinitionRow) -> bool:
         """Whether the file at ``path`` imports ``row``, its owner or its module (resolved)."""

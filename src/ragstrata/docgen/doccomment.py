@@ -340,8 +340,8 @@ def _store_section(kind: str, block: list[str], acc: _Acc) -> None:
             # paragraph after them is description again
             cut = next((i for i, s in enumerate(block) if s.strip() and s[:1] not in " \t"),
                        len(block))
-            code = "\n".join(block[:cut]).strip("\n")
-            acc.examples.append("```\n" + dedent_block(code) + "\n```")
+            lead = "\n".join(block[:cut]).strip("\n")
+            acc.examples.append("```\n" + dedent_block(lead) + "\n```")
             acc.desc.extend(["", *block[cut:]])
         elif text.strip():
             code = _godoc_code(["", *block])  # indented lines become a fence

@@ -66,6 +66,10 @@ class JavaScriptRules(LanguageRules):
         return strip_extension(path)
 
     def kind_of(self, kind: str, node: Any) -> str:
+        if node.type == "method_definition" and any(
+            c.type in ("get", "set") for c in node.children
+        ):
+            return "property"  # `get URL() {...}` / `set body(v) {...}`
         if node.type == "assignment_expression":  # `exports.x = <value>`: a function value
             value = node.child_by_field_name("right")
             return "function" if value is not None and value.type in _FUNCTIONS else kind

@@ -220,8 +220,8 @@ class _Resolver:
                 if inherited.symbol:
                     return inherited
         hit = index.in_file.get((rel.path, None, name))
-        if hit:
-            return Target(hit, EXACT)
+        if hit and not (rel.language in JS and index.kinds[hit] == {"property"}):
+            return Target(hit, EXACT)  # (a JS getter or added property binds no bare name)
         imports = self.file_imports(rel.path)
         if imports is not None:
             target = imports.aliases.get(name)
@@ -235,7 +235,7 @@ class _Resolver:
                     return Target(found, EXACT)
         for prefix in [*sorted(index.qualifiers.get(rel.path, ())), *self._package_prefixes(rel)]:
             found = index.member(prefix, [name])
-            if found:
+            if found and not (rel.language in JS and index.kinds[found] == {"property"}):
                 return Target(found, EXACT)
         if imports is not None and name in imports.modules and index.known(name):
             return Target(name, EXACT)
