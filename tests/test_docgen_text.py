@@ -230,3 +230,17 @@ def test_jsdoc_examples_section_indented_under_the_gutter_is_code():
     )
     assert doc.description == "Set header `field` to `val`.\n\nAliased as `res.header()`."
     assert doc.params == (("field", "(String|Object)"),)
+
+
+def test_rustdoc_hidden_example_lines_are_left_out_of_rust_blocks_only():
+    from ragstrata.docgen.doccomment import hide_rustdoc_lines
+
+    text = (
+        "Walk it:\n\n```no_run\nuse walkdir::WalkDir;\n# use walkdir::Error;\n#\n"
+        '# fn try_main() -> Result<(), Error> {\nfor e in WalkDir::new("foo") {}\n'
+        "## shown\n#[derive(Debug)]\n# }\n```\n\n```toml\n# kept\n```"
+    )
+    assert hide_rustdoc_lines(text) == (
+        'Walk it:\n\n```no_run\nuse walkdir::WalkDir;\nfor e in WalkDir::new("foo") {}\n'
+        "# shown\n#[derive(Debug)]\n```\n\n```toml\n# kept\n```"
+    )

@@ -13,9 +13,10 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 
 from ragstrata.answer.base import Citation
-from ragstrata.docgen.doccomment import DocComment
+from ragstrata.docgen.doccomment import DocComment, hide_rustdoc_lines
 from ragstrata.docgen.index_view import Site
 from ragstrata.docgen.mermaid import diagram
 from ragstrata.docgen.model import Item, Overview, Page, PageFile
@@ -155,7 +156,8 @@ def _overview(out: Rendered, ov: Overview | None, level: int) -> None:
         if ov.heading:
             heading = _safe(" ".join(ov.heading.split(" > ")[-1].split()).replace("*", ""))
             out.add(s.t("overview_readme", heading=heading), "")
-        out.add(_safe(ov.text.strip()), "", f"*{_code(cited)}*", "")
+        text = hide_rustdoc_lines(ov.text) if ov.path.endswith(".rs") else ov.text
+        out.add(_safe(text.strip()), "", f"*{_code(cited)}*", "")
     if "overview" in out.prose:
         out.add(_safe(out.prose["overview"].strip()), "")
 
@@ -184,7 +186,7 @@ def _item(out: Rendered, item: Item, level: int, heading: bool = True) -> None:
     if heading:
         out.add(f"{'#' * level} {s.kind(row.kind)} {_code(row.name)}", "")
     out.add(_code(cited), "", _quote(row.path, row.signature, row.start_line), "")
-    _doc(out, item.doc)
+    _doc(out, _rustdoc(item.doc) if row.language == "rust" else item.doc)
     if row.symbol in out.prose:
         out.add(_safe(out.prose[row.symbol].strip()), "")
     if item.members:
@@ -200,6 +202,16 @@ def _item(out: Rendered, item: Item, level: int, heading: bool = True) -> None:
                 _item(out, m, min(level + 1, 6))
     for nested in item.nested:
         _item(out, nested, min(level + 1, 6))
+
+
+def _rustdoc(doc: DocComment) -> DocComment:
+    """``doc`` with rustdoc's hidden example lines (``# use x;``) left out."""
+    return replace(
+        doc,
+        description=hide_rustdoc_lines(doc.description),
+        examples=tuple(hide_rustdoc_lines(e) for e in doc.examples),
+        extra=tuple((t, hide_rustdoc_lines(b)) for t, b in doc.extra),
+    )
 
 
 def _detailed(doc: DocComment) -> bool:
