@@ -21,8 +21,11 @@ measures:
   evidence and also name one invented identifier; truthfulness after the check, names
   removed, and LLM calls of a second run (the cache: expected 0).
 
-Run: ``python bench/gendocs.py --trees T --indexes I [--labels F] [--sample-out F]
-[--markdown OUT]``.
+- labelled completeness (``--exports``): exported names listed by reading the code (path,
+  line, name) that a package page cites, over all of them.
+
+Run: ``python bench/gendocs.py --trees T --indexes I [--labels F] [--exports F]
+[--sample-out F]``.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from ragstrata.answer.docs.index_view import CONTAINER_KINDS, is_public
+from ragstrata.answer.docs.render import MAX_EXAMPLES, MAX_RELATIONS
 from ragstrata.answer.docs.site import DocsGenerator
 from ragstrata.answer.docs.targets import Target
 from ragstrata.core.rows import DefinitionRow
@@ -59,6 +63,14 @@ LANG = {
     "commons-lang": "Java",
     "fd": "Rust",
     "sinatra": "Ruby",
+    "express": "JavaScript",
+    "walkdir": "Rust",
+}
+# repositories added with issue 25, at the commits their labels were made on (trees are
+# TREES/<name>@<commit>)
+PINNED = {
+    "express": ("expressjs/express", "a3714473feb3d2908add734d340e7755fd85e0a3"),
+    "walkdir": ("BurntSushi/walkdir", "6fd031c82ba5a4204b4ce6eae73dacb00dc072ec"),
 }
 _CODE = re.compile(r"`([^`\n]+)`")
 _CITE = re.compile(r"^([\w./@+-]+):(\d+)(?:-(\d+))?$")
@@ -216,7 +228,9 @@ def fake_reply(messages: list[dict[str, Any]]) -> str:
     return " ".join(out)
 
 
-def run_repo(tree: Path, indexes: Path, llm_packages: int) -> dict[str, Any]:
+def run_repo(
+    tree: Path, indexes: Path, llm_packages: int, exports: list[dict[str, Any]]
+) -> dict[str, Any]:
     name = tree.name.split("@")[0]
     t0 = time.perf_counter()
     store = open_store(tree, indexes)
@@ -242,20 +256,18 @@ def run_repo(tree: Path, indexes: Path, llm_packages: int) -> dict[str, Any]:
         body = re.sub(r"```.*?```", "", rendered.markdown, flags=re.S)
         raw += len(_RAW.findall(body))
         with_overview += page.overview is not None
-        for site in page.used_by:
-            used_by.append(
-                {
-                    "repo": name,
-                    "page": folder or ".",
-                    "target": site.about,
-                    "relation": site.kind,
-                    "from": site.name,
-                    "path": site.path,
-                    "line": site.line,
-                    "source": truth.source_line(site.path, site.line).strip()[:200],
-                }
-            )
+        used_by += _uses(name, folder or ".", page, truth)
+        for path in gen.collector.package_files(folder):  # module pages: uses across files
+            used_by += _uses(name, path, gen.collect(Target("file", path)), truth)
     public = public_definitions(gen)
+    labelled = [e for e in exports if e["repo"] == name]
+    on_page = [
+        e for e in labelled if any(p == e["path"] and a <= e["line"] <= b for p, a, b in cited)
+    ]
+    for row in public:  # the page of each public definition: its users anywhere
+        symbol_page = gen.collect(Target("symbol", row.symbol, row))
+        used_by += _uses(name, row.symbol, symbol_page, truth)
+        used_by += _test_examples(name, gen, row, symbol_page, truth)
     documented = sum((r.path, r.start_line, r.end_line) in cited for r in public)
     missing = [r.symbol for r in public if (r.path, r.start_line, r.end_line) not in cited][:5]
     result: dict[str, Any] = {
@@ -267,6 +279,11 @@ def run_repo(tree: Path, indexes: Path, llm_packages: int) -> dict[str, Any]:
         "documented": documented,
         "completeness": documented / len(public) if public else 1.0,
         "missing": missing,
+        "exports_labelled": len(labelled),
+        "exports_on_page": len(on_page),
+        "exports_missing": [
+            f"{e['path']}:{e['line']} {e['name']}" for e in labelled if e not in on_page
+        ][:10],
         "named": truth.named,
         "resolved": truth.resolved,
         "truthfulness": truth.resolved / truth.named if truth.named else 1.0,
@@ -281,6 +298,61 @@ def run_repo(tree: Path, indexes: Path, llm_packages: int) -> dict[str, Any]:
         result.update(run_llm(store, read, chosen[:llm_packages]))
     store.close()
     return result
+
+
+def _uses(repo: str, where: str, page: Any, truth: Truth) -> list[dict[str, Any]]:
+    """The uses one page lists, as shown (at most MAX_RELATIONS a list), with the cited source
+    line: "Used by", "Possibly used by", and the tests "that may call it"."""
+    out = []
+    for listed, sites in (
+        ("used_by", page.used_by),
+        ("possible", page.used_by_possible),
+        ("tests_possible", page.examples_possible),
+    ):
+        for site in sites[:MAX_RELATIONS]:
+            out.append(
+                {
+                    "repo": repo,
+                    "page": where,
+                    "list": listed,
+                    "target": site.about,
+                    "relation": site.kind,
+                    "from": site.name,
+                    "path": site.path,
+                    "line": site.line,
+                    "source": truth.source_line(site.path, site.line).strip()[:200],
+                }
+            )
+    return out
+
+
+def _test_examples(
+    repo: str, gen: DocsGenerator, row: DefinitionRow, page: Any, truth: Truth
+) -> list[dict[str, Any]]:
+    """The tests a symbol's page quotes as examples (as rendered: the shortest ones), each with
+    the line where it calls the symbol."""
+    shown = sorted(page.examples, key=lambda d: (d.end_line - d.start_line, d.path, d.start_line))[
+        :MAX_EXAMPLES
+    ]
+    sites = {s.name: s for s in gen.view.incoming(row.symbol, ("calls",)) if s.precise}
+    out = []
+    for test in shown:
+        site = sites.get(test.symbol)
+        if site is not None:
+            out.append(
+                {
+                    "repo": repo,
+                    "page": row.symbol,
+                    "list": "tests",
+                    "target": row.symbol,
+                    "relation": "calls",
+                    "from": test.symbol,
+                    "path": site.path,
+                    "line": site.line,
+                    "source": truth.source_line(site.path, site.line).strip()[:200],
+                }
+            )
+    return out
 
 
 def run_llm(
@@ -333,26 +405,65 @@ def run_llm(
 def sample_used_by(results: list[dict[str, Any]], per_repo: int) -> list[dict[str, Any]]:
     out = []
     for r in results:
+        unique = {(e["target"], e["from"], e["path"], e["line"]): e for e in r["used_by"]}
         ranked = sorted(
-            r["used_by"],
+            unique.values(),
             key=lambda e: hashlib.sha256(
-                f"{e['page']}|{e['from']}|{e['path']}|{e['line']}".encode()
+                f"{e['target']}|{e['from']}|{e['path']}|{e['line']}".encode()
             ).hexdigest(),
         )
         out += ranked[:per_repo]
     return out
 
 
+def _key(e: dict[str, Any]) -> tuple[str, str, str, str, int]:
+    return (e["repo"], e["target"], e["from"], e["path"], int(e["line"]))
+
+
+def label_precision(sample: list[dict[str, Any]], labels: Path) -> dict[str, tuple[int, int]]:
+    """``repo -> (labelled uses that are uses, labelled)`` over the entries of ``sample``; a
+    labels file of an older run may hold entries no page lists now: those do not count, and an
+    entry with no label is reported on stderr."""
+    label_of = (
+        {
+            _key(e): int(e["label"])
+            for line in labels.read_text(encoding="utf-8").splitlines()
+            if line.strip()
+            for e in [json.loads(line)]
+        }
+        if labels.is_file()
+        else {}
+    )
+    out: dict[str, tuple[int, int]] = {}
+    missing = [e for e in sample if _key(e) not in label_of]
+    for e in sample:
+        if _key(e) in label_of:
+            ok, n = out.get(e["repo"], (0, 0))
+            out[e["repo"]] = (ok + label_of[_key(e)], n + 1)
+    if missing:
+        print(
+            f"{len(missing)} sampled uses have no label (--sample-out lists them)", file=sys.stderr
+        )
+    return out
+
+
 def markdown_table(results: list[dict[str, Any]], precision: dict[str, tuple[int, int]]) -> str:
     head = (
-        "| repo | language | packages (overview) | public defs | completeness | named ids "
-        "| truthfulness offline | raw markup | Used by precision (labelled) | LLM fake: "
-        "truthfulness / removed / calls, cached run |\n|---|---|---|---|---|---|---|---|---|---|"
+        "| repo | language | packages (overview) | public defs | completeness | labelled "
+        "exports on pages | named ids | truthfulness offline | raw markup | Used by precision "
+        "(labelled) | LLM fake: truthfulness / removed / calls, cached run |\n"
+        "|---|---|---|---|---|---|---|---|---|---|---|"
     )
     rows = [head]
     for r in results:
         ok, n = precision.get(r["repo"], (0, 0))
         prec = f"{ok / n:.2f} ({ok}/{n})" if n else "-"
+        labelled = (
+            f"{r['exports_on_page'] / r['exports_labelled']:.3f} "
+            f"({r['exports_on_page']}/{r['exports_labelled']})"
+            if r.get("exports_labelled")
+            else "-"
+        )
         llm = "-"
         if "llm_calls" in r:
             llm = (
@@ -361,7 +472,7 @@ def markdown_table(results: list[dict[str, Any]], precision: dict[str, tuple[int
             )
         rows.append(
             f"| {r['repo']} | {r['language']} | {r['packages']} ({r['with_overview']}) | "
-            f"{r['public']} | {r['completeness']:.3f} | {r['named']} | "
+            f"{r['public']} | {r['completeness']:.3f} | {labelled} | {r['named']} | "
             f"{r['truthfulness']:.3f} | {r['raw_markup']} | {prec} | {llm} |"
         )
     return "\n".join(rows)
@@ -376,15 +487,30 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--per-repo", type=int, default=10)
     ap.add_argument("--llm-packages", type=int, default=2)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument(
+        "--exports",
+        type=Path,
+        help="JSONL of exported names labelled by reading the code: repo, path, line, name",
+    )
     args = ap.parse_args(argv)
+    exports = (
+        [
+            json.loads(line)
+            for line in args.exports.read_text(encoding="utf-8").splitlines()
+            if line.strip()
+        ]
+        if args.exports and args.exports.is_file()
+        else []
+    )
     results = []
     for tree in sorted(p for p in args.trees.iterdir() if "@" in p.name):
-        results.append(run_repo(tree, args.indexes, args.llm_packages))
+        results.append(run_repo(tree, args.indexes, args.llm_packages, exports))
         r = results[-1]
         print(
             f"{r['repo']}: completeness {r['completeness']:.3f} truthfulness "
             f"{r['truthfulness']:.3f} ({r['seconds']}s) missing {r['missing']} "
-            f"unresolved {r['unresolved']}",
+            f"unresolved {r['unresolved']} labelled exports on pages "
+            f"{r['exports_on_page']}/{r['exports_labelled']} {r['exports_missing']}",
             file=sys.stderr,
         )
     sample = sample_used_by(results, args.per_repo)
@@ -392,13 +518,7 @@ def main(argv: list[str] | None = None) -> int:
         args.sample_out.write_text(
             "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in sample), encoding="utf-8"
         )
-    precision: dict[str, tuple[int, int]] = {}
-    if args.labels and args.labels.is_file():
-        for line in args.labels.read_text(encoding="utf-8").splitlines():
-            if line.strip():
-                e = json.loads(line)
-                ok, n = precision.get(e["repo"], (0, 0))
-                precision[e["repo"]] = (ok + int(e["label"]), n + 1)
+    precision = label_precision(sample, args.labels) if args.labels else {}
     if args.json:
         for r in results:
             r.pop("used_by")

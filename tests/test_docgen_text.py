@@ -267,3 +267,30 @@ def test_flowchart_round_trip_and_svg_escapes_labels() -> None:
     assert "<script" not in svg
     assert flowchart_svg("sequenceDiagram\n  A->>B: hi") is None
     assert flowchart_svg('flowchart LR\n  n0("a")\n  n0 --> n9') is None  # unknown node
+
+
+def test_jsdoc_examples_section_indented_under_the_gutter_is_code():
+    doc = parse_doc(
+        "Set header `field` to `val`.\n\nExamples:\n\n   res.set('Foo', ['bar']);\n"
+        "   res.set({ Accept: 'text/plain' });\n\nAliased as `res.header()`.\n"
+        "@param {String|Object} field\n@return {ServerResponse} for chaining"
+    )
+    assert doc.examples == (
+        "```\nres.set('Foo', ['bar']);\nres.set({ Accept: 'text/plain' });\n```",
+    )
+    assert doc.description == "Set header `field` to `val`.\n\nAliased as `res.header()`."
+    assert doc.params == (("field", "(String|Object)"),)
+
+
+def test_rustdoc_hidden_example_lines_are_left_out_of_rust_blocks_only():
+    from ragstrata.answer.docs.doccomment import hide_rustdoc_lines
+
+    text = (
+        "Walk it:\n\n```no_run\nuse walkdir::WalkDir;\n# use walkdir::Error;\n#\n"
+        '# fn try_main() -> Result<(), Error> {\nfor e in WalkDir::new("foo") {}\n'
+        "## shown\n#[derive(Debug)]\n# }\n```\n\n```toml\n# kept\n```"
+    )
+    assert hide_rustdoc_lines(text) == (
+        'Walk it:\n\n```no_run\nuse walkdir::WalkDir;\nfor e in WalkDir::new("foo") {}\n'
+        "# shown\n#[derive(Debug)]\n```\n\n```toml\n# kept\n```"
+    )

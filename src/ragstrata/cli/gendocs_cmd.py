@@ -114,7 +114,12 @@ def _site(docs: DocsGenerator, out: Path) -> None:
         line += s.t("site_llm", calls=report.llm_calls, cached=report.llm_cached)
     if report.removed:
         line += s.t("site_removed", count=len(set(report.removed)))
-    _err.print(line)
+    _err.print(visible(line), markup=False)
+    if report.failed:  # the site is written without them; say which, and exit 1
+        _err.print(s.t("site_failed", count=len(report.failed)), markup=False)
+        for failure in report.failed:
+            _err.print(visible(f"  {failure}"), markup=False)
+        raise typer.Exit(1)
 
 
 def _dry_run(docs: DocsGenerator, target: str | None, settings: Settings) -> None:

@@ -24,6 +24,7 @@ __all__ = [
     "known_languages",
     "ladder_for",
     "language_info",
+    "rust_module",
     "shebang_interpreter",
 ]
 
@@ -211,3 +212,15 @@ def ladder_for(language: str) -> tuple[str, ...]:
     """The splitter's separator ladder for a language id (the default ladder if it has none)."""
     ladders = _ladders()
     return ladders.get(language, ladders["default"])
+
+
+def rust_module(path: str) -> str:
+    """``src/shapes/circle.rs`` -> ``crate::shapes::circle``; ``src/lib.rs`` -> ``crate``."""
+    parts = path.removesuffix(".rs").split("/")
+    if "src" in parts[:-1]:
+        parts = parts[len(parts) - parts[::-1].index("src") :]
+    if parts and parts[-1] == "mod":
+        parts.pop()
+    if len(parts) == 1 and parts[0] in {"lib", "main"}:
+        parts = []
+    return "::".join(["crate", *(p for p in parts if p)])

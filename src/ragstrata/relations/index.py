@@ -9,8 +9,8 @@ from collections import defaultdict
 from collections.abc import Iterable
 from typing import Protocol
 
+from ragstrata.core.languages import rust_module
 from ragstrata.ingest.code.lang_python import python_module
-from ragstrata.ingest.code.lang_rust import rust_module
 
 __all__ = [
     "CLASSY",

@@ -5,7 +5,8 @@ resolved: a definition of the same name is only a candidate) or ``external`` (th
 the target is no definition of this repository). A call is resolved from what the site shows:
 
 1. the receiver: ``self.m`` / ``this.m`` / ``cls.m`` / Rust ``Self::m`` -> a member of the
-   enclosing class or of its resolved bases; ``super().m`` / ``super.m`` -> a member of the
+   enclosing class or of its resolved bases (JavaScript outside a class: the function the
+   same file adds to its object, ``res.send = function () { this.set() }``); ``super().m`` / ``super.m`` -> a member of the
    bases; ``x.m`` where ``x`` is a local or parameter -> a member of ``x``'s type (declared, or
    the class it was constructed from, or the declared result of the function that produced
    it; ``receivers.py``); a local of unknown type stays possible, never a module;
@@ -219,8 +220,8 @@ class _Resolver:
                 if inherited.symbol:
                     return inherited
         hit = index.in_file.get((rel.path, None, name))
-        if hit:
-            return Target(hit, EXACT)
+        if hit and not (rel.language in JS and index.kinds[hit] == {"property"}):
+            return Target(hit, EXACT)  # (a JS getter or added property binds no bare name)
         imports = self.file_imports(rel.path)
         if imports is not None:
             target = imports.aliases.get(name)
@@ -234,7 +235,7 @@ class _Resolver:
                     return Target(found, EXACT)
         for prefix in [*sorted(index.qualifiers.get(rel.path, ())), *self._package_prefixes(rel)]:
             found = index.member(prefix, [name])
-            if found:
+            if found and not (rel.language in JS and index.kinds[found] == {"property"}):
                 return Target(found, EXACT)
         if imports is not None and name in imports.modules and index.known(name):
             return Target(name, EXACT)
@@ -354,7 +355,9 @@ class _Resolver:
                 cls = self.enclosing_class(rel.from_symbol)
                 if len(parts) == 1:  # cls(...) / self(...)
                     return Target(cls, EXACT) if parts[0] == "cls" and cls else _POSSIBLE
-                return self.inherited_member(cls, parts[1]) if cls else _POSSIBLE
+                if cls:
+                    return self.inherited_member(cls, parts[1])
+                return self._js_object_member(parts[1], rel) if rel.language in JS else _POSSIBLE
             if hint is None or len(parts) != 3:
                 return _POSSIBLE
             cls_t = self.type_of(hint, rel)
@@ -369,6 +372,16 @@ class _Resolver:
         if len(parts) > 1 and text in index.by_symbol and rel.language != "go":
             return Target(text, EXACT)
         return self.path(parts, rel)
+
+    def _js_object_member(self, name: str, rel: RelationRow) -> Target:
+        """``this.m()`` in a top-level function of a CommonJS file that fills in one object
+        (``res.send = function () { this.set(...) }``): ``this`` is that object, so ``m`` is
+        the function the same file adds to it."""
+        caller = self.index.by_symbol.get(rel.from_symbol)
+        if caller is None or caller.parent is not None or caller.path != rel.path:
+            return _POSSIBLE
+        hit = self.index.in_file.get((rel.path, None, name))
+        return Target(hit, EXACT) if hit else _POSSIBLE
 
     def add_base(self, rel: RelationLike, target: Target) -> None:
         """Record what a base-class relation resolved to (None: a base outside the repository)."""

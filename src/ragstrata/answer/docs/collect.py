@@ -17,12 +17,44 @@ from ragstrata.answer.docs.doccomment import parse_doc, to_markdown
 from ragstrata.answer.docs.index_view import CONTAINER_KINDS, IndexView, Site, is_public
 from ragstrata.answer.docs.model import Item, Overview, Page, PageFile
 from ragstrata.answer.docs.moduledoc import PACKAGE_DOC_FILES, module_doc
-from ragstrata.core.rows import DefinitionRow, SectionRow
+from ragstrata.core.rows import DefinitionRow, Layer, RelationRow, SectionRow
+from ragstrata.core.values import SymbolMode
 
 __all__ = ["Collector", "Reader"]
 
 Reader = Callable[[str], "str | None"]  # repository path -> file text, or None
 _README = re.compile(r"(?i)^readme(\.\w+)?$")
+# folders of data under tests/: formatter cases, snapshots, fixtures (not tests themselves)
+# method names every standard library has (`x.clone()`, `f.read()`, `res.json()`): a call by
+# one of these names alone says nothing about which definition it reaches
+_COMMON_NAMES = (
+    "clone fmt eq ne cmp partial_cmp hash drop deref deref_mut into from default to_string "
+    "to_owned as_ref as_mut borrow borrow_mut next iter iter_mut into_iter len is_empty get "
+    "set put add remove delete insert contains read write close open flush call apply bind "
+    "toString valueOf equals hashCode compareTo send run start stop push pop map filter "
+    "reduce emit on off once then catch use all format render json status header end "
+    "write_all parse load dump dumps loads update keys values items copy size count "
+    "append extend join split replace match find search test exec init setup close_all "
+    "__str__ __repr__ __eq__ __hash__ __len__ __iter__ __next__ __call__ __enter__ __exit__ "
+    "__getitem__ __setitem__ __contains__"
+)
+_COMMON = frozenset(_COMMON_NAMES.split())
+_SELF = frozenset({"this", "self", "Self", "super", "cls", "$this", "@", "static", "parent"})
+_FIXTURE_DIRS = frozenset(
+    {
+        "fixtures",
+        "fixture",
+        "testdata",
+        "data",
+        "cases",
+        "snapshots",
+        "__snapshots__",
+        "golden",
+        "samples",
+        "resources",
+        "vendor",
+    }
+)
 
 
 class Collector:
@@ -32,6 +64,9 @@ class Collector:
         self.view = view
         # default: the file's text as indexed (rebuilt from its chunks)
         self.read = read or view.reader.file_text
+        self._texts: dict[str, str] = {}
+        self._imported: dict[str, set[str]] = {}
+        self._counts: dict[str, int] = {}
 
     # ---------------------------------------------------------------- pages
     def file_page(self, path: str) -> Page:
@@ -225,6 +260,10 @@ class Collector:
             for site in self.view.incoming(row.symbol, ("calls", "inherits", "implements")):
                 if site.name in owner_of:
                     continue  # the page's own code
+                if site.is_test and _FIXTURE_DIRS & set(site.path.split("/")[:-1]):
+                    continue  # fixture data under tests/ is neither a test nor a use
+                if not site.precise and not self._possible(site, row):
+                    continue  # a common name called on who knows what: not even a possible use
                 if site.is_test:
                     if site.kind == "calls":
                         tests.append(site)
@@ -254,6 +293,88 @@ class Collector:
             inherits=tuple(sorted(bases)),
             sources=sources,
         )
+
+    def _possible(self, site: Site, row: DefinitionRow) -> bool:
+        """Whether a call that only matches ``row`` by name may still be a use of it.
+
+        Not when the name is common in the repository (defined more than once: ``path``,
+        ``fmt``, ``set``) or the receiver as written contradicts it (``this.set`` in another
+        file, ``User.all`` for ``app.all``, a module alias ``proxyaddr.all``). Otherwise the
+        receiver must name ``row``'s type or module (``Error::new``, ``reader.read``), or the
+        calling file must import it (an import the indexer resolved into it)."""
+        receiver = re.split(r"(?:::|\.|->|#)(?=[^.:#>]*$)", site.written, maxsplit=1)
+        written = receiver[0] if len(receiver) == 2 else ""
+        last = re.split(r"::|\.|->", written.removesuffix("()"))[-1] if written else ""
+        if last and last in _evidence_words(row) | {_module_stem(row.path)}:
+            return True
+        if row.name in _COMMON or self._defined_more_than_once(row):
+            return False  # a common name here: a name-only call cannot say which one
+        if not written and self._required_elsewhere(site.path, site.written, row):
+            return False  # `request(app)` where request = require('supertest')
+        if last in _SELF or "(" in last or ")" in written:
+            return False  # the caller's own object, or a value made on the spot: not this one
+        if last and (
+            last[:1].isupper() or "::" in written or self._imported_module(site.path, last)
+        ):
+            return False  # another named type, namespace or imported module
+        return self._imports(site.path, row)
+
+    def _defined_more_than_once(self, row: DefinitionRow) -> bool:
+        if row.name not in self._counts:
+            found = self.view.resolver.resolve(row.name, limit=5, modes=(SymbolMode.EXACT,))
+            self._counts[row.name] = len(
+                {
+                    h.row.symbol
+                    for h in found.definitions
+                    if isinstance(h.row, DefinitionRow)
+                    and h.row.name == row.name
+                    and not h.row.is_test
+                }
+            )
+        return self._counts[row.name] > 1
+
+    def _text(self, path: str) -> str:
+        if path not in self._texts:
+            self._texts[path] = self.read(path) or ""
+        return self._texts[path]
+
+    def _imported_module(self, path: str, name: str) -> bool:
+        """Whether ``name`` is bound to an imported module in the file at ``path``."""
+        n = re.escape(name)
+        pattern = (
+            rf"(?:var|let|const)\s+{n}\s*=\s*require\(|import\s+(?:\*\s+as\s+)?{n}\b"
+            rf"|import\s+[\w.]+\s+as\s+{n}\b|^\s*import\s+{n}\s*$|use\s+[\w:]*\b{n};"
+        )
+        return re.search(pattern, self._text(path), re.M) is not None
+
+    def _required_elsewhere(self, path: str, name: str, row: DefinitionRow) -> bool:
+        """``name`` is bound by ``require('m')`` / ``import name from 'm'`` in the file at
+        ``path``, and ``m`` is not ``row``'s module."""
+        n = re.escape(name)
+        m = re.search(
+            rf"(?:(?:var|let|const)\s+{n}\s*=\s*require\(|import\s+{n}\s+from\s*)"
+            rf"\s*['\"]([^'\"]+)['\"]",
+            self._text(path),
+        )
+        if m is None:
+            return False
+        stem = posixpath.splitext(posixpath.basename(m.group(1).rstrip("/")))[0]
+        return stem != _module_stem(row.path)
+
+    def _imports(self, path: str, row: DefinitionRow) -> bool:
+        """Whether the file at ``path`` imports ``row``, its owner or its module (resolved)."""
+        if path not in self._imported:
+            self._imported[path] = {
+                r.to_symbol
+                for r in self.view.reader.file_rows(path, (Layer.C2,))
+                if isinstance(r, RelationRow) and r.relation == "imports" and r.to_symbol
+            }
+        for target in self._imported[path]:
+            if row.symbol == target or (row.parent and row.parent == target):
+                return True
+            if any(row.symbol.startswith(target + sep) for sep in (".", "::", "/", "#")):
+                return True
+        return False
 
     def _named(self, site: Site) -> Site:
         """A use from module-level code (no definition of that name) is named by its file."""
@@ -292,6 +413,29 @@ def readme_prose(text: str, paragraphs: int = 3) -> str:
         if len(kept) >= paragraphs:
             break
     return "\n\n".join(kept).strip()
+
+
+def _evidence_words(row: DefinitionRow) -> set[str]:
+    """The names a file would have to write to use ``row``: its owner type's name (a method),
+    else its module's name (the file's stem, or its folder's for ``__init__``/``mod``/``index``
+    files)."""
+    words: set[str] = set()
+    if row.parent:
+        owner = re.split(r"::|\.|#|/", row.parent)[-1]
+        if row.kind == "method" or owner[:1].isupper():
+            words.add(owner)
+    stem = _module_stem(row.path)
+    if not words and stem:
+        words.add(stem)
+    return {w for w in words if len(w) >= 3}
+
+
+def _module_stem(path: str) -> str:
+    """A module's name: the file's stem, or its folder's for ``__init__``/``mod``/``index``."""
+    stem = posixpath.splitext(posixpath.basename(path))[0]
+    if stem in ("__init__", "mod", "index", "lib", "main", "doc"):
+        stem = posixpath.basename(posixpath.dirname(path))
+    return stem
 
 
 def _owners(page: Page) -> dict[str, str]:

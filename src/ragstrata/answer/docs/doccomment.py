@@ -34,7 +34,7 @@ from ragstrata.answer.docs.markup import (
     rst_inline,
 )
 
-__all__ = ["DocComment", "parse_doc", "to_markdown"]
+__all__ = ["DocComment", "hide_rustdoc_lines", "parse_doc", "to_markdown"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,6 +161,31 @@ def to_markdown(text: str | None) -> str:
     """A module's doc comment as Markdown: the description, then its examples."""
     doc = parse_doc(text)
     return "\n\n".join(p for p in (doc.description, *doc.examples) if p)
+
+
+_RUST_FENCE = re.compile(
+    r"^(?:rust|no_run|ignore|should_panic|compile_fail|edition\d+|"
+    r"test_harness|standalone_crate)?(?:,.*)?$"
+)
+
+
+def hide_rustdoc_lines(text: str) -> str:
+    """Rust doc examples as rustdoc shows them: in a Rust code block (no language, ``rust``,
+    ``no_run``, ``ignore`` ...) a line ``# hidden`` is dropped and ``## x`` shows ``# x``."""
+    out: list[str] = []
+    fence: str | None = None
+    for line in text.split("\n"):
+        m = re.match(r"^\s*(`{3,}|~{3,})\s*(.*)$", line)
+        if fence is None and m:
+            fence = m.group(1) if _RUST_FENCE.match(m.group(2).strip()) else "other:" + m.group(1)
+        elif fence is not None and m and m.group(1).startswith(fence.removeprefix("other:")[:3]):
+            fence = None
+        elif fence is not None and not fence.startswith("other:"):
+            if re.match(r"^\s*#(?:\s|$)", line):
+                continue
+            line = re.sub(r"^(\s*)##", r"\1#", line)
+        out.append(line)
+    return "\n".join(out)
 
 
 def _dedent(text: str) -> str:
@@ -382,6 +407,15 @@ def _store_section(kind: str, block: list[str], acc: _Acc) -> None:
             acc.examples.append(text)
         elif ">>>" in text:
             acc.examples.append("```python\n" + dedent_block(text) + "\n```")
+        elif next((s for s in block if s.strip()), "")[:1] in (" ", "\t"):
+            # JSDoc "Examples:" over `*    res.set(...)`: the indented lines are the code, a
+            # paragraph after them is description again
+            cut = next(
+                (i for i, s in enumerate(block) if s.strip() and s[:1] not in " \t"), len(block)
+            )
+            lead = "\n".join(block[:cut]).strip("\n")
+            acc.examples.append("```\n" + dedent_block(lead) + "\n```")
+            acc.desc.extend(["", *block[cut:]])
         elif text.strip():
             code = _godoc_code(["", *block])  # indented lines become a fence
             acc.examples.append("\n".join(code).strip("\n"))

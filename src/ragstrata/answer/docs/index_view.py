@@ -32,8 +32,11 @@ _BIG = 5000
 
 
 def is_public(row: DefinitionRow) -> bool:
-    """Exported, and not ``_private`` by name (``__init__`` is public)."""
-    return row.is_exported and (not row.name.startswith("_") or row.name == "__init__")
+    """Exported, and not ``_private`` by name; a dunder (``__init__``, ``__call__``,
+    ``__enter__``, ``__iter__``) is public: its callers use it through the language."""
+    name = row.name
+    dunder = len(name) > 4 and name.startswith("__") and name.endswith("__")
+    return row.is_exported and (not name.startswith("_") or dunder)
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +50,7 @@ class Site:
     is_test: bool = False
     kind: str = "calls"  # the relation: calls | inherits | implements | imports
     about: str = ""  # the page's definition this site refers to (for "Used by": the callee)
+    written: str = ""  # the callee as written at the site (``res.json``, ``Error::new``)
 
 
 class IndexView:
@@ -247,7 +251,14 @@ class IndexView:
             out.setdefault(
                 key,
                 Site(
-                    row.from_symbol, row.path, row.line, precise, row.is_test, row.relation, symbol
+                    row.from_symbol,
+                    row.path,
+                    row.line,
+                    precise,
+                    row.is_test,
+                    row.relation,
+                    symbol,
+                    row.to_name,
                 ),
             )
         return sorted(out.values(), key=lambda x: (not x.precise, x.path, x.line, x.name))

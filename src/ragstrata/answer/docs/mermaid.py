@@ -27,7 +27,9 @@ def _short(symbol: str) -> str:
 
 
 def _label(text: str) -> str:
-    return re.sub(r'["<>\[\]{}()|]', "", text)
+    """Identifier characters only: no quotes, brackets, HTML, ``#60;`` entity codes or
+    Markdown (a label of untrusted text never becomes markup in the diagram)."""
+    return re.sub(r"[^\w.$@:+\-]", "", text)[:80] or "_"
 
 
 def diagram(page: Page) -> str | None:
@@ -36,8 +38,9 @@ def diagram(page: Page) -> str | None:
     for part in page.files:
         for item in part.items:
             kinds[item.row.symbol] = item.row.kind
-        for owner, _, _ in part.elsewhere:
-            kinds.setdefault(owner, "class")
+        for owner, where, _ in part.elsewhere:
+            if where != "?":  # a type of another crate (or a primitive) is not drawn
+                kinds.setdefault(owner, "class")
     degree: dict[str, int] = {}
     for a, b in (*page.edges, *page.inherits):
         degree[a] = degree.get(a, 0) + 1

@@ -35,6 +35,8 @@ PACKAGE_DOC_FILES = (
     "index.mjs",
 )
 _MAGIC = re.compile(r"^#\s*(?:frozen_string_literal|encoding|coding|-\*-|!|typed:|warn_)", re.I)
+_USE = re.compile(r"^\s*['\"]use \w+['\"];?\s*$")
+_IMPORTS = re.compile(r"^\s*(?:import\b|(?:var|let|const)\s+[\w${}, ]+=\s*require\(|require\()")
 _FILE_TAGS = re.compile(r"@(?:file|fileoverview|overview|module|packageDocumentation)\b")
 _DIRECTIVES = re.compile(r"^\s*(?:@ts-|eslint|prettier|istanbul|jshint|global\s|tslint|#region)")
 _LICENSE = re.compile(r"(?i)\b(?:copyright|licensed under|license|spdx-license)\b")
@@ -162,9 +164,7 @@ def _c_header(text: str, *, tags_only: bool) -> ModuleDoc | None:
     lines = text.split("\n")
     i = 0
     while i < len(lines) and (
-        not lines[i].strip()
-        or lines[i].startswith("#!")
-        or re.match(r"^\s*['\"]use \w+['\"];?\s*$", lines[i])
+        not lines[i].strip() or lines[i].startswith("#!") or _USE.match(lines[i])
     ):
         i += 1
     while i < len(lines):
@@ -178,8 +178,12 @@ def _c_header(text: str, *, tags_only: bool) -> ModuleDoc | None:
         body = _strip_block(block)
         joined = "\n".join(body)
         after_blank = end + 1 >= len(lines) or not lines[end + 1].strip()
+        following = next((s for s in lines[end + 1 :] if s.strip()), "")
         is_file_doc = bool(_FILE_TAGS.search(raw)) or (
-            not tags_only and after_blank and raw.lstrip().startswith("/**")
+            not tags_only
+            and after_blank
+            and raw.lstrip().startswith("/**")
+            and not _IMPORTS.match(following)  # "Module dependencies." above `require`
         )
         if is_file_doc and not _LICENSE.search(joined) and not _DIRECTIVES.match(joined):
             cleaned = [
@@ -195,7 +199,7 @@ def _c_header(text: str, *, tags_only: bool) -> ModuleDoc | None:
             return ModuleDoc("\n".join(cleaned).strip("\n"), i + 1, end + 1)
         # a licence header or directive: look at the next comment
         i = end + 1
-        while i < len(lines) and not lines[i].strip():
+        while i < len(lines) and (not lines[i].strip() or _USE.match(lines[i])):
             i += 1
     return None
 

@@ -13,14 +13,18 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 
-from ragstrata.answer.docs.doccomment import DocComment
+from ragstrata.answer.docs.doccomment import DocComment, hide_rustdoc_lines
 from ragstrata.answer.docs.index_view import Site
 from ragstrata.answer.docs.mermaid import diagram
 from ragstrata.answer.docs.model import Item, Overview, Page, PageFile
+from ragstrata.answer.docs.safe import code_span as _code
+from ragstrata.answer.docs.safe import safe_markdown as _safe
 from ragstrata.answer.docs.strings import Strings
 from ragstrata.core.answer import Citation
-from ragstrata.core.languages import detect_language
+from ragstrata.core.languages import detect_language, rust_module
+from ragstrata.core.rows import DefinitionRow
 
 __all__ = ["HEADER_PREFIX", "MAX_RELATIONS", "Rendered", "render_page", "slug"]
 
@@ -51,6 +55,14 @@ def _quote(path: str, text: str, start: int, max_lines: int = 0) -> str:
     return f"{fence}\n{body}\n" + ("…\n" if more else "") + "```"
 
 
+def foreign_name(owner: str, row: DefinitionRow) -> str:
+    """The type of an ``impl`` for a type the repository does not declare, as written in the
+    file (``crate::error::io::Error`` in ``src/error.rs`` -> ``io::Error``; ``usize``)."""
+    if row.language == "rust":
+        return owner.removeprefix(rust_module(row.path) + "::")
+    return owner
+
+
 def _one_line(text: str) -> str:
     return " ".join(text.split())
 
@@ -78,7 +90,7 @@ class Rendered:
 
     def name(self, name: str) -> str:
         url = self.link(name)
-        return f"[`{name}`]({url})" if url else f"`{name}`"
+        return f"[{_code(name)}]({url})" if url else _code(name)
 
     @property
     def markdown(self) -> str:
@@ -103,30 +115,33 @@ def render_page(
             "lang": s.language,
             "sources": page.sources,
         }
-        out.add(HEADER_PREFIX + json.dumps(meta, sort_keys=True, ensure_ascii=False) + " -->", "")
+        data = json.dumps(meta, sort_keys=True, ensure_ascii=False)
+        for ch in "<>&\n\r":  # the comment can never be closed from inside
+            data = data.replace(ch, f"\\u{ord(ch):04x}")
+        out.add(HEADER_PREFIX + data + " -->", "")
     if page.kind == "symbol" and page.symbol is not None:
         row = page.symbol.row
-        out.add(f"# {s.t('symbol_title', kind=s.kind(row.kind), target=row.symbol)}", "")
+        out.add(f"# {s.code('symbol_title', kind=s.kind(row.kind), target=row.symbol)}", "")
         _item(out, page.symbol, 2, heading=False)
     elif page.kind == "file":
-        out.add(f"# {s.t('file_title', target=page.target)}", "")
+        out.add(f"# {s.code('file_title', target=page.target)}", "")
         _overview(out, page.overview, 2)
         _api(out, page.files[0], 2)
     else:
-        out.add(f"# {s.t('package_title', target=page.target or '.')}", "")
+        out.add(f"# {s.code('package_title', target=page.target or '.')}", "")
         _overview(out, page.overview, 2)
         out.add(f"## {s.t('files')}", "")
         for part in page.files:
             summary = part.overview.text.split("\n\n")[0] if part.overview else ""
             summary = _one_line(summary)[:200]
-            out.add(f"- `{part.path}`" + (f" — {summary}" if summary else ""))
+            out.add(f"- {_code(part.path)}" + (f" — {_safe(summary)}" if summary else ""))
         out.add("")
         for part in page.files:
-            out.add(f"## {s.t('file_title', target=part.path)}", "")
+            out.add(f"## {s.code('file_title', target=part.path)}", "")
             _api(out, part, 3)
     _deprecated(out, page)
     if removed:
-        out.add(f"> {s.t('removed', names=', '.join(f'`{n}`' for n in removed))}", "")
+        out.add(f"> {s.t('removed', names=', '.join(_code(n) for n in removed))}", "")
     if page.kind != "symbol":
         _diagram(out, page)
     _relations(out, page)
@@ -142,10 +157,12 @@ def _overview(out: Rendered, ov: Overview | None, level: int) -> None:
     else:
         cited = out.cite(ov.path, ov.start_line, ov.end_line)
         if ov.heading:
-            out.add(s.t("overview_readme", heading=ov.heading.split(" > ")[-1]), "")
-        out.add(ov.text.strip(), "", f"*`{cited}`*", "")
+            heading = _safe(" ".join(ov.heading.split(" > ")[-1].split()).replace("*", ""))
+            out.add(s.t("overview_readme", heading=heading), "")
+        text = hide_rustdoc_lines(ov.text) if ov.path.endswith(".rs") else ov.text
+        out.add(_safe(text.strip()), "", f"*{_code(cited)}*", "")
     if "overview" in out.prose:
-        out.add(out.prose["overview"].strip(), "")
+        out.add(_safe(out.prose["overview"].strip()), "")
 
 
 def _api(out: Rendered, part: PageFile, level: int) -> None:
@@ -156,7 +173,12 @@ def _api(out: Rendered, part: PageFile, level: int) -> None:
     for item in part.items:
         _item(out, item, level + 1)
     for owner, where, methods in part.elsewhere:
-        out.add(f"{'#' * (level + 1)} {s.t('methods_elsewhere', owner=owner, where=where)}", "")
+        if where == "?":  # no such type in the repository: a primitive or another crate's
+            name = foreign_name(owner, methods[0].row) if methods else owner
+            out.add(f"{'#' * (level + 1)} {s.code('methods_foreign', owner=name)}", "")
+        else:
+            heading = s.code("methods_elsewhere", owner=owner, where=where)
+            out.add(f"{'#' * (level + 1)} {heading}", "")
         for m in methods:
             _item(out, m, level + 2)
 
@@ -165,24 +187,34 @@ def _item(out: Rendered, item: Item, level: int, heading: bool = True) -> None:
     s, row = out.s, item.row
     cited = out.cite(row.path, row.start_line, row.end_line)
     if heading:
-        out.add(f"{'#' * level} {s.kind(row.kind)} `{row.name}`", "")
-    out.add(f"`{cited}`", "", _quote(row.path, row.signature, row.start_line), "")
-    _doc(out, item.doc)
+        out.add(f"{'#' * level} {s.kind(row.kind)} {_code(row.name)}", "")
+    out.add(_code(cited), "", _quote(row.path, row.signature, row.start_line), "")
+    _doc(out, _rustdoc(item.doc) if row.language == "rust" else item.doc)
     if row.symbol in out.prose:
-        out.add(out.prose[row.symbol].strip(), "")
+        out.add(_safe(out.prose[row.symbol].strip()), "")
     if item.members:
         out.add(s.t("methods"), "")
         for m in item.members:
             mcite = out.cite(m.row.path, m.row.start_line, m.row.end_line)
-            summary = f" — {m.doc.summary}" if m.doc.summary else ""
+            summary = f" — {_safe(m.doc.summary)}" if m.doc.summary else ""
             dep = " *(deprecated)*" if m.doc.deprecated is not None else ""
-            out.add(f"- `{_one_line(m.row.signature)}`{dep}{summary} (`{mcite}`)")
+            out.add(f"- {_code(m.row.signature)}{dep}{summary} ({_code(mcite)})")
         out.add("")
         for m in item.members:
             if _detailed(m.doc):
                 _item(out, m, min(level + 1, 6))
     for nested in item.nested:
         _item(out, nested, min(level + 1, 6))
+
+
+def _rustdoc(doc: DocComment) -> DocComment:
+    """``doc`` with rustdoc's hidden example lines (``# use x;``) left out."""
+    return replace(
+        doc,
+        description=hide_rustdoc_lines(doc.description),
+        examples=tuple(hide_rustdoc_lines(e) for e in doc.examples),
+        extra=tuple((t, hide_rustdoc_lines(b)) for t, b in doc.extra),
+    )
 
 
 def _detailed(doc: DocComment) -> bool:
@@ -203,25 +235,30 @@ def _detailed(doc: DocComment) -> bool:
 def _doc(out: Rendered, doc: DocComment) -> None:
     s = out.s
     if doc.deprecated is not None:
-        out.add(f"{s.t('deprecated')} {doc.deprecated}".rstrip(), "")
+        out.add(f"{s.t('deprecated')} {_safe(_one_line(doc.deprecated))}".rstrip(), "")
     if doc.description:
-        out.add(doc.description, "")
+        out.add(_safe(doc.description), "")
     if doc.params:
         out.add(s.t("parameters"), "")
-        out.add(*(f"- `{n}` — {d}" if d else f"- `{n}`" for n, d in doc.params))
+        out.add(*(f"- {_code(n)} — {_safe(d)}" if d else f"- {_code(n)}" for n, d in doc.params))
         out.add("")
     if doc.returns:
-        out.add(f"{s.t('returns')} {doc.returns}", "")
+        out.add(f"{s.t('returns')} {_safe(doc.returns)}", "")
     if doc.raises:
         out.add(s.t("raises"), "")
-        out.add(*(f"- `{n}` — {d}" if n and d else f"- {n or d}" for n, d in doc.raises))
+        out.add(
+            *(
+                f"- {_code(n)} — {_safe(d)}" if n and d else f"- {_safe(n or d)}"
+                for n, d in doc.raises
+            )
+        )
         out.add("")
     for title, body in doc.extra:
-        out.add(f"**{title}**", "", body, "")
+        out.add(f"**{_safe(_one_line(title)).replace('*', '')}**", "", _safe(body), "")
     for example in doc.examples:
-        out.add(s.t("example"), "", example, "")
+        out.add(s.t("example"), "", _safe(example), "")
     if doc.see:
-        out.add(f"{s.t('see_also')} " + ", ".join(doc.see), "")
+        out.add(f"{s.t('see_also')} " + ", ".join(_safe(_one_line(x)) for x in doc.see), "")
 
 
 def _deprecated(out: Rendered, page: Page) -> None:
@@ -232,8 +269,8 @@ def _deprecated(out: Rendered, page: Page) -> None:
     out.add(f"## {out.s.t('deprecated_items')}", "")
     for i in items:
         cited = out.cite(i.row.path, i.row.start_line, i.row.end_line)
-        reason = f" — {_one_line(i.doc.deprecated or '')}" if i.doc.deprecated else ""
-        out.add(f"- `{i.row.symbol}` (`{cited}`){reason}")
+        reason = f" — {_safe(_one_line(i.doc.deprecated or ''))}" if i.doc.deprecated else ""
+        out.add(f"- {_code(i.row.symbol)} ({_code(cited)}){reason}")
     out.add("")
 
 
@@ -256,7 +293,7 @@ def _sites(out: Rendered, sites: Sequence[Site]) -> list[str]:
     lines = []
     for site in sites[:MAX_RELATIONS]:
         cited = out.cite(site.path, site.line, site.line)
-        lines.append(f"- {out.name(site.name)} (`{cited}`)")
+        lines.append(f"- {out.name(site.name)} ({_code(cited)})")
     if len(sites) > MAX_RELATIONS:
         lines += ["", out.s.t("more", count=len(sites) - MAX_RELATIONS)]
     return lines
@@ -289,7 +326,7 @@ def _examples(out: Rendered, page: Page) -> None:
     for d in sorted(chosen, key=lambda d: (d.path, d.start_line)):
         cited = out.cite(d.path, d.start_line, d.end_line)
         out.add(
-            f"`{cited}` — `{d.symbol}`",
+            f"{_code(cited)} — {_code(d.symbol)}",
             "",
             _quote(d.path, d.text, d.start_line, MAX_EXAMPLE_LINES),
             "",

@@ -4,7 +4,7 @@
 ``site(out_dir)`` writes one page per package (every folder with non-test code files) plus an
 ``index.md`` listing them, with relations cross-linked to the page documenting their target.
 Page files are named after their folder (``src/app`` -> ``src__app.md``, the root ->
-``_root.md``). ``plan()`` lists the LLM jobs and ``estimate()`` prices them (``--dry-run``).
+``_root.md``), made distinct and safe by :mod:`ragstrata.answer.docs.pagenames`. ``plan()`` lists the LLM jobs and ``estimate()`` prices them (``--dry-run``).
 Progress is reported as ``(done, total, label)`` events; the CLI draws them.
 """
 
@@ -14,13 +14,16 @@ import posixpath
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import quote
 
 from ragstrata.answer.docs.collect import Collector, Reader
 from ragstrata.answer.docs.fsio import write_atomic
 from ragstrata.answer.docs.index_view import IndexView
 from ragstrata.answer.docs.model import Page
+from ragstrata.answer.docs.pagenames import INDEX, page_names
 from ragstrata.answer.docs.prose import ProseCache, ProseJob, estimate, plan_jobs, write_prose
 from ragstrata.answer.docs.render import Rendered, render_page, slug
+from ragstrata.answer.docs.safe import code_span, safe_markdown
 from ragstrata.answer.docs.strings import Strings, strings
 from ragstrata.answer.docs.targets import Target, collect_page, resolve_target
 from ragstrata.llm.base import Runner
@@ -32,8 +35,9 @@ Progress = Callable[[int, int, str], None]
 
 
 def page_file(folder: str) -> str:
-    """The file name of a package's page."""
-    return (folder.replace("/", "__") or "_root") + ".md"
+    """The file name of a package's page when it is the only one (a site names its pages
+    together, :func:`ragstrata.answer.docs.pagenames.page_names`, so they never clash)."""
+    return page_names([folder])[folder]
 
 
 @dataclass
@@ -44,6 +48,7 @@ class SiteReport:
     llm_calls: int = 0
     llm_cached: int = 0
     removed: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)  # "folder: error" of pages not written
 
 
 class DocsGenerator:
@@ -107,19 +112,23 @@ class DocsGenerator:
         return estimate(jobs, self.cache)
 
     def site(self, out_dir: Path, progress: Progress | None = None) -> SiteReport:
-        """Write one page per package and ``index.md`` into ``out_dir``."""
+        """Write one page per package and ``index.md`` into ``out_dir``; a page that fails is
+        reported in ``failed`` and left out of the index, and the others are still written."""
         folders = self.packages()
+        names = page_names(folders)
         pages = {f: self.collect(Target("package", f)) for f in folders}
         home: dict[str, str] = {}
         for folder, page in pages.items():
             for item in page.items():
                 home.setdefault(
                     item.row.symbol,
-                    page_file(folder) + "#" + slug(f"{self.s.kind(item.row.kind)} {item.row.name}"),
+                    quote(names[folder])
+                    + "#"
+                    + slug(f"{self.s.kind(item.row.kind)} {item.row.name}"),
                 )
         out_dir.mkdir(parents=True, exist_ok=True)
         index = [
-            f"# {self.s.t('index_title', target=out_dir.name)}",
+            f"# {safe_markdown(self.s.t('index_title', target=out_dir.name))}",
             "",
             self.s.t("index_intro"),
             "",
@@ -127,15 +136,20 @@ class DocsGenerator:
             "",
         ]
         for n, (folder, page) in enumerate(pages.items(), 1):
-            name = page_file(folder)
-            rendered = self.render(page, header=True, link=home.get)
-            write_atomic(out_dir / name, rendered.markdown)
+            name = names[folder]
+            try:
+                rendered = self.render(page, header=True, link=home.get)
+                write_atomic(out_dir / name, rendered.markdown)
+            except (OSError, ValueError, UnicodeError) as exc:
+                self.report.failed.append(f"{folder or '.'}: {type(exc).__name__}: {exc}")
+                continue
             self.report.pages.append(name)
             summary = (
                 " ".join(page.overview.text.split("\n\n")[0].split())[:160] if page.overview else ""
             )
-            index.append(f"- [`{folder or '.'}`]({name})" + (f" — {summary}" if summary else ""))
+            entry = f"- [{code_span(folder or '.')}]({quote(name)})"
+            index.append(entry + (f" — {safe_markdown(summary)}" if summary else ""))
             if progress:
                 progress(n, len(pages), folder or ".")
-        write_atomic(out_dir / "index.md", "\n".join(index) + "\n")
+        write_atomic(out_dir / INDEX, "\n".join(index) + "\n")
         return self.report

@@ -33,6 +33,19 @@ class Strings:
             raise KeyError(f"no gendocs string {key!r} for language {self.language!r}")
         return str(self._table[key]).format(**values)
 
+    def code(self, key: str, **values: Any) -> str:
+        """Like :meth:`t` for a page: a value the template quotes as code (`` `{x}` ``) becomes
+        a safe code span (:func:`ragstrata.answer.docs.safe.code_span`), whatever its backticks."""
+        from ragstrata.answer.docs.safe import code_span
+
+        template = self.t(key, **{k: "{" + k + "}" for k in values})
+        for k, v in values.items():
+            quoted = "`{" + k + "}`"
+            if quoted in template:
+                template = template.replace(quoted, "{" + k + "}")
+                values[k] = code_span(str(v))
+        return template.format(**values)
+
     def kind(self, kind: str) -> str:
         """A definition kind as a capitalised word of the language."""
         table = self._table.get("kinds", {})

@@ -29,6 +29,7 @@ from ragstrata.answer.docs.render import Link, render_page
 from ragstrata.answer.docs.strings import strings
 from ragstrata.core.answer import Citation
 from ragstrata.core.rows import DefinitionRow
+from ragstrata.core.values import ScoredRow
 from ragstrata.errors import UserError
 from ragstrata.retrieve.reader import IndexReader
 
@@ -42,6 +43,7 @@ __all__ = [
 ]
 
 _INIT_FILES = ("__init__.py", "mod.rs", "index.js", "index.ts")
+_TEST_DIRS = frozenset({"test", "tests", "spec", "specs", "__tests__", "testdata", "testing"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,13 +90,16 @@ def build_docs(
     read: Reader | None = None,
     header: bool = False,
     link: Link | None = None,
+    module: bool = False,
+    tests: bool = True,
 ) -> GeneratedDocs:
     """The documentation of ``target`` with its citations (see :func:`generate_docs`).
 
-    ``read`` (path -> text) lets module documentation be read from the files themselves.
+    ``read`` (path -> text) lets module documentation be read from the files themselves;
+    ``module`` and ``tests`` are passed to :func:`resolve_target`.
     """
     s = strings(language)
-    resolved = resolve_target(target, reader)
+    resolved = resolve_target(target, reader, module=module, tests=tests)
     page = collect_page(resolved, Collector(IndexView(reader), read))
     out = render_page(page, s, header=header, link=link)
     return GeneratedDocs(target=resolved, markdown=out.markdown, citations=out.citations, page=page)
@@ -110,8 +115,16 @@ def _clean(target: str) -> str:
     return value.rstrip("/")
 
 
-def resolve_target(target: str, reader: IndexReader) -> Target:
-    """Resolve ``target`` (module docstring); raise ``UserError`` with candidates if unknown."""
+def resolve_target(
+    target: str, reader: IndexReader, *, module: bool = False, tests: bool = True
+) -> Target:
+    """Resolve ``target`` (module docstring); raise ``UserError`` with candidates if unknown.
+
+    ``module``: the request names a module, package or file ("модуль X", "module X"), so a
+    file named ``X`` (``X.py``, ``X.rs``; ``a.b.X`` as ``a/b/X``) wins over any definition.
+    ``tests=False``: a test file or a definition in one is never the target (a request that
+    does not ask for tests); otherwise a non-test definition still comes before a test one.
+    """
     if target.strip() in (".", "./"):
         return Target("package", "")  # the repository's root folder
     value = _clean(target)
@@ -130,8 +143,11 @@ def resolve_target(target: str, reader: IndexReader) -> Target:
     files = [p for p in paths if p.endswith("/" + value)]
     if files:
         return Target("file", min(files, key=lambda p: (p.count("/"), p)))
+    found = _module_file(value, paths, reader, tests) if module else None
+    if found is not None:
+        return found
     match = reader.resolver.resolve(value)
-    best = match.best
+    best = _first_definition(match.definitions, tests)
     if best is not None:
         if best.kind == "module":
             base = posixpath.basename(best.path)
@@ -141,6 +157,41 @@ def resolve_target(target: str, reader: IndexReader) -> Target:
         return Target("symbol", best.symbol, best)
     names = [s.row.symbol for s in match.candidates[:5] if isinstance(s.row, DefinitionRow)]
     raise UserError(_unknown_message(value, names, paths, folders))
+
+
+def _is_test_path(reader: IndexReader, path: str) -> bool:
+    row = reader.file_row(path)
+    return bool(row is not None and row.is_test)
+
+
+def _module_file(value: str, paths: list[str], reader: IndexReader, tests: bool) -> Target | None:
+    """The file or folder a module name stands for (``tag`` -> ``src/flask/json/tag.py``,
+    ``flask.json`` -> ``src/flask/json/``), non-test and shallowest first."""
+    name = value.replace(".", "/").replace("::", "/") if "/" not in value else value
+    folders = sorted({posixpath.dirname(p) for p in paths} - {""})
+    named = [f for f in folders if f == name or f.endswith("/" + name)]
+    named = [f for f in named if tests or not _TEST_DIRS & set(f.split("/"))]
+    if named:
+        return Target("package", min(named, key=lambda f: (f.count("/"), f)))
+    stem = [
+        p
+        for p in paths
+        if posixpath.splitext(p)[0] == name or posixpath.splitext(p)[0].endswith("/" + name)
+    ]
+    stem = [p for p in stem if reader.file_row(p) is not None]  # code files
+    ranked = sorted(stem, key=lambda p: (_is_test_path(reader, p), p.count("/"), p))
+    if ranked and (tests or not _is_test_path(reader, ranked[0])):
+        return Target("file", ranked[0])
+    return None
+
+
+def _first_definition(hits: tuple[ScoredRow, ...], tests: bool) -> DefinitionRow | None:
+    """The leading definition, a non-test one first; none from tests when ``tests=False``."""
+    rows = [h.row for h in hits if isinstance(h.row, DefinitionRow)]
+    rows.sort(key=lambda r: r.is_test)  # stable: the resolver's order otherwise
+    if rows and (tests or not rows[0].is_test):
+        return rows[0]
+    return None
 
 
 def _parents(folder: str) -> list[str]:

@@ -9,6 +9,8 @@ an LLM, so it stays deterministic.
 
 from __future__ import annotations
 
+import re
+
 from ragstrata.answer.docs.targets import build_docs
 from ragstrata.answer.graphs.base import answer_language, hit_from_scored, question_symbols
 from ragstrata.answer.graphs.common import EvidenceGraph
@@ -20,7 +22,20 @@ from ragstrata.core.values import SymbolMode
 from ragstrata.errors import UserError
 from ragstrata.query.models import AnchorType, RouterPlan
 
-__all__ = ["GenerateDocsGraph", "doc_targets"]
+__all__ = ["GenerateDocsGraph", "doc_targets", "request_scope"]
+
+# "модуль X", "для пакета X", "module X", "the file X": the target is a file or a package
+_MODULE_WORDS = re.compile(
+    r"(?i)(?<!\w)(?:модул[ьяюеи]\w*|пакет\w*|файл\w*|крейт\w*|module|package|file|crate)"
+    r"(?!\w)"
+)
+_TEST_WORDS = re.compile(r"(?i)(?<!\w)(?:тест\w*|test\w*|spec\w*|fixture\w*)")
+
+
+def request_scope(question: str) -> tuple[bool, bool]:
+    """``(module, tests)`` of a request in words: it names a module / package / file, and it
+    asks about tests (otherwise a test is never the target)."""
+    return bool(_MODULE_WORDS.search(question)), bool(_TEST_WORDS.search(question))
 
 
 def doc_targets(plan: RouterPlan, evidence: Evidence) -> list[str]:
@@ -44,9 +59,12 @@ class GenerateDocsGraph(EvidenceGraph):
 
     def extractive(self, plan: RouterPlan, evidence: Evidence, msgs: Messages) -> Answer:
         targets = doc_targets(plan, evidence)
+        module, tests = request_scope(plan.query_plan.raw)
         for target in targets:
             try:
-                docs = build_docs(target, reader=self.reader, language=msgs.language)
+                docs = build_docs(
+                    target, reader=self.reader, language=msgs.language, module=module, tests=tests
+                )
             except UserError:
                 continue
             lead = msgs.t("gendocs_intro", target=docs.target.value)

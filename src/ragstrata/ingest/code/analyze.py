@@ -173,9 +173,12 @@ def _collect(
                     break
                 seen.add(node.id)
                 receiver = caps.get("receiver")
+                kind = rules.kind_of(key.removeprefix("definition."), node)
+                if not kind:
+                    break  # the rules reject this match (not a definition after all)
                 out.entries.append(
                     _Entry(
-                        kind=rules.kind_of(key.removeprefix("definition."), node),
+                        kind=kind,
                         node=node,
                         name=collapse(src.node_text(name_nodes[0])),
                         receiver=rules.scope_name(src.node_text(receiver[0])) if receiver else None,

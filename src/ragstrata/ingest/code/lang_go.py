@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any, ClassVar
 
 from ragstrata.ingest.code.rules import DefContext, LanguageRules
@@ -9,12 +10,16 @@ from ragstrata.ingest.code.source import Source
 
 __all__ = ["GoRules"]
 
+# a directive comment (``//go:noinline``, ``//nolint:errcheck``, ``//export F``) is not doc text
+_DIRECTIVE = re.compile(r"^//(?:[a-z0-9]+:[a-z0-9]|line |extern |export |\s*\+build )")
 _TYPE_KINDS = {"struct_type": "struct", "interface_type": "interface"}
 
 
 class GoRules(LanguageRules):
     language: ClassVar[str] = "go"
-    wrappers: ClassVar[frozenset[str]] = frozenset({"type_declaration", "const_declaration"})
+    wrappers: ClassVar[frozenset[str]] = frozenset(
+        {"type_declaration", "const_declaration", "var_declaration"}
+    )
     builtin_types: ClassVar[frozenset[str]] = frozenset(
         [
             "any",
@@ -41,6 +46,9 @@ class GoRules(LanguageRules):
             "uintptr",
         ]
     )
+
+    def is_doc_comment(self, text: str) -> bool:
+        return not _DIRECTIVE.match(text)
 
     def kind_of(self, kind: str, node: Any) -> str:
         if kind == "type":

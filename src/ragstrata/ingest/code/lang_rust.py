@@ -2,24 +2,16 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any, ClassVar
 
+from ragstrata.core.languages import rust_module
 from ragstrata.ingest.code.rules import DefContext, LanguageRules
 from ragstrata.ingest.code.source import Source, collapse
 
 __all__ = ["RustRules", "expand_use", "rust_module"]
 
-
-def rust_module(path: str) -> str:
-    """``src/shapes/circle.rs`` -> ``crate::shapes::circle``; ``src/lib.rs`` -> ``crate``."""
-    parts = path.removesuffix(".rs").split("/")
-    if "src" in parts[:-1]:
-        parts = parts[len(parts) - parts[::-1].index("src") :]
-    if parts and parts[-1] == "mod":
-        parts.pop()
-    if len(parts) == 1 and parts[0] in {"lib", "main"}:
-        parts = []
-    return "::".join(["crate", *(p for p in parts if p)])
+_LIFETIME = re.compile(r"'\w+\s*,?\s*")
 
 
 def expand_use(text: str) -> list[str]:
@@ -90,6 +82,20 @@ class RustRules(LanguageRules):
 
     def qualifier(self, path: str, package: str | None) -> str:
         return rust_module(path)
+
+    def scope_name(self, text: str) -> str:
+        """``&'de mut Map<K, V>`` -> ``Map``; ``dyn Fn() + 'a`` -> ``Fn``: no reference,
+        lifetime, ``mut``/``dyn`` or generics in a type's name."""
+        text = _LIFETIME.sub("", collapse(text))
+        text = re.sub(r"^(?:[&*]|mut\s+|const\s+|dyn\s+|impl\s+)+", "", text.strip())
+        return super().scope_name(text.split("+", 1)[0].strip())
+
+    def is_doc_comment(self, text: str) -> bool:
+        """Outer doc comments only: ``///`` (not ``////``) and ``/** */`` (not ``/***``); a plain
+        ``//`` comment or an inner ``//!`` never documents the item below it."""
+        if text.startswith("///"):
+            return not text.startswith("////")
+        return text.startswith("/**") and not text.startswith(("/***", "/**/"))
 
     def decorators(self, ctx: DefContext) -> tuple[str, ...]:
         found: list[str] = []

@@ -137,6 +137,10 @@ class Receivers:
         if m is not None and m.group(1).endswith("()"):
             return self._result_hint(m.group(1)[:-2], chain)
         parts = _SPLIT.split(callee)
+        if len(parts) == 1 and self.language in _REQUIRING and _IDENT.match(callee):
+            # `var send = require('send'); send(...)`: a package, never a definition here
+            found = self._local(callee, chain)
+            return found if found == "call:require" else None
         if len(parts) < 2 or not all(parts):
             return None
         head = parts[0]
@@ -192,6 +196,9 @@ class Receivers:
             if found:
                 return found
         return _merge(self._locals.get("", {}).get(head))
+
+
+_REQUIRING = frozenset({"javascript", "typescript", "tsx"})
 
 
 def _last(symbol: str) -> str:

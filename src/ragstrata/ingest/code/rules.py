@@ -170,6 +170,21 @@ class LanguageRules:
         return self.leading_comments(ctx.outer, ctx.src)
 
     def leading_comments(self, node: Any, src: Source) -> str | None:
+        found = self.leading_comment_nodes(node)
+        lines: list[str] = []
+        for comment in found:
+            text = src.node_text(comment)
+            if self.is_doc_comment(text):
+                lines.extend(text.splitlines())
+        return clean_comment(lines) if lines else None
+
+    def is_doc_comment(self, text: str) -> bool:
+        """Whether one comment node above a definition is part of its documentation."""
+        return True
+
+    def leading_comment_nodes(self, node: Any) -> list[Any]:
+        """The comments directly above ``node`` (attributes / decorators between them and the
+        definition skipped), in source order; never a trailing comment of the line above."""
         row = node.start_point[0]
         sib = node.prev_named_sibling
         while sib is not None and sib.type in self.skip_before:
@@ -177,23 +192,19 @@ class LanguageRules:
             sib = sib.prev_named_sibling
         found: list[Any] = []
         while sib is not None and sib.type in self.comment_types:
-            end_row = sib.end_point[0]
-            if sib.end_point[1] == 0 and end_row > sib.start_point[0]:
-                end_row -= 1  # line comments that include their newline
-            if end_row < row - 1:
+            if _end_row(sib) < row - 1:
                 break
             before = sib.prev_sibling
-            if before is not None and before.end_point[0] == sib.start_point[0]:
+            if (
+                before is not None
+                and _end_row(before) == sib.start_point[0]
+                and (before.type not in self.comment_types)
+            ):
                 break  # a trailing comment of the previous statement
             found.append(sib)
             row = sib.start_point[0]
             sib = sib.prev_named_sibling
-        if not found:
-            return None
-        lines: list[str] = []
-        for comment in reversed(found):
-            lines.extend(src.node_text(comment).splitlines())
-        return clean_comment(lines)
+        return found[::-1]
 
     def module_doc(self, root: Any, src: Source) -> tuple[str, Any] | None:
         """The file's own documentation and the node holding it (a ``module`` row), if any."""
@@ -217,6 +228,14 @@ class LanguageRules:
             text = strip_quotes(collapse(src.node_text(n)))
             out.append((text, text))
         return out
+
+
+def _end_row(node: Any) -> int:
+    """The last row a node's text is on (a line comment may end at column 0 of the next)."""
+    row = int(node.end_point[0])
+    if node.end_point[1] == 0 and row > node.start_point[0]:
+        row -= 1
+    return row
 
 
 def modifiers_text(node: Any, src: Source, types: frozenset[str]) -> str:

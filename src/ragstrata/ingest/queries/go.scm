@@ -15,6 +15,9 @@
 (type_alias name: (type_identifier) @name) @definition.type_alias
 (method_elem name: (field_identifier) @name) @definition.function
 (source_file (const_declaration (const_spec name: (identifier) @name) @definition.constant))
+(source_file (var_declaration (var_spec name: (identifier) @name) @definition.variable))
+(source_file
+  (var_declaration (var_spec_list (var_spec name: (identifier) @name) @definition.variable)))
 
 (field_declaration_list
   (field_declaration

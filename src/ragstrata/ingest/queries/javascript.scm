@@ -19,6 +19,33 @@
   left: (member_expression property: (property_identifier) @name)
   right: [(arrow_function) (function_expression) (generator_function)]) @definition.function
 
+; CommonJS exports of any value: `exports.json = bodyParser.json` (functions: above)
+(program
+  (expression_statement
+    (assignment_expression
+      left: (member_expression
+        object: (_) @_exports
+        property: (property_identifier) @name)
+      right: (_) @_value) @definition.variable)
+  (#match? @_exports "^(module\\.)?exports$"))
+; an alias in a chain: `res.set = res.header = function header() {...}` (the left name; the
+; function itself is the inner assignment)
+(assignment_expression
+  left: (member_expression property: (property_identifier) @name) @definition.function
+  right: (assignment_expression
+    right: [(arrow_function) (function_expression) (generator_function)]))
+; members added by a call: Object.defineProperty(obj, 'name', d), defineGetter(obj, 'name', fn)
+(call_expression
+  function: [(identifier) @_fn (member_expression property: (property_identifier) @_fn)]
+  arguments: (arguments . (_) . (string (string_fragment) @name))
+  (#match? @_fn "^(defineProperty|defineGetter|defineSetter|__defineGetter__|__defineSetter__)$")) @definition.property
+; delegation: delegate(proto, 'response').method('redirect').access('body') (the rules keep
+; only chains that start with `delegate`)
+(call_expression
+  function: (member_expression property: (property_identifier) @_m)
+  arguments: (arguments . (string (string_fragment) @name) .) @definition.property
+  (#match? @_m "^(method|access|getter|setter|fluent)$"))
+
 (program
   [(lexical_declaration (variable_declarator name: (identifier) @name) @definition.constant)
    (export_statement
