@@ -15,32 +15,6 @@ _TYPE_KINDS = {"struct_type": "struct", "interface_type": "interface"}
 class GoRules(LanguageRules):
     language: ClassVar[str] = "go"
     wrappers: ClassVar[frozenset[str]] = frozenset({"type_declaration", "const_declaration"})
-    builtin_types: ClassVar[frozenset[str]] = frozenset(
-        [
-            "any",
-            "bool",
-            "byte",
-            "comparable",
-            "complex64",
-            "complex128",
-            "error",
-            "float32",
-            "float64",
-            "int",
-            "int8",
-            "int16",
-            "int32",
-            "int64",
-            "rune",
-            "string",
-            "uint",
-            "uint8",
-            "uint16",
-            "uint32",
-            "uint64",
-            "uintptr",
-        ]
-    )
 
     def kind_of(self, kind: str, node: Any) -> str:
         if kind == "type":

@@ -45,39 +45,6 @@ class JavaScriptRules(LanguageRules):
         {"export_statement", "lexical_declaration", "variable_declaration"}
     )
     container_kinds: ClassVar[frozenset[str]] = frozenset({"class", "interface"})
-    builtin_types: ClassVar[frozenset[str]] = frozenset(
-        [
-            "Array",
-            "Promise",
-            "Record",
-            "Partial",
-            "Required",
-            "Readonly",
-            "Pick",
-            "Omit",
-            "Exclude",
-            "Extract",
-            "ReturnType",
-            "Parameters",
-            "Map",
-            "Set",
-            "WeakMap",
-            "WeakSet",
-            "Date",
-            "Error",
-            "RegExp",
-            "Function",
-            "Object",
-            "String",
-            "Number",
-            "Boolean",
-            "Symbol",
-            "BigInt",
-            "Iterable",
-            "Iterator",
-            "AsyncIterable",
-        ]
-    )
 
     def qualifier(self, path: str, package: str | None) -> str:
         return strip_extension(path)
