@@ -2,7 +2,8 @@
 
 Go ``T{}`` / ``&pkg.T{}`` and Rust ``T { .. }`` are ``constructs``; the types a parameter,
 result, field or variable names are ``references`` (one per definition and type); a Go call
-through an aliased import resolves; a Rust ``name!`` is a use of the macro; an anonymous
+through an aliased import resolves; a Rust ``name!`` and a C macro of an included header are
+uses of the macro; an anonymous
 ``module.exports = function`` is a definition named after its file; tests never lead a list
 of uses when the code has others. Real extraction and resolution, real SQLite, the facade.
 """
@@ -111,6 +112,17 @@ FILES = {
           return res.sendFile(path);
         };
         """,
+    "native/util.h": """
+        #define MAX(a, b) ((a) > (b) ? (a) : (b))
+        int clamp(int v, int hi);
+        """,
+    "native/main.c": """
+        #include "util.h"
+
+        int biggest(int a, int b) {
+            return clamp(MAX(a, b), 100);
+        }
+        """,
     "lib/index.js": """
         var send = require('./send');
 
@@ -183,6 +195,12 @@ def test_rust_struct_expression_and_macro_invocation(rows: list[object]) -> None
     assert ("src/lib.rs", 14, "crate::options_for", "crate::options::Options", "exact") in refs
     calls = _relations(rows, "calls")
     assert ("src/lib.rs", 15, "crate::options_for", "crate::ensure", "exact") in calls
+
+
+def test_c_macro_and_function_of_an_included_header_are_exact(rows: list[object]) -> None:
+    calls = _relations(rows, "calls")
+    assert ("native/main.c", 4, "biggest", "MAX", "exact") in calls
+    assert ("native/main.c", 4, "biggest", "clamp", "exact") in calls
 
 
 def test_anonymous_module_exports_is_named_after_its_file(rows: list[object]) -> None:

@@ -44,6 +44,7 @@ class LanguageInfo:
     name_globs: tuple[str, ...]
     interpreters: tuple[str, ...]
     tests: tuple[str, ...]
+    builtin_types: frozenset[str] = frozenset()  # never a ``references`` relation
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +83,7 @@ def _tables() -> _Tables:
             name_globs=tuple(spec.get("name_globs", ())),
             interpreters=tuple(i.lower() for i in spec.get("interpreters", ())),
             tests=tuple(spec.get("tests", ())),
+            builtin_types=frozenset(spec.get("builtin_types", ())),
         )
         languages[lang_id] = info
         by_name.update(dict.fromkeys(info.names, lang_id))

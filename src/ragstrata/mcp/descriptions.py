@@ -50,7 +50,8 @@ first, several results when the name is defined in several places. An unknown na
 an error listing similar names with their locations.""",
     "find_references": """\
 Find the references around a symbol from the code graph: direction "callers" (default) lists \
-every call site, import, subclass or implementation that uses the symbol; "callees" lists \
+every call site, construction, declaration naming the type, import, subclass or \
+implementation that uses the symbol; "callees" lists \
 what the symbol itself calls / imports / inherits. Each reference has path:line, the \
 relation kind, the symbol it happens in, and the target (resolved qualified name, or the name \
 as written when it could not be resolved). Use before changing a function's signature. An \

@@ -85,7 +85,9 @@ class Index:
         self.go_dirs: dict[str, str] = {}  # Go folder -> its package name
         self.module_paths: dict[str, str] = {}  # Python module -> its file
         self.kinds: dict[str, set[str]] = defaultdict(set)  # a TS function + interface share one
+        self.paths: set[str] = set()  # files with a definition
         for d in definitions:
+            self.paths.add(d.path)
             self.by_symbol.setdefault(d.symbol, d)
             self.kinds[d.symbol].add(d.kind)
             self.names.add(d.name)
@@ -149,6 +151,15 @@ class Index:
         if len(found) != 1:
             return name
         return next(iter(found)) + dot + rest
+
+    def included(self, path: str, include: str) -> list[str]:
+        """The files of the repository a C / C++ ``#include "x/y.h"`` in ``path`` names: beside
+        the including file first, else any file ending with that path."""
+        name = include.strip().strip('"<>')
+        beside = posixpath.normpath(posixpath.join(posixpath.dirname(path), name))
+        if beside in self.paths:
+            return [beside]
+        return sorted(p for p in self.paths if p == name or p.endswith("/" + name))
 
     def known(self, symbol: str) -> bool:
         return symbol in self.by_symbol or symbol in self.modules
@@ -224,6 +235,7 @@ class FileImports:
         self.prefixes: list[str] = []  # searched for bare names (star / namespace imports)
         self.modules: set[str] = set()  # imported names usable as ``module.member`` heads
         self.external: set[str] = set()  # bound names that name nothing in the repository
+        self.includes: list[str] = []  # C / C++: the repository's files ``#include`` names
 
 
 def import_alias(rel: RelationLike) -> str | None:

@@ -13,7 +13,8 @@ the target is no definition of this repository). A call is resolved from what th
 2. a bare name: the scopes enclosing the caller (class scopes only where the language lets a
    bare name reach a member: Java, C#, Kotlin, C++), then the file's top level;
 3. imported names and modules (``from m import f``, ``import java.util.List``, ``use a::B``,
-   Go import paths matched to the repository's package folders); an import that names nothing
+   Go import paths matched to the repository's package folders, C / C++ ``#include "x.h"``
+   of a header of the repository: its functions and macros); an import that names nothing
    in the repository makes the name external;
 4. the caller's own module / package / namespace (Go and Java packages span files);
 5. a path ``a.b.c`` / ``a::b::c``: ``a`` resolved as above (Rust ``crate`` / ``self`` /
@@ -62,6 +63,7 @@ _SELF = frozenset({"self", "this", "$this", "cls", "Self", "static"})
 _CLASS_SCOPE = CLASSY | {"module"}  # Ruby modules hold methods
 _IMPLICIT_THIS = frozenset({"java", "csharp", "kotlin", "cpp", "ruby"})
 _PREFIX_IMPORTS = JS | {"csharp", "cpp", "php"}
+_C_FAMILY = frozenset({"c", "cpp"})
 _JS_GLOBALS = frozenset(
     [
         "console",
@@ -137,6 +139,8 @@ class _Resolver:
         return found
 
     def _add_import(self, rel: RelationLike, entry: FileImports) -> None:
+        if rel.language in _C_FAMILY:
+            entry.includes += self.index.included(rel.path, rel.to_name)
         full = normalise_import(rel, self.index)
         if not full:
             return
@@ -224,6 +228,10 @@ class _Resolver:
             return Target(hit, EXACT)  # (a JS getter or added property binds no bare name)
         imports = self.file_imports(rel.path)
         if imports is not None:
+            for header in imports.includes:  # C: a function or macro of an included header
+                hit = index.in_file.get((header, None, name))
+                if hit:
+                    return Target(hit, EXACT)
             target = imports.aliases.get(name)
             if target and index.known(target):
                 return Target(target, EXACT)

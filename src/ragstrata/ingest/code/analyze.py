@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -136,18 +137,7 @@ def analyze(file: SourceFile, src: Source) -> Analysis:
         source = owner.symbol if owner else module_symbol
         text = _callee_text(callee)
         add("calls", source, text, call.start_point[0] + 1, receivers.hint(text, call))
-    for node, name in found.constructs:
-        owner = enclosing(node)
-        add("constructs", owner.symbol if owner else module_symbol, _callee_text(name),
-            node.start_point[0] + 1)  # fmt: skip
-    referenced: set[tuple[str, str]] = set()  # one reference per definition and type
-    for node in found.references:
-        owner = enclosing(node)
-        source = owner.symbol if owner else module_symbol
-        for name in _type_names(node, rules, src):
-            if (source, name) not in referenced and (owner is None or name != owner.receiver):
-                referenced.add((source, name))
-                add("references", source, name, node.start_point[0] + 1)
+    _type_uses(found, enclosing, module_symbol, rules, src, add)
     return Analysis(
         definitions=tuple(definitions),
         relations=tuple(relations.values()),
@@ -358,6 +348,30 @@ def _doc_start(outer: Any, rules: LanguageRules, src: Source, default: int) -> i
         start = src.offset(sib.start_point)
         sib = sib.prev_named_sibling
     return start
+
+
+def _type_uses(
+    found: _Matches,
+    enclosing: Callable[[Any], _Entry | None],
+    module_symbol: str,
+    rules: LanguageRules,
+    src: Source,
+    add: Callable[[str, str, str, int], None],
+) -> None:
+    """``constructs`` (every site) and ``references`` (one per definition and type; a Go
+    method's own receiver type is no reference) relations of the matches."""
+    for node, name in found.constructs:
+        owner = enclosing(node)
+        source = owner.symbol if owner else module_symbol
+        add("constructs", source, _callee_text(name), node.start_point[0] + 1)
+    referenced: set[tuple[str, str]] = set()
+    for node in found.references:
+        owner = enclosing(node)
+        source = owner.symbol if owner else module_symbol
+        for name in _type_names(node, rules, src):
+            if (source, name) not in referenced and (owner is None or name != owner.receiver):
+                referenced.add((source, name))
+                add("references", source, name, node.start_point[0] + 1)
 
 
 def _type_names(node: Any, rules: LanguageRules, src: Source) -> list[str]:

@@ -20,32 +20,6 @@ class GoRules(LanguageRules):
     wrappers: ClassVar[frozenset[str]] = frozenset(
         {"type_declaration", "const_declaration", "var_declaration"}
     )
-    builtin_types: ClassVar[frozenset[str]] = frozenset(
-        [
-            "any",
-            "bool",
-            "byte",
-            "comparable",
-            "complex64",
-            "complex128",
-            "error",
-            "float32",
-            "float64",
-            "int",
-            "int8",
-            "int16",
-            "int32",
-            "int64",
-            "rune",
-            "string",
-            "uint",
-            "uint8",
-            "uint16",
-            "uint32",
-            "uint64",
-            "uintptr",
-        ]
-    )
 
     def is_doc_comment(self, text: str) -> bool:
         return not _DIRECTIVE.match(text)

@@ -34,31 +34,6 @@ def modifier_words(node: Any, ctx: DefContext) -> set[str]:
 
 class JavaRules(LanguageRules):
     language: ClassVar[str] = "java"
-    builtin_types: ClassVar[frozenset[str]] = frozenset(
-        [
-            "String",
-            "Object",
-            "Integer",
-            "Long",
-            "Short",
-            "Byte",
-            "Character",
-            "Boolean",
-            "Double",
-            "Float",
-            "Number",
-            "Void",
-            "Class",
-            "Iterable",
-            "Collection",
-            "List",
-            "Map",
-            "Set",
-            "Optional",
-            "CharSequence",
-            "StringBuilder",
-        ]
-    )
 
     def decorators(self, ctx: DefContext) -> tuple[str, ...]:
         return annotation_texts(ctx.node, ctx, _ANNOTATIONS)

@@ -58,39 +58,6 @@ class JavaScriptRules(LanguageRules):
     )
     skip_before: ClassVar[frozenset[str]] = frozenset({"decorator"})
     container_kinds: ClassVar[frozenset[str]] = frozenset({"class", "interface"})
-    builtin_types: ClassVar[frozenset[str]] = frozenset(
-        [
-            "Array",
-            "Promise",
-            "Record",
-            "Partial",
-            "Required",
-            "Readonly",
-            "Pick",
-            "Omit",
-            "Exclude",
-            "Extract",
-            "ReturnType",
-            "Parameters",
-            "Map",
-            "Set",
-            "WeakMap",
-            "WeakSet",
-            "Date",
-            "Error",
-            "RegExp",
-            "Function",
-            "Object",
-            "String",
-            "Number",
-            "Boolean",
-            "Symbol",
-            "BigInt",
-            "Iterable",
-            "Iterator",
-            "AsyncIterable",
-        ]
-    )
 
     def __init__(self) -> None:
         self._exports: tuple[Source, frozenset[str]] | None = None

@@ -73,36 +73,6 @@ class PythonRules(LanguageRules):
     wrappers: ClassVar[frozenset[str]] = frozenset({"decorated_definition"})
     comment_types: ClassVar[frozenset[str]] = frozenset({"comment"})
     type_nodes: ClassVar[frozenset[str]] = frozenset({"identifier", "attribute"})
-    builtin_types: ClassVar[frozenset[str]] = frozenset(
-        [
-            "None",
-            "int",
-            "str",
-            "bool",
-            "float",
-            "bytes",
-            "complex",
-            "list",
-            "dict",
-            "set",
-            "frozenset",
-            "tuple",
-            "object",
-            "type",
-            "Any",
-            "Optional",
-            "Union",
-            "Callable",
-            "Iterable",
-            "Iterator",
-            "Sequence",
-            "Mapping",
-            "Generator",
-            "Literal",
-            "ClassVar",
-            "Self",
-        ]
-    )
 
     def qualifier(self, path: str, package: str | None) -> str:
         return python_module(path)

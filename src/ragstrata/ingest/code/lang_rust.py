@@ -52,33 +52,6 @@ class RustRules(LanguageRules):
     sep: ClassVar[str] = "::"
     ns_sep: ClassVar[str] = "::"
     skip_before: ClassVar[frozenset[str]] = frozenset({"attribute_item"})
-    builtin_types: ClassVar[frozenset[str]] = frozenset(
-        [
-            "Self",
-            "String",
-            "Vec",
-            "Option",
-            "Result",
-            "Box",
-            "Rc",
-            "Arc",
-            "Cow",
-            "RefCell",
-            "Cell",
-            "Mutex",
-            "RwLock",
-            "HashMap",
-            "HashSet",
-            "BTreeMap",
-            "BTreeSet",
-            "VecDeque",
-            "Path",
-            "PathBuf",
-            "OsStr",
-            "OsString",
-            "Duration",
-        ]
-    )
 
     def qualifier(self, path: str, package: str | None) -> str:
         return rust_module(path)

@@ -16,7 +16,8 @@ The queries (``ingest/queries/<language>.scm``) say *where* things are, with the
 ``@inherits``/``@implements``  a base type in a class header
 ``@construct`` + ``.name``     a construction that is no call (Go ``T{}``, Rust ``T { .. }``)
 ``@reference``                 a type a declaration names (parameter, result, field, variable):
-                               each ``type_nodes`` node inside it, ``builtin_types`` left out
+                               each ``type_nodes`` node inside it, the language's
+                               ``builtin_types`` (``data/languages.toml``) left out
 =============================  ==============================================================
 
 A :class:`LanguageRules` subclass says *how* to read them for one language.
@@ -27,6 +28,7 @@ from __future__ import annotations
 import re
 from typing import Any, ClassVar
 
+from ragstrata.core.languages import language_info
 from ragstrata.ingest.code.source import Source, collapse
 
 __all__ = ["CONTAINER_KINDS", "DefContext", "LanguageRules", "clean_comment", "strip_quotes"]
@@ -110,7 +112,6 @@ class LanguageRules:
     type_nodes: ClassVar[frozenset[str]] = frozenset(
         {"type_identifier", "scoped_type_identifier", "qualified_type", "nested_type_identifier"}
     )
-    builtin_types: ClassVar[frozenset[str]] = frozenset()  # never recorded as a reference
 
     # -- naming -----------------------------------------------------------------------------
     def qualifier(self, path: str, package: str | None) -> str:
@@ -129,6 +130,12 @@ class LanguageRules:
     def kind_of(self, kind: str, node: Any) -> str:
         """The final kind of a captured definition (``type`` captures are refined here)."""
         return kind
+
+    @property
+    def builtin_types(self) -> frozenset[str]:
+        """Type names never recorded as a ``references`` relation (``data/languages.toml``)."""
+        info = language_info(self.language)
+        return info.builtin_types if info is not None else frozenset()
 
     def entry_name(self, node: Any, name: str, path: str) -> str:
         """The name of a captured definition in the file at ``path`` (JavaScript names an

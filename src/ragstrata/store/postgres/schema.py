@@ -106,7 +106,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
 """Entry ``i`` takes the schema from version ``i`` to ``i + 1``."""
 
 SCHEMA_VERSION = len(MIGRATIONS)
-ROW_SCHEMA_VERSION = 3  # 3: C2 ``constructs`` / ``references`` rows, Go import aliases
+ROW_SCHEMA_VERSION = 4  # 3: C2 ``constructs`` / ``references`` rows; 4: doc comments, JS members
 """What manifests record as ``schema_version``: bumped only by a migration that changes rows."""
 
 PARTITIONED = (

@@ -93,13 +93,15 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
 """Numbered migrations: entry ``i`` takes ``user_version`` from ``i`` to ``i + 1``."""
 
 SCHEMA_VERSION = len(MIGRATIONS)
-ROW_SCHEMA_VERSION = 3
+ROW_SCHEMA_VERSION = 4
 """What manifests record as ``schema_version``: bumped when what the rows hold changes, so an
 older index is refused with "rebuild" instead of answering from stale rows. 2: relations carry
 their resolution (exact / possible / external) and receiver type, rows their secret
 redactions, and containers are searched by their own lines. 3: ``constructs`` and
 ``references`` relations (uses of types that are no calls), Go import aliases, JavaScript
-``module.exports = function`` named after its file."""
+``module.exports = function`` named after its file. 4: doc comments attached across
+attributes, annotations and blank lines; JavaScript members added to exported objects, Go
+``var`` blocks and public dunders are definitions."""
 
 INSERT_ROW = (
     "INSERT INTO rows (id, path, layer, language, is_test, start_line, end_line, symbol, "
