@@ -44,6 +44,8 @@ if TYPE_CHECKING:
 
 __all__ = ["Ragstrata"]
 
+_HOW_DEPTH = 2  # a how-question's evidence list is this many times deeper
+
 
 class Ragstrata:
     """Everything ragstrata does for one repository."""
@@ -231,6 +233,7 @@ class Ragstrata:
         from ragstrata.app.doctor import blocking_error, run_checks
         from ragstrata.app.sessions import SessionStore, next_state
         from ragstrata.core.answer import AskResult
+        from ragstrata.query.facets import facets_of
         from ragstrata.retrieve.retriever import Retriever
 
         # A blocking pre-flight finding (no index, other schema, ...) refuses with its message.
@@ -240,8 +243,11 @@ class Ragstrata:
         sessions = SessionStore(self.index_dir / "sessions")
         state = sessions.load(session) if session else None
         plan = self.router.plan(question, state, self.repo_context())
+        # a how-question in plain words: the function doing the work may rank below the types
+        # that name its words, so the graph weighs a deeper list
+        depth = top_k * _HOW_DEPTH if facets_of(plan).how else top_k
         evidence = Retriever(self.checked_store(), self.embedder, self.settings).retrieve(
-            plan, top_k=top_k
+            plan, top_k=depth
         )
         graph = build_graph(plan.graph_id, reader=self.reader, runner=self.runner)
         answer = graph.answer(plan, evidence)

@@ -3,9 +3,10 @@
 1. routes a short Russian/English conversation and prints the Router plans;
 2. indexes this repository itself — rows first (lexical, symbol and relation search work in
    seconds), vectors left pending — and shows status;
-3. asks it questions in English and Russian — including a follow-up in the same session and a
-   question about a symbol that does not exist (an honest "not found" with candidates) — from
-   what is indexed so far;
+3. asks it questions in English and Russian — a how-question in plain words, a follow-up in
+   the same session, a README section, and a class defined nowhere (this repository only
+   mentions ``UserService`` in its docs: the answer says there is no definition) — from what is
+   indexed so far (``tests/test_demo_answers.py`` holds their leads);
 4. fills the vectors with the packaged model (incremental: a second demo run is near-instant).
 
 Every step after the first is a real `ragstrata` CLI call, so what you see is what you get.

@@ -49,7 +49,8 @@ _SEGMENT_SEP = re.compile(r"::|[.#\\]")
 # "How does X work?": the definition whose body does it leads; declarations only state it.
 _DOING_KINDS = ("function", "method", "constructor")
 _DECLARING_KINDS = ("interface", "struct", "type_alias", "enum", "trait", "constant", "module")
-_HOW_WINDOW = 8  # how many leading definitions may be reordered for a how-question
+_HOW_WINDOW = 12  # how many leading definitions may be reordered for a how-question
+_STEM = 5  # a question word names a folder or file when their first letters agree
 _ACCESSOR_LINES = 3  # a callable shorter than this only hands a value on
 # A type is used, not called: its constructions and the declarations naming it count too
 _TYPE_KINDS = frozenset(
@@ -74,7 +75,12 @@ _NON_TEST = SearchFilters(is_test=False)
 
 
 def definition_hits(
-    plan: RouterPlan, evidence: Evidence, *, how: bool = False, kinds: tuple[str, ...] = ()
+    plan: RouterPlan,
+    evidence: Evidence,
+    *,
+    how: bool = False,
+    kinds: tuple[str, ...] = (),
+    terms: tuple[str, ...] = (),
 ) -> list[Hit]:
     """The definitions to present: require_def's hits (else C1 hits), the named symbol first
     (of the kind the question names, then the least nested: ``gin.Engine`` before
@@ -109,9 +115,19 @@ def definition_hits(
         hits = named + [h for h in hits if h not in named]
     if how and not named:
         order = {id(h): n for n, h in enumerate(hits)}
-        head = sorted(hits[:_HOW_WINDOW], key=lambda h: (*_doing_rank(h), order[id(h)]))
+        head = sorted(
+            hits[:_HOW_WINDOW],
+            key=lambda h: (*_doing_rank(h), not _in_named_part(h.path, terms), order[id(h)]),
+        )
         hits = head + hits[_HOW_WINDOW:]
     return disjoint_hits(hits)[:MAX_DEFINITIONS]
+
+
+def _in_named_part(path: str, terms: tuple[str, ...]) -> bool:
+    """True when a folder or the file of ``path`` is named by a word of the question ("how
+    does the indexer decide…" and ``indexer/plan.py``)."""
+    parts = [p.rsplit(".", 1)[0].lower() for p in path.split("/")]
+    return any(p[:_STEM] == t[:_STEM] for p in parts if len(p) >= 4 for t in terms if len(t) >= 4)
 
 
 def _doing_rank(hit: Hit) -> tuple[bool, int]:
@@ -142,7 +158,7 @@ class CodeQAGraph(EvidenceGraph):
         shown: list[tuple[str, int, int]] = []
         lead = ""
         names = question_names(plan)
-        defs = definition_hits(plan, evidence, how=focus.how, kinds=focus.kinds)
+        defs = definition_hits(plan, evidence, how=focus.how, kinds=focus.kinds, terms=focus.terms)
         if focus.tests and names:
             tests_part, lead = self._tests_part(names[0], defs, evidence, msgs, citations)
             if tests_part:

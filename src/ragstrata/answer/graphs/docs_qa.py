@@ -23,6 +23,7 @@ from ragstrata.answer.graphs.missing import nothing_found_answer
 from ragstrata.answer.graphs.sections import has_body, topic_sections
 from ragstrata.core.answer import Answer
 from ragstrata.core.evidence import Evidence, Hit
+from ragstrata.core.languages import detect_language
 from ragstrata.core.values import scored_row
 from ragstrata.query.facets import facets_of
 from ragstrata.query.models import AnchorType, RouterPlan
@@ -31,6 +32,8 @@ __all__ = ["MAX_DOCSTRINGS", "MAX_SECTIONS", "DocsQAGraph"]
 
 MAX_SECTIONS = 3
 MAX_DOCSTRINGS = 2
+_DOC_LANGUAGES = ("markdown", "rst", "text")
+_MAX_DOC_FILES = 50  # documents read for a section named without its file
 
 
 def section_hits(evidence: Evidence, first: Sequence[Hit] = (), named: bool = False) -> list[Hit]:
@@ -55,7 +58,7 @@ class DocsQAGraph(EvidenceGraph):
     graph_id = "DocsQAGraph"
 
     def extractive(self, plan: RouterPlan, evidence: Evidence, msgs: Messages) -> Answer:
-        first = self._topic_hits(plan)
+        first = self._named_sections(plan) + self._topic_hits(plan)
         names = question_names(plan)
         if names:  # sections that write a name the question uses (`jitless`) come first
             first += literal_hits([h for h in evidence.hits if h.layer in ("D1", "D2")], names)
@@ -84,6 +87,31 @@ class DocsQAGraph(EvidenceGraph):
             lead = lead or msgs.t("lead_docstring", symbol=symbol, cite=cited)
             parts.append(msgs.t("docstring_of", symbol=symbol, cite=cited) + "\n" + blockquote(doc))
         return self.extractive_answer(parts, citations, msgs, lead=lead)
+
+    def _named_sections(self, plan: RouterPlan) -> list[Hit]:
+        """The sections the question names by heading ("the Configuration section of the
+        README"), in the documents it names (shallowest first), else in any document."""
+        wanted = [
+            a.value.strip().lower()
+            for a in plan.query_plan.anchors
+            if a.type is AnchorType.DOC_REF and a.subtype == "section"
+        ]
+        if not wanted:
+            return []
+        files = [
+            a.value.lower()
+            for a in plan.query_plan.anchors
+            if a.type is AnchorType.DOC_REF and a.subtype == "file"
+        ]
+        docs = [p for p in self.reader.paths() if detect_language(p) in _DOC_LANGUAGES]
+        named = [p for p in docs if any(_stem(p) == f or p.lower() == f for f in files)]
+        found = []
+        for path in sorted(named or docs, key=lambda p: (p.count("/"), p))[:_MAX_DOC_FILES]:
+            for section in self.reader.sections(path):
+                title = section.heading_path.rsplit(">", 1)[-1].strip().lower()
+                if title in wanted:
+                    found.append(hit_from_scored(scored_row(section, 0.0), "docs:named"))
+        return found[:MAX_SECTIONS]
 
     def _topic_hits(self, plan: RouterPlan) -> list[Hit]:
         """Sections whose heading answers the question's topic (install, usage...), from the
@@ -114,6 +142,10 @@ class DocsQAGraph(EvidenceGraph):
             if len(out) == MAX_DOCSTRINGS:
                 break
         return out
+
+
+def _stem(path: str) -> str:
+    return path.rsplit("/", 1)[-1].rsplit(".", 1)[0].lower()
 
 
 def _names_a_doc(plan: RouterPlan) -> bool:
