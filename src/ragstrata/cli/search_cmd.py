@@ -1,7 +1,7 @@
 """`ragstrata search QUERY` and `ragstrata search --batch QUERIES.jsonl`.
 
 ``--json`` prints ``{"plan": {...}, "hits": [...]}``; without it a table of hits (path:lines,
-layer, symbol, score, reasons). ``--batch`` reads ``{"qid", "query"}`` lines and prints one
+layer, symbol, score, reasons) that fits the terminal: columns drop or fold, cells never split. ``--batch`` reads ``{"qid", "query"}`` lines and prints one
 ``{"qid", "hits"}`` line per query (``"error"`` instead of failing the batch on a bad line),
 loading the index once.
 """
@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
@@ -72,6 +73,62 @@ def _batch(rs: Ragstrata, path: Path, layers: Sequence[str] | None, top_k: int) 
         out.flush()
 
 
+_REASONS_MIN = 16  # narrowest reasons column worth showing
+
+
+def hits_table(result: SearchResult, width: int) -> Table | Group:
+    """The hits as a table at most ``width`` columns wide that never splits a location or a
+    symbol: the reasons column goes first (at most a quarter of the width), then the symbol
+    folds under the location, then layer and score go; when even that is too wide, a plain
+    list (location at column 0). ``--json`` has everything."""
+    rows = [
+        (
+            str(i),
+            hit.citation,
+            hit.layer,
+            hit.symbol or hit.heading_path or "",
+            f"{hit.score:.4f}",
+            ", ".join(hit.reasons[:4]),
+        )
+        for i, hit in enumerate(result.hits, 1)
+    ]
+    names = ("#", "location", "layer", "symbol", "score")
+    wide = {n: max(len(n), *(len(r[k]) for r in rows)) for k, n in enumerate(names)}
+    plain = sum(wide.values()) + 3 * len(names) + 1
+    reasons = min(width - plain - 3, width // 4)
+    if reasons >= _REASONS_MIN or plain <= width:
+        table = Table(show_lines=False)
+        for name in names:
+            table.add_column(name, no_wrap=True)
+        if reasons >= _REASONS_MIN:
+            table.add_column("reasons", max_width=reasons, overflow="fold")
+        for row in rows:
+            table.add_row(*row[: 6 if reasons >= _REASONS_MIN else 5])
+        return table
+    folded = max(wide["location"], wide["symbol"])
+    if wide["#"] + folded + 7 > width:
+        return Group(*_records(rows))
+    table = Table(show_lines=True)
+    table.add_column("#", no_wrap=True)
+    table.add_column("location / symbol", no_wrap=True)
+    small = wide["#"] + folded + wide["layer"] + wide["score"] + 13 <= width
+    if small:
+        table.add_column("layer", no_wrap=True)
+        table.add_column("score", no_wrap=True)
+    for n, location, layer, symbol, score, _ in rows:
+        cell = f"{location}\n{symbol}" if symbol else location
+        table.add_row(n, cell, *((layer, score) if small else ()))
+    return table
+
+
+def _records(rows: list[tuple[str, ...]]) -> Iterator[Text]:
+    for n, location, layer, symbol, score, _ in rows:
+        yield Text(f"#{n}  {layer}  {score}", style="bold")
+        yield Text(location)
+        if symbol:
+            yield Text(symbol, style="cyan")
+
+
 def _render(result: SearchResult) -> None:
     console = make_console(highlight=False)
     plan = result.plan
@@ -85,19 +142,7 @@ def _render(result: SearchResult) -> None:
     if not result.hits:
         console.print("no hits")
         return
-    table = Table(show_lines=False)
-    for name in ("#", "location", "layer", "symbol", "score", "reasons"):
-        table.add_column(name, overflow="fold")
-    for i, hit in enumerate(result.hits, 1):
-        table.add_row(
-            str(i),
-            hit.citation,
-            hit.layer,
-            hit.symbol or hit.heading_path or "",
-            f"{hit.score:.4f}",
-            ", ".join(hit.reasons[:4]),
-        )
-    console.print(table)
+    console.print(hits_table(result, console.width))
 
 
 def search_command(
