@@ -61,7 +61,7 @@ def _answer_text() -> str:
 
 
 def _result() -> AskResult:
-    cites = (Citation(DEF, 40, 120),) + tuple(Citation(p, n, n) for p, n, _ in CALLERS)
+    cites = (Citation(DEF, 40, 120), *(Citation(p, n, n) for p, n, _ in CALLERS))
     answer = Answer(text=_answer_text(), citations=cites, graph_id="code_qa", grounded=True)
     evidence = Evidence(hits=(), requirements={})
     return AskResult(plan={}, evidence=evidence, answer=answer)
@@ -101,7 +101,7 @@ def test_full_answer_wraps_code_under_the_gutter(width: int) -> None:
     lines = _render(width, full=True)
     assert len(lines) > SCREEN_LINES
     assert all(len(line.rstrip()) <= width for line in lines)
-    for path, n, sym in CALLERS[:10]:
+    for path, n, _ in CALLERS[:10]:
         assert _whole(f"{path}:{n}", lines), path
     code = [line for line in lines if "codeword_" in line]
     assert code and all(CODE_LINE.match(line) for line in code)

@@ -121,7 +121,7 @@ def hits_table(result: SearchResult, width: int) -> Table | Group:
     return table
 
 
-def _records(rows: list[tuple[str, ...]]) -> Iterator[Text]:
+def _records(rows: Sequence[tuple[str, ...]]) -> Iterator[Text]:
     for n, location, layer, symbol, score, _ in rows:
         yield Text(f"#{n}  {layer}  {score}", style="bold")
         yield Text(location)
