@@ -8,15 +8,16 @@ import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console, ConsoleOptions, ConsoleRenderable, RenderHook, RenderResult
 from rich.segment import Segment
 
 from ragstrata.errors import InvalidStateError
-from ragstrata.registry import parse_repo_spec
-from ragstrata.settings import Settings, load_settings
 from ragstrata.text.visible import visible, visible_json
+
+if TYPE_CHECKING:
+    from ragstrata.settings import Settings
 
 __all__ = [
     "MAX_TOP_K",
@@ -110,6 +111,8 @@ def edge_settings(
 ) -> Settings:
     """The settings for a command: user file < repository file in ``folder`` (or cwd, under the
     repository rules) < environment < the global ``options`` < the command's ``overrides``."""
+    from ragstrata.settings import load_settings  # pydantic: loaded by commands that need it
+
     options = options or GlobalOptions()
     merged = {**options.overrides(), **overrides}
     return load_settings(
@@ -133,4 +136,6 @@ def is_loopback(host: str) -> bool:
 def parse_repo_arg(value: str) -> tuple[str, Path]:
     """A ``--repo`` value, ``NAME=PATH`` or ``PATH`` -> ``(name, path)``: the registry's rule
     (:func:`ragstrata.registry.parse_repo_spec`), shared by ``serve`` and ``mcp``."""
+    from ragstrata.registry import parse_repo_spec
+
     return parse_repo_spec(value)

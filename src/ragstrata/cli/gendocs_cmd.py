@@ -18,16 +18,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from ragstrata.cli.ask_cmd import RepoOption, open_index
 from ragstrata.cli.common import GlobalOptions, make_console
-from ragstrata.docgen.fsio import write_atomic
-from ragstrata.docgen.strings import LANGUAGES, strings
 from ragstrata.errors import UserError
 from ragstrata.text.visible import visible
 
 if TYPE_CHECKING:
+    from rich.progress import Progress
+
     from ragstrata.docgen.drift import DriftReport
     from ragstrata.docgen.site import DocsGenerator
     from ragstrata.settings import Settings
@@ -63,6 +62,9 @@ def gendocs_command(
     ] = False,
 ) -> None:
     """Generate Markdown documentation from the index (C0/C1/C2), or check generated pages."""
+    from ragstrata.docgen.fsio import write_atomic
+    from ragstrata.docgen.strings import LANGUAGES
+
     if lang not in LANGUAGES:
         raise UserError(f"unknown --lang {lang!r}; valid: {', '.join(LANGUAGES)}")
     if check is not None:
@@ -90,6 +92,8 @@ def gendocs_command(
 
 
 def _progress() -> Progress:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
     return Progress(
         TextColumn("{task.description}"),
         BarColumn(),
@@ -140,6 +144,8 @@ def _dry_run(docs: DocsGenerator, target: str | None, settings: Settings) -> Non
 
 
 def _check(folder: Path, repo: Path | None, lang: str, options: GlobalOptions | None) -> None:
+    from ragstrata.docgen.strings import strings
+
     if not folder.is_dir():
         raise UserError(f"--check needs a folder of generated pages: {folder}")
     with open_index(repo, options) as rs:
@@ -154,6 +160,8 @@ def _check(folder: Path, repo: Path | None, lang: str, options: GlobalOptions | 
 
 def drift_lines(report: DriftReport, lang: str) -> list[str]:
     """The drift report as lines in ``lang``."""
+    from ragstrata.docgen.strings import strings
+
     s = strings(lang)
     lines = [s.t("drift_changed", page=p, path=x) for p, x in report.changed]
     lines += [s.t("drift_removed", page=p, path=x) for p, x in report.removed]

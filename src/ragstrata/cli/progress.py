@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from rich.console import Console
 from rich.progress import (
@@ -31,7 +31,8 @@ from rich.progress import (
     TimeElapsedColumn,
 )
 
-from ragstrata.indexer import IndexEvent
+if TYPE_CHECKING:
+    from ragstrata.indexer import IndexEvent
 
 __all__ = ["PLAIN_EVERY_S", "PlainProgress", "RichProgress", "Smoothed", "progress_view"]
 

@@ -12,24 +12,29 @@ import json
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Group
-from rich.table import Table
 from rich.text import Text
 
 from ragstrata.cli.common import MAX_TOP_K, GlobalOptions, edge_settings, make_console, print_json
 from ragstrata.errors import IndexMissingError, InvalidQueryError, UserError
-from ragstrata.facade import Ragstrata
-from ragstrata.retrieve.base import SearchResult
 from ragstrata.text.visible import visible_json
+
+if TYPE_CHECKING:
+    from rich.table import Table
+
+    from ragstrata.facade import Ragstrata
+    from ragstrata.retrieve.base import SearchResult
 
 __all__ = ["open_indexed", "read_batch", "search_command"]
 
 
 def open_indexed(repo: Path, options: GlobalOptions | None = None) -> Ragstrata:
     """The facade for ``repo``; raises ``IndexMissingError`` when it has no index yet."""
+    from ragstrata.facade import Ragstrata
+
     rs = Ragstrata(repo, edge_settings(repo, options=options))
     if not rs.has_index():
         raise IndexMissingError(f"no index at {rs.index_dir}; run `ragstrata index {repo}` first")
@@ -81,6 +86,8 @@ def hits_table(result: SearchResult, width: int) -> Table | Group:
     symbol: the reasons column goes first (at most a quarter of the width), then the symbol
     folds under the location, then layer and score go; when even that is too wide, a plain
     list (location at column 0). ``--json`` has everything."""
+    from rich.table import Table
+
     rows = [
         (
             str(i),

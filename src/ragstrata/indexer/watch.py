@@ -16,9 +16,12 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ragstrata.errors import RagstrataError
-from ragstrata.indexer.events import IndexReport
+
+if TYPE_CHECKING:
+    from ragstrata.indexer.events import IndexReport
 
 __all__ = ["DEFAULT_DEBOUNCE_MS", "WatchRun", "describe", "watch_repository"]
 
