@@ -1,11 +1,12 @@
-"""Write ``src/ragstrata/data/morph/seed.json``: the pymorphy3 results the Router needs at
-start-up (its glossary and cue words), so a fresh process does not analyse them again.
+"""Write ``src/ragstrata/data/morph/seed.json``: the pymorphy3 results a fresh process needs
+for its static word lists (the Router's glossary and cue words, the answer graphs' question
+lexicons), so it does not analyse them again.
 
 Run after changing the glossary, the router data or the pymorphy3 dictionary:
 
     python scripts/build_morph_seed.py
 
-The words are the ones a Router's construction asks for (recorded, not listed by hand); the
+The words are the ones building these lists asks for (recorded, not listed by hand); the
 results are computed live with the installed dictionary, whose version the file records.
 """
 
@@ -38,11 +39,14 @@ def seed_data() -> dict[str, Any]:
     for kind in morph.SEEDED:
         setattr(morph, kind, recorder(kind))
     try:
+        from ragstrata.answer.graphs import focus
         from ragstrata.query.router import Router
         from ragstrata.query.terms import default_expander
 
         Router()
         default_expander()
+        for lexicon in focus.LEXICONS:
+            lexicon()
     finally:
         for kind in morph.SEEDED:
             setattr(morph, kind, live[kind])
@@ -58,8 +62,8 @@ def seed_data() -> dict[str, Any]:
 
 
 def main() -> None:
-    if "ragstrata.query.router" in sys.modules:
-        raise SystemExit("run in a fresh interpreter: the Router must be built while recording")
+    if "ragstrata.query.router" in sys.modules or "ragstrata.answer.graphs" in sys.modules:
+        raise SystemExit("run in a fresh interpreter: the lists must be built while recording")
     data = seed_data()
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":")))

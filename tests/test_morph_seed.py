@@ -9,6 +9,7 @@ from importlib import resources
 
 import pytest
 
+from ragstrata.answer.graphs import focus
 from ragstrata.query import lexicon
 from ragstrata.query.intents import load_router_data
 from ragstrata.query.terms import TermExpander
@@ -42,12 +43,15 @@ def test_seeded_results_equal_live_analysis(seed: dict[str, object]) -> None:
         morph.use_seed(True)
 
 
-def test_a_router_is_built_without_analysing_a_word() -> None:
+def test_the_static_word_lists_are_built_without_analysing_a_word() -> None:
     morph.use_seed(True)  # also empties the per-word caches
     morph._parses.cache_clear()
     lexicon.cue_forms.cache_clear()
     TermExpander.from_files([])
     load_router_data()
+    for build in focus.LEXICONS:
+        build.cache_clear()
+        build()
     assert morph._parses.cache_info().misses == 0
 
 

@@ -54,7 +54,6 @@ from ragstrata.errors import (
 )
 from ragstrata.llm.base import Request
 from ragstrata.llm.preflight import Finding, PreflightResult, Severity
-from ragstrata.llm.transport import redact_url
 
 if TYPE_CHECKING:
     from ragstrata.embed.base import Embedder
@@ -358,6 +357,8 @@ def _check_llm(rs: Checked, out: list[DoctorFinding]) -> None:
         return  # reported by the settings check
     if runner is None:
         return
+    from ragstrata.llm.transport import redact_url  # httpx: only when an LLM is configured
+
     shown = redact_url(llm.base_url) if llm.base_url else ""
     name = f"{llm.provider} model {llm.model!r}" + (f" at {shown}" if shown else "")
     try:

@@ -144,6 +144,10 @@ def _kind_words() -> Lexicon:
     return Lexicon(entries, 0)
 
 
+LEXICONS = (_asks, _topics, _headings, _minor_headings, _kind_words)
+"""Every lexicon this module builds (their words are in the precomputed morphology seed)."""
+
+
 def _heading_topics(text: str, lexicon: Lexicon | None = None) -> set[str]:
     found = (lexicon or _headings()).find(query_tokens(text))
     return {TOPICS[p.label] for p, _, _ in found}

@@ -10,7 +10,6 @@ an LLM, so it stays deterministic.
 from __future__ import annotations
 
 from ragstrata.answer.base import Answer
-from ragstrata.answer.gendocs import build_docs
 from ragstrata.answer.graphs.base import answer_language, hit_from_scored, question_symbols
 from ragstrata.answer.graphs.common import EvidenceGraph
 from ragstrata.answer.graphs.messages import Messages, messages
@@ -43,6 +42,8 @@ class GenerateDocsGraph(EvidenceGraph):
         return self.extractive(plan, evidence, messages(answer_language(plan)))
 
     def extractive(self, plan: RouterPlan, evidence: Evidence, msgs: Messages) -> Answer:
+        from ragstrata.answer.gendocs import build_docs  # the doc generator, loaded on use
+
         targets = doc_targets(plan, evidence)
         for target in targets:
             try:
