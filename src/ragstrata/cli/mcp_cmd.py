@@ -14,7 +14,7 @@ from typing import Annotated
 
 import typer
 
-from ragstrata.cli.common import edge_settings, is_loopback
+from ragstrata.cli.common import edge_settings, is_loopback, start_warm_up
 from ragstrata.errors import ConfigError
 
 __all__ = ["TransportChoice", "check_loopback", "mcp_command"]
@@ -69,6 +69,7 @@ def mcp_command(
     )
     logging.basicConfig(level=logging.WARNING)  # stderr: stdout belongs to the protocol
     repos = RepoSet(facades)
+    start_warm_up(repos)
     stop_watching = None
     if watch:
         from ragstrata.cli.watch_cmd import start_watchers

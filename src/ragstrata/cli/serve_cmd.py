@@ -13,7 +13,7 @@ from typing import Annotated
 
 import typer
 
-from ragstrata.cli.common import edge_settings, is_loopback, parse_repo_arg
+from ragstrata.cli.common import edge_settings, is_loopback, parse_repo_arg, start_warm_up
 from ragstrata.errors import ConfigError
 
 __all__ = ["is_loopback", "parse_repo_arg", "serve_command"]
@@ -85,6 +85,7 @@ def serve_command(
         + (" (token required)" if token else ""),
         err=True,
     )
+    start_warm_up(served)
     stop_watching = None
     if watch:
         from ragstrata.cli.watch_cmd import start_watchers
