@@ -251,12 +251,19 @@ def render_answer(result: AskResult, console: Console, *, full: bool = False) ->
 
 
 def _fit(console: Console, groups: list[list[Block]], budget: int) -> list[list[Block]]:
-    """The leading groups whose rendering fits ``budget`` lines (the lead always)."""
+    """The leading groups whose rendering fits ``budget`` lines (the lead always). Each group
+    is measured once, a blank line between two; the chosen ones are measured together once
+    more (Markdown may join what touches), dropping the last while they overflow."""
     kept = groups[:1]
+    used = _height(console, _markdown(kept), crop=True)
     for group in groups[1:]:
-        if _height(console, _markdown([*kept, group]), crop=True) > budget:
+        height = _height(console, _markdown([group]), crop=True)
+        if used + 1 + height > budget:
             break
         kept.append(group)
+        used += 1 + height
+    while len(kept) > 1 and _height(console, _markdown(kept), crop=True) > budget:
+        kept.pop()
     return kept
 
 
