@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+from rich import box
 from rich.console import Group
 from rich.text import Text
 
@@ -84,8 +85,8 @@ _REASONS_MIN = 16  # narrowest reasons column worth showing
 def hits_table(result: SearchResult, width: int) -> Table | Group:
     """The hits as a table at most ``width`` columns wide that never splits a location or a
     symbol: the reasons column goes first (at most a quarter of the width), then the symbol
-    folds under the location, then layer and score go; when even that is too wide, a plain
-    list (location at column 0). ``--json`` has everything."""
+    folds under the location, then layer and score go, then the borders; when even that is
+    too wide, a plain list (location at column 0). ``--json`` has everything."""
     from rich.table import Table
 
     rows = [
@@ -113,12 +114,15 @@ def hits_table(result: SearchResult, width: int) -> Table | Group:
             table.add_row(*row[: 6 if reasons >= _REASONS_MIN else 5])
         return table
     folded = max(wide["location"], wide["symbol"])
-    if wide["#"] + folded + 7 > width:
+    boxed = wide["#"] + folded + 7 <= width
+    if not boxed and wide["#"] + folded + 2 > width:
         return Group(*_records(rows))
-    table = Table(show_lines=True)
+    # boxed: 3 columns of rule and padding per column, +1; borderless: 2 between columns
+    extra = wide["layer"] + wide["score"] + (6 if boxed else 4)
+    small = wide["#"] + folded + (7 if boxed else 2) + extra <= width
+    table = Table(show_lines=boxed, box=box.HEAVY_HEAD if boxed else None, pad_edge=boxed)
     table.add_column("#", no_wrap=True)
     table.add_column("location / symbol", no_wrap=True)
-    small = wide["#"] + folded + wide["layer"] + wide["score"] + 13 <= width
     if small:
         table.add_column("layer", no_wrap=True)
         table.add_column("score", no_wrap=True)
