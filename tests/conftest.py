@@ -8,6 +8,8 @@ The seed-component conformance cases are kept in the repository under
 
 from __future__ import annotations
 
+import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -40,7 +42,6 @@ SLOW_TESTS = frozenset(
         "test_serve_command_subprocess",
         "test_ctrl_c_exits_130_with_one_line_and_keeps_batches",
         "test_healthz_answers_while_200_requests_are_in_flight",
-        "test_noop_on_two_thousand_files_is_fast",
     }
 )
 
@@ -51,3 +52,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         name = getattr(item, "originalname", item.name)
         if item.path.name in SLOW_MODULES or fixtures & SLOW_FIXTURES or name in SLOW_TESTS:
             item.add_marker(pytest.mark.slow)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Child interpreters (CLI, server and MCP subprocesses) keep their bytecode: a shell that
+    sets ``PYTHONDONTWRITEBYTECODE`` would otherwise make each of them compile every module
+    again (~1 s of CPU). The bytecode goes to a folder under the temporary directory, never
+    into the source tree."""
+    if os.environ.pop("PYTHONDONTWRITEBYTECODE", None) is not None:
+        folder = Path(tempfile.gettempdir()) / f"ragstrata-test-pycache-{os.getuid()}"
+        os.environ.setdefault("PYTHONPYCACHEPREFIX", str(folder))

@@ -351,28 +351,30 @@ def test_lead_is_in_the_question_language(rs: Ragstrata) -> None:
     assert ru.text.startswith(ru.lead) and en.text.startswith(en.lead)
 
 
-def test_cli_at_80_columns_wraps_and_lists_ten_citations(rs: Ragstrata) -> None:
-    result = run_cli(
-        "ask",
-        "--repo",
-        str(rs.repo),
-        "What are the main components of this project?",
-        env={
-            "COLUMNS": "80",
-            "RAGSTRATA_EMBEDDER_PROVIDER": "hash",
-            "RAGSTRATA_EMBEDDER_DIMENSIONS": "64",
-        },
-    )
+def test_cli_at_80_columns_fits_one_screen_and_lists_five_citations(rs: Ragstrata) -> None:
+    question = "What are the main components of this project?"
+    env = {
+        "COLUMNS": "80",
+        "RAGSTRATA_EMBEDDER_PROVIDER": "hash",
+        "RAGSTRATA_EMBEDDER_DIMENSIONS": "64",
+    }
+    result = run_cli("ask", "--repo", str(rs.repo), question, env=env)
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
-    assert max(len(line.rstrip()) for line in lines) <= 80
+    assert max(len(line.rstrip()) for line in lines) <= 80 and len(lines) <= 40
     listed = lines[lines.index("citations:") + 1 :]
     cites = [ln for ln in listed if re.match(r"^  \S+:\d+(-\d+)?$", ln)]
-    assert 1 <= len(cites) <= 10
-    total = len(rs.ask("What are the main components of this project?").answer.citations)
-    if total > 10:
-        assert f"  … and {total - 10} more" in listed
+    assert 1 <= len(cites) <= 5
+    total = len(rs.ask(question).answer.citations)
+    if total > 5:
+        assert f"  … and {total - 5} more (--full lists them)" in listed
     assert sum(bool(re.match(r"^(partial answer; )?evidence:", ln)) for ln in lines) == 1
-    for path, start, end in _cites(rs.ask("What are the main components of this project?"))[:10]:
+    every = _cites(rs.ask(question))
+    for path, start, end in every[:5]:
         span = f"{start}" if start == end else f"{start}-{end}"
         assert f"  {path}:{span}" in lines  # never cropped
+    full = run_cli("ask", "--repo", str(rs.repo), question, "--full", env=env)
+    assert full.returncode == 0 and max(len(ln.rstrip()) for ln in full.stdout.splitlines()) <= 80
+    for path, start, end in every:
+        span = f"{start}" if start == end else f"{start}-{end}"
+        assert f"  {path}:{span}" in full.stdout.splitlines()  # --full lists every citation

@@ -12,7 +12,9 @@ from ragstrata import Ragstrata, load_settings
 from ragstrata.cli.demo import DEMO_QUESTIONS
 
 ROOT = Path(__file__).resolve().parents[1]
-_SKIP = shutil.ignore_patterns(".git", ".venv", ".ragstrata", "__pycache__", "*.egg-info", ".*_cache")
+_SKIP = shutil.ignore_patterns(
+    ".git", ".venv", ".ragstrata", "__pycache__", "*.egg-info", ".*_cache"
+)
 
 
 def _section_start(readme: Path, heading: str) -> int:

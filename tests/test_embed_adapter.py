@@ -73,7 +73,10 @@ def test_map_finds_held_out_definitions_better_and_leaves_documents_alone() -> N
     mapped = OnnxMiniLMEmbedder(query_adapter=True)
     plain = OnnxMiniLMEmbedder(query_adapter=False)
     docs = np.asarray(plain.embed_documents([d for _, d in pairs]))
-    np.testing.assert_array_equal(docs, np.asarray(mapped.embed_documents([d for _, d in pairs])))
+    # the document side is untouched (checked on a sample: a text's vector does not depend on
+    # the other texts of its batch)
+    sample = [d for _, d in pairs[:24]]
+    np.testing.assert_array_equal(docs[:24], np.asarray(mapped.embed_documents(sample)))
     before = _mrr(np.asarray(plain.embed_queries([q for q, _ in pairs])), docs)
     after = _mrr(np.asarray(mapped.embed_queries([q for q, _ in pairs])), docs)
     assert after > before + 0.01, (before, after)  # measured: 0.534 -> 0.565

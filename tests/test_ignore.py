@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from pathspec import GitIgnoreSpec
 
 from ragstrata.errors import ConfigError
-from ragstrata.ingest.gitignore import IgnoreSpec, ignore_spec
+from ragstrata.ingest.gitignore import _CACHED_SPEC_CHARS, IgnoreSpec, ignore_spec
 from ragstrata.ingest.ignore import matches, skip_rules
 from ragstrata.ingest.walker import Walker, walk
 from ragstrata.settings import IndexSettings
@@ -131,9 +131,10 @@ def test_ignore_files_are_compiled_once_per_content() -> None:
     first = ignore_spec(["*.pyc", "build/"])
     assert ignore_spec(("*.pyc", "build/")) is first
     assert ignore_spec(["*.pyc"]) is not first
-    huge = [f"file{i}.txt" for i in range(20_000)]  # past the size kept in the cache
+    huge = [f"{'deep/' * 18}file{i}.txt" for i in range(800)]  # past the size kept in the cache
+    assert sum(map(len, huge)) > _CACHED_SPEC_CHARS
     assert ignore_spec(huge) is not ignore_spec(huge)
-    assert ignore_spec(huge).check("file19999.txt") is True
+    assert ignore_spec(huge).check(huge[-1]) is True
 
 
 # ---------------------------------------------------------------------------- bad patterns

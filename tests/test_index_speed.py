@@ -1,6 +1,6 @@
 """Issue 15: vectors committed one batch at a time, plain progress lines when stderr is not a
-terminal, answers while vectors are still pending (memory at 200 and 2,000 files is measured by
-``bench/scale.py``)."""
+terminal, answers while vectors are still pending (the memory ceilings on 2,000-file trees
+are measured by `bench/index_limits.py`)."""
 
 from __future__ import annotations
 
@@ -90,7 +90,7 @@ def test_plain_progress_throttles_and_says_when_search_works() -> None:
     lines = out.getvalue().splitlines()
     extract = [line for line in lines if "extracting" in line]
     assert 2 <= len(extract) <= 4, lines
-    assert extract[-1].startswith("index: files 100/100 | rows 300 | vectors 0/0")
+    assert extract[-1].startswith("index: files 100/100 | rows 300 | extracting")
     ready = lines.index(f"index: {READY_LINE}")
     embed = [i for i, line in enumerate(lines) if "embedding" in line]
     assert embed and all(i > ready for i in embed)

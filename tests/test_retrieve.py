@@ -363,6 +363,33 @@ def test_layers_argument_restricts_the_search(ask) -> None:  # type: ignore[no-u
     assert ev.hits and {h.layer for h in ev.hits} == {"D1"}
 
 
+class _CountingQueries(HashEmbedder):
+    """The hash embedder, counting query embeddings (what loads a real model)."""
+
+    def __init__(self) -> None:
+        super().__init__(dimensions=DIMS)
+        self.queries = 0
+
+    def embed_queries(self, texts):  # type: ignore[no-untyped-def]
+        self.queries += 1
+        return super().embed_queries(texts)
+
+
+def test_the_model_is_asked_only_when_a_searched_layer_has_vectors(
+    store: SQLiteStore, router: Router
+) -> None:
+    from ragstrata.retrieve.dense import QueryVectorCache
+
+    embedder = _CountingQueries()
+    retriever = Retriever(store, embedder)
+    with pytest.MonkeyPatch.context() as mp:  # no vector from an earlier test's cache
+        mp.setattr("ragstrata.retrieve.dense._SHARED", QueryVectorCache())
+        ev = retriever.retrieve(router.plan("who calls retry_request?"), layers=["C2", "C3"])
+        assert ev.hits and embedder.queries == 0  # relations and chunks carry no vectors
+        retriever.retrieve(router.plan("how does the retry loop back off?"), layers=["C1"])
+        assert embedder.queries > 0
+
+
 # ---------------------------------------------------------------------------- docs
 
 

@@ -76,11 +76,18 @@ def test_search_layer_option(repo: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert hits and {h["layer"] for h in hits} == {"D1"}
 
 
-def test_search_human_table(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_search_human_table(
+    repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "160")  # wide enough for the reasons column
     code, out, err = _run(capsys, "search", "who calls retry_request?", "--repo", str(repo))
     assert code == 0, err
     assert "retry_request" in out and "flow:callers" in out
     assert "intent CODE_QA" in out
+    monkeypatch.setenv("COLUMNS", "80")  # too narrow for reasons: they go, cells stay whole
+    code, out, err = _run(capsys, "search", "who calls retry_request?", "--repo", str(repo))
+    assert code == 0 and "retry_request" in out and "flow:callers" not in out
+    assert all(len(line) <= 80 for line in out.splitlines())
 
 
 def test_search_batch_one_line_per_query(

@@ -121,3 +121,29 @@ def test_importing_ragstrata_loads_no_heavy_dependency() -> None:
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == ""
+
+
+def test_the_command_line_starts_without_heavy_modules() -> None:
+    """``ragstrata --help`` and the parsing of every command import no model, parser, store,
+    server or settings machinery: each command loads what it needs when it runs."""
+    heavy = [
+        "pydantic",
+        "numpy",
+        "onnxruntime",
+        "tokenizers",
+        "pymorphy3",
+        "tree_sitter",
+        "httpx",
+        "fastapi",
+        "mcp",
+        "ragstrata.settings",
+        "ragstrata.app.facade",
+        "ragstrata.indexer.run",
+        "ragstrata.query.router",
+    ]
+    code = (
+        f"import sys, ragstrata.cli.app\nprint(','.join(m for m in {heavy!r} if m in sys.modules))"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == ""

@@ -110,13 +110,26 @@ def test_report_and_status_count_redactions(repo: Path, indexed: dict[str, objec
     assert "secrets redacted" in out and not _leaks(out)
 
 
-def test_cli_search_and_ask_return_no_secret(repo: Path, indexed: dict[str, object]) -> None:
+def test_cli_search_and_ask_return_no_secret(
+    repo: Path, indexed: dict[str, object], tmp_path: Path
+) -> None:
     queries = [s.split("\n")[1] if "\n" in s else s for s in SECRETS.values()]
     queries += ["private key", "AWS secret access key", "stripe secret", "password"]
-    for query in queries:
-        code, out, err = run_cli("search", query, "--repo", str(repo), "--json")
-        assert code == 0, err
-        assert not _leaks(_evidence(json.loads(out))), query
+    code, out, err = run_cli("search", queries[0], "--repo", str(repo), "--json")
+    assert code == 0, err
+    assert not _leaks(_evidence(json.loads(out))), queries[0]
+    # the rest through one `search --batch` (the index and the model load once)
+    batch = tmp_path / "queries.jsonl"
+    batch.write_text(
+        "".join(json.dumps({"qid": str(i), "query": q}) + "\n" for i, q in enumerate(queries)),
+        encoding="utf-8",
+    )
+    code, out, err = run_cli("search", "--batch", str(batch), "--repo", str(repo))
+    assert code == 0, err
+    answers = [json.loads(line) for line in out.splitlines()]
+    assert [a["qid"] for a in answers] == [str(i) for i in range(len(queries))]
+    for answer, query in zip(answers, queries, strict=True):
+        assert "error" not in answer and not _leaks(_evidence(answer)), query
     for question in ("what is the AWS secret key?", "какой пароль у базы данных?"):
         code, out, err = run_cli("ask", question, "--repo", str(repo), "--json")
         assert code == 0, err

@@ -346,6 +346,7 @@ def _check_llm(rs: Checked, out: list[DoctorFinding]) -> None:
         return  # reported by the settings check
     if runner is None:
         return
+
     shown = redact_url(llm.base_url) if llm.base_url else ""
     name = f"{llm.provider} model {llm.model!r}" + (f" at {shown}" if shown else "")
     try:

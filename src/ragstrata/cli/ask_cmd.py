@@ -2,10 +2,10 @@
 :mod:`ragstrata.cli.gendocs_cmd`).
 
 ``ask --json`` prints ``AskResult.to_dict()``: ``{"plan", "hits", "evidence": {"satisfied",
-"missing", "requirements"}, "answer": {"status", "lead", "text", "citations", "footer"},
-"session"}``
+"missing", "requirements"}, "answer": {"status", "lead", "text", "citations"}, "session"}``
 (``status``: answered | partial | not_found; ``lead``: the opening sentence(s)). Without ``--json``
-the answer is rendered as Markdown, followed by its citations and the evidence status in plain words (``footer``).
+the answer is rendered as Markdown, followed by its citations and the evidence status: one
+screen by default (the lead, the first evidence, five citations), everything with ``--full``.
 """
 
 from __future__ import annotations
@@ -15,8 +15,6 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
-from rich.markdown import Markdown
-from rich.text import Text
 
 from ragstrata.app import write_atomic
 from ragstrata.cli.common import (
@@ -28,7 +26,6 @@ from ragstrata.cli.common import (
     print_json,
 )
 from ragstrata.errors import IndexMissingError, InvalidQueryError
-from ragstrata.text.visible import visible
 
 if TYPE_CHECKING:
     from ragstrata.app.facade import Ragstrata
@@ -73,6 +70,10 @@ def ask_command(
         int, typer.Option("--top-k", min=1, max=MAX_TOP_K, help="Hits to retrieve.")
     ] = 10,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    full: Annotated[
+        bool,
+        typer.Option("--full", help="Show the whole answer and every citation (not one screen)."),
+    ] = False,
 ) -> None:
     """Answer QUESTION from cited evidence in the repository's index."""
     if not question.strip():
@@ -84,11 +85,7 @@ def ask_command(
     if as_json:
         print_json(result.to_dict())
     else:
-        render_ask(result, make_console(highlight=False))
-
-
-MAX_LISTED_CITATIONS = 10
-"""Citations listed under an answer; the rest are counted ("… and 4 more")."""
+        render_ask(result, make_console(highlight=False), full=full)
 
 
 def answer_warnings(result: AskResult) -> list[str]:
@@ -107,30 +104,9 @@ def answer_warnings(result: AskResult) -> list[str]:
     return [" ".join(line.split()) for line in out]
 
 
-def render_ask(result: AskResult, console: Console) -> None:
-    """The human view: the answer as Markdown, then citations and the evidence status.
+def render_ask(result: AskResult, console: Console, *, full: bool = False) -> None:
+    """The human view: the answer, then citations and the evidence status; one screen unless
+    ``full`` (see :mod:`ragstrata.cli.answer_view`)."""
+    from ragstrata.cli.answer_view import render_answer
 
-    Text and code wrap at the console's width (``COLUMNS``), so no line number, path or
-    symbol name is cut off."""
-    console.print(Markdown(visible(result.answer.text)))
-    cites = result.answer.citations
-    if cites:
-        console.print()
-        console.print(Text("citations:", style="bold"))
-        for c in cites[:MAX_LISTED_CITATIONS]:
-            span = (
-                f"{c.start_line}" if c.start_line == c.end_line else f"{c.start_line}-{c.end_line}"
-            )
-            console.print(Text(f"  {visible(c.path, multiline=False)}:{span}"))
-        if len(cites) > MAX_LISTED_CITATIONS:
-            console.print(Text(f"  … and {len(cites) - MAX_LISTED_CITATIONS} more"))
-    console.print()
-    answer = result.answer
-    footer = answer.footer or (
-        "evidence: satisfied" if result.evidence.satisfied else "evidence: incomplete"
-    )
-    plain = result.evidence.satisfied and not answer.uncited_llm_reply
-    status = Text(footer, style="green" if plain else "yellow")
-    if result.session:
-        status.append(f"  (session {result.session})", style="dim")
-    console.print(status)
+    render_answer(result, console, full=full)

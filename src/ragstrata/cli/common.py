@@ -6,6 +6,7 @@ import ipaddress
 import json
 import os
 import sys
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -15,13 +16,13 @@ from rich.console import Console, ConsoleOptions, ConsoleRenderable, RenderHook,
 from rich.segment import Segment
 from rich.text import Text
 
-from ragstrata.app.registry import parse_repo_spec
 from ragstrata.errors import InvalidStateError
-from ragstrata.settings import Settings, load_settings
 from ragstrata.text.visible import visible, visible_json
 
 if TYPE_CHECKING:
     from ragstrata.app.facade import Ragstrata
+    from ragstrata.app.registry import Registry
+    from ragstrata.settings import Settings
 
 __all__ = [
     "MAX_TOP_K",
@@ -36,6 +37,7 @@ __all__ = [
     "parse_json_arg",
     "parse_repo_arg",
     "print_json",
+    "start_warm_up",
 ]
 
 MAX_TOP_K = 1000
@@ -130,6 +132,8 @@ def edge_settings(
 ) -> Settings:
     """The settings for a command: user file < repository file in ``folder`` (or cwd, under the
     repository rules) < environment < the global ``options`` < the command's ``overrides``."""
+    from ragstrata.settings import load_settings  # pydantic: loaded by commands that need it
+
     options = options or GlobalOptions()
     merged = {**options.overrides(), **overrides}
     return load_settings(
@@ -153,7 +157,34 @@ def is_loopback(host: str) -> bool:
 def parse_repo_arg(value: str) -> tuple[str, Path]:
     """A ``--repo`` value, ``NAME=PATH`` or ``PATH`` -> ``(name, path)``: the registry's rule
     (:func:`ragstrata.app.registry.parse_repo_spec`), shared by ``serve`` and ``mcp``."""
+    from ragstrata.app.registry import parse_repo_spec
+
     return parse_repo_spec(value)
+
+
+WARM_UP_QUERIES = ("where is the main entry point defined?", "как устроен проект?")
+"""Asked once per served repository at start: English and Russian, so the router, the search
+structures, the embedding model and the Russian morphology are all loaded."""
+
+
+def start_warm_up(served: Registry) -> threading.Thread:
+    """Load what answering needs for each served repository in a background thread, so a
+    server (``serve``, ``mcp``) answers its client at once and its first questions cost what
+    the later ones do. A repository that cannot be searched yet is skipped (its error shows
+    when a client asks)."""
+
+    def run() -> None:
+        for name in served.names:
+            for query in WARM_UP_QUERIES:
+                try:
+                    with served.reading(name, indexed=True) as (_, rs):
+                        rs.search(query, top_k=1)
+                except Exception:  # best effort: a client's request reports the error
+                    break
+
+    thread = threading.Thread(target=run, name="ragstrata-warm-up", daemon=True)
+    thread.start()
+    return thread
 
 
 ServedRepos = Annotated[

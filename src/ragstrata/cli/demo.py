@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ from rich.console import Console
 from rich.panel import Panel
 from rich.rule import Rule
 from rich.table import Table
+from rich.text import Text
 
 from ragstrata.app import Router, RouterPlan
 
@@ -95,12 +97,38 @@ def render_plan(console: Console, n: int, plan: RouterPlan) -> None:
 
 def _cli(console: Console, title: str, *args: str) -> None:
     """Run one real `ragstrata` command, showing it first; stop the demo if it fails."""
-    console.print(Rule(title))
-    console.print(f"[dim]$ ragstrata {' '.join(_quote(a) for a in args)}[/]")
+    section(console, title)
+    for line in command_lines(args, console.width):
+        console.print(Text(line, style="dim"))
     proc = subprocess.run([sys.executable, "-m", "ragstrata", *args], check=False)
     if proc.returncode != 0:
         console.print(f"[red]ragstrata {args[0]} exited {proc.returncode}[/]")
         raise SystemExit(proc.returncode)
+
+
+def section(console: Console, title: str) -> None:
+    """A section rule; a title too long for the rule goes on the rule up to its first ``: ``
+    and below it in full, wrapped at spaces (never cut)."""
+    head, sep, rest = title.partition(": ")
+    if len(title) + 6 <= console.width or not sep:
+        console.print(Rule(title))
+        return
+    console.print(Rule(head))
+    console.print(Text(rest, style="dim"))
+
+
+def command_lines(args: Sequence[str], width: int) -> list[str]:
+    """``$ ragstrata ARGS`` as shell lines of at most ``width`` columns, broken between
+    arguments with a trailing ``\\`` (an argument is never cut)."""
+    lines: list[str] = []
+    current = "$ ragstrata"
+    for word in (_quote(a) for a in args):
+        if len(current) + 1 + len(word) + 2 > width:
+            lines.append(current + " \\")
+            current = "    " + word
+        else:
+            current += " " + word
+    return [*lines, current]
 
 
 def _quote(arg: str) -> str:
@@ -111,7 +139,7 @@ def main() -> None:
     """Route a conversation, index this repository, ask it questions (RU and EN)."""
     console = Console()
     repo = Path.cwd()
-    console.print(Rule("1. The Intent Router: questions -> retrieval plans (no index needed)"))
+    section(console, "1. The Intent Router: questions -> retrieval plans (no index needed)")
     router = Router()
     previous: RouterPlan | None = None
     for n, (question, follow_up) in enumerate(DEMO_TURNS, 1):

@@ -11,25 +11,28 @@ Settings that cannot even be loaded are reported as one ``high`` ``settings`` fi
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
-from rich.table import Table
 
-from ragstrata.app import PreflightResult, Severity
-from ragstrata.app.doctor import CATEGORIES, DoctorFinding, finding_to_dict
-from ragstrata.app.facade import Ragstrata
 from ragstrata.cli.common import GlobalOptions, edge_settings, make_console, print_json
 from ragstrata.errors import ConfigError, one_line
+
+if TYPE_CHECKING:
+    from ragstrata.app import PreflightResult
 
 __all__ = ["EXIT_BLOCKING", "doctor_command"]
 
 EXIT_BLOCKING = 2
-_STYLE = {Severity.HIGH: "bold red", Severity.MEDIUM: "yellow", Severity.LOW: "cyan"}
+_STYLE = {"high": "bold red", "medium": "yellow", "low": "cyan"}  # by Severity value
 
 
 def _checks(root: Path, options: GlobalOptions | None) -> PreflightResult:
+    from ragstrata.app import PreflightResult, Severity
+    from ragstrata.app.doctor import DoctorFinding
+    from ragstrata.app.facade import Ragstrata
+
     try:
         settings = edge_settings(root if root.is_dir() else None, options=options)
     except ConfigError as exc:
@@ -45,6 +48,10 @@ def _checks(root: Path, options: GlobalOptions | None) -> PreflightResult:
 
 
 def _table(result: PreflightResult, console: Console) -> None:
+    from rich.table import Table
+
+    from ragstrata.app.doctor import CATEGORIES
+
     if not result.findings:
         console.print(f"no findings ({', '.join(CATEGORIES)} checked)")
         return
@@ -53,7 +60,7 @@ def _table(result: PreflightResult, console: Console) -> None:
         table.add_column(column, overflow="fold")
     for f in result.findings:
         table.add_row(
-            f"[{_STYLE[f.severity]}]{f.severity.value}[/]",
+            f"[{_STYLE[f.severity.value]}]{f.severity.value}[/]",
             f.category,
             f.observation,
             getattr(f, "fix", ""),
@@ -73,6 +80,8 @@ def doctor_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Check settings, index, embedder, LLM and disk; exit 2 when something blocks answers."""
+    from ragstrata.app.doctor import CATEGORIES, finding_to_dict
+
     root = path or Path.cwd()
     result = _checks(root, ctx.obj)
     if as_json:

@@ -13,15 +13,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
-from ragstrata.app.evaluation import KS, EvalReport, evaluate, load_dataset, select_for_tree
-from ragstrata.app.facade import Ragstrata
 from ragstrata.cli.common import MAX_TOP_K, GlobalOptions, edge_settings, make_console, print_json
 from ragstrata.errors import RepositoryNotFoundError, UserError
 
 if TYPE_CHECKING:
+    from rich.progress import Progress
+
+    from ragstrata.app.evaluation import EvalReport
+    from ragstrata.app.facade import Ragstrata
     from ragstrata.core.events import IndexEvent
 
 __all__ = ["ensure_index", "eval_command"]
@@ -30,6 +30,8 @@ _err = make_console(stderr=True, highlight=False)
 
 
 def _progress() -> Progress:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
     return Progress(
         TextColumn("{task.description}"),
         BarColumn(),
@@ -61,6 +63,10 @@ def ensure_index(rs: Ragstrata, *, quiet: bool = False) -> bool:
 
 
 def _table(report: EvalReport, repo_name: str | None) -> None:
+    from rich.table import Table
+
+    from ragstrata.app.evaluation import KS
+
     console = make_console(highlight=False)
     title = f"{report.dataset}" + (f" ({repo_name})" if repo_name else "") + f": {report.n} queries"
     table = Table(title=title)
@@ -111,6 +117,9 @@ def eval_command(
 ) -> None:
     """Score retrieval (--dataset: recall@k, hit@k, MRR) or answers (--answers: pass rate,
     lead-correct, false not-found per category and language) on one repository tree."""
+    from ragstrata.app.evaluation import evaluate, load_dataset, select_for_tree
+    from ragstrata.app.facade import Ragstrata
+
     if (dataset is None) == (answers is None):
         raise UserError("give exactly one of --dataset (retrieval) or --answers (answers)")
     if not tree.is_dir():
@@ -155,7 +164,11 @@ def _eval_answers(
     as_json: bool,
     per_case: bool,
 ) -> None:
+    from rich.table import Table
+
+    from ragstrata.app.evaluation import select_for_tree
     from ragstrata.app.evaluation_answers import evaluate_answers, load_answer_cases
+    from ragstrata.app.facade import Ragstrata
 
     cases = load_answer_cases(path)
     if repo_name:
@@ -183,7 +196,7 @@ def _eval_answers(
     title = f"{path.name}" + (f" ({chosen})" if chosen else "") + f": {report.n} cases"
     table = Table(title=title)
     table.add_column("group", no_wrap=True)
-    for column in ("n", "lead", "pass", "false NF", "invented NF"):
+    for column in ("n", "pass", "lead", "false NF", "invented NF"):
         table.add_column(column, justify="right", no_wrap=True)
     rows = [("all", report.overall)] + [
         (f"{key[3:]}: {name}", scores)
@@ -194,8 +207,8 @@ def _eval_answers(
         table.add_row(
             name,
             str(scores["n"]),
-            _pct(scores["lead"]),
             _pct(scores["pass"]),
+            _pct(scores["lead"]),
             str(scores["false_not_found"]),
             _pct(scores["invented_not_found"]),
         )

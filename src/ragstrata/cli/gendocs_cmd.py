@@ -18,15 +18,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from ragstrata.app import LANGUAGES, strings, write_atomic
 from ragstrata.cli.ask_cmd import RepoOption, open_index
 from ragstrata.cli.common import GlobalOptions, make_console
 from ragstrata.errors import UserError
 from ragstrata.text.visible import visible
 
 if TYPE_CHECKING:
+    from rich.progress import Progress
+
     from ragstrata.app import DocsGenerator, DriftReport
     from ragstrata.settings import Settings
 
@@ -61,6 +61,8 @@ def gendocs_command(
     ] = False,
 ) -> None:
     """Generate Markdown documentation from the index (C0/C1/C2), or check generated pages."""
+    from ragstrata.app import LANGUAGES, write_atomic
+
     if lang not in LANGUAGES:
         raise UserError(f"unknown --lang {lang!r}; valid: {', '.join(LANGUAGES)}")
     if check is not None:
@@ -88,6 +90,8 @@ def gendocs_command(
 
 
 def _progress() -> Progress:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
     return Progress(
         TextColumn("{task.description}"),
         BarColumn(),
@@ -130,7 +134,7 @@ def _dry_run(docs: DocsGenerator, target: str | None, settings: Settings) -> Non
     model = settings.llm.model or ""
     cost = "cost unknown (no model configured)"
     if model:
-        price = PriceTable.load(settings.llm.price_file).get(model)
+        price = PriceTable.load(getattr(settings.llm, "price_file", None)).get(model)
         cost = (
             f"≈ ${price.cost(est['input_tokens'], est['output_tokens']):.4f} ({model})"
             if price
@@ -143,6 +147,8 @@ def _dry_run(docs: DocsGenerator, target: str | None, settings: Settings) -> Non
 
 
 def _check(folder: Path, repo: Path | None, lang: str, options: GlobalOptions | None) -> None:
+    from ragstrata.app import strings
+
     if not folder.is_dir():
         raise UserError(f"--check needs a folder of generated pages: {folder}")
     with open_index(repo, options) as rs:
@@ -157,6 +163,8 @@ def _check(folder: Path, repo: Path | None, lang: str, options: GlobalOptions | 
 
 def drift_lines(report: DriftReport, lang: str) -> list[str]:
     """The drift report as lines in ``lang``."""
+    from ragstrata.app import strings
+
     s = strings(lang)
     lines = [s.t("drift_changed", page=p, path=x) for p, x in report.changed]
     lines += [s.t("drift_removed", page=p, path=x) for p, x in report.removed]

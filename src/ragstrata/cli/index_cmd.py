@@ -10,16 +10,16 @@ and exits 130 with one line saying how to resume.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
-from rich.table import Table
 
-from ragstrata.app.facade import Ragstrata
 from ragstrata.cli.common import edge_settings, make_console, print_json
 from ragstrata.cli.progress import PLAIN_EVERY_S, progress_view
-from ragstrata.core.events import IndexReport, IndexStatus
+
+if TYPE_CHECKING:
+    from ragstrata.core.events import IndexReport, IndexStatus
 
 __all__ = ["index_command", "status_command"]
 
@@ -28,6 +28,8 @@ _VERBS = {"added": "add", "changed": "update", "removed": "remove", "touched": "
 
 
 def _summary(report: IndexReport, console: Console) -> None:
+    from rich.table import Table
+
     data = report.to_dict()
     table = Table(title="ragstrata index" + (" (dry run)" if report.dry_run else ""))
     table.add_column("what")
@@ -92,6 +94,8 @@ def index_command(
 
     Rows are committed before vectors: lexical, symbol and relation search work as soon as
     the rows are written; vectors are filled after them, one committed batch at a time."""
+    from ragstrata.app.facade import Ragstrata
+
     root = path or Path.cwd()
     err = make_console(stderr=True, highlight=False, soft_wrap=True)
     with Ragstrata(root, edge_settings(root if root.is_dir() else None, options=ctx.obj)) as rs:
@@ -113,6 +117,8 @@ def index_command(
 
 
 def _status_table(status: IndexStatus, console: Console) -> None:
+    from rich.table import Table
+
     data = status.to_dict()
     table = Table(title="ragstrata status")
     table.add_column("what")
@@ -136,6 +142,8 @@ def status_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Show rows per layer, stale files and pending embeddings of PATH's index."""
+    from ragstrata.app.facade import Ragstrata
+
     root = path or Path.cwd()
     with Ragstrata(root, edge_settings(root if root.is_dir() else None, options=ctx.obj)) as rs:
         status = rs.status()

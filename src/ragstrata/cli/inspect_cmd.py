@@ -14,27 +14,22 @@ import sys
 from collections.abc import Iterable
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.text import Text
-from rich.tree import Tree
 
-from ragstrata.app import IngestResult, ingest_repository
 from ragstrata.cli.common import edge_settings, make_console
-from ragstrata.core.rows import (
-    ChunkRow,
-    DefinitionRow,
-    DocFileRow,
-    FileRow,
-    FileRows,
-    Layer,
-    RelationRow,
-    Row,
-    SectionRow,
-)
 from ragstrata.errors import ConfigError, RepositoryNotFoundError
 from ragstrata.text.visible import visible, visible_json
+
+if TYPE_CHECKING:
+    from ragstrata.app import IngestResult
+    from ragstrata.core.rows import (
+        FileRows,
+        Layer,
+        Row,
+    )
 
 __all__ = ["inspect", "parse_layers", "row_to_dict"]
 
@@ -43,6 +38,8 @@ _LEAD = ("layer", "path", "language", "is_test", "start_line", "end_line")
 
 def parse_layers(values: Iterable[str]) -> frozenset[Layer]:
     """Layer ids from ``--layer`` values (case-insensitive); none given means every layer."""
+    from ragstrata.core.rows import Layer
+
     layers: set[Layer] = set()
     for value in values:
         try:
@@ -79,6 +76,8 @@ def inspect(
     ] = False,
 ) -> None:
     """Show the rows ingestion produces for PATH (nothing is stored)."""
+    from ragstrata.app import ingest_repository
+
     layers = parse_layers(layer or ())
     if not path.exists():
         raise RepositoryNotFoundError(f"no such file or folder: {path}")
@@ -109,6 +108,8 @@ def _print_json(files: list[FileRows], layers: frozenset[Layer], result: IngestR
 
 
 def _print_human(files: list[FileRows], layers: frozenset[Layer], result: IngestResult) -> None:
+    from rich.tree import Tree
+
     console = make_console(highlight=False)
     for file_rows in files:
         rows = [row for row in file_rows.rows if row.layer in layers]
@@ -139,6 +140,15 @@ def _span(row: Row) -> str:
 
 
 def _label(row: Row) -> Text:
+    from ragstrata.core.rows import (
+        ChunkRow,
+        DefinitionRow,
+        DocFileRow,
+        FileRow,
+        RelationRow,
+        SectionRow,
+    )
+
     head = Text.assemble((f"{row.layer.value} ", "cyan"), (f"{_span(row):<11} ", "dim"))
     if isinstance(row, FileRow):
         detail = f"{row.size} bytes"

@@ -13,7 +13,14 @@ from typing import Annotated
 
 import typer
 
-from ragstrata.cli.common import ServedRepos, WatchFlag, edge_settings, is_loopback, open_served
+from ragstrata.cli.common import (
+    ServedRepos,
+    WatchFlag,
+    edge_settings,
+    is_loopback,
+    open_served,
+    start_warm_up,
+)
 from ragstrata.errors import ConfigError
 
 __all__ = ["TransportChoice", "check_loopback", "mcp_command"]
@@ -57,6 +64,7 @@ def mcp_command(
     facades = open_served(repo, ctx.obj)
     logging.basicConfig(level=logging.WARNING)  # stderr: stdout belongs to the protocol
     repos = RepoSet(facades)
+    start_warm_up(repos)
     stop_watching = None
     if watch:
         from ragstrata.app.watchers import start_watchers

@@ -4,17 +4,22 @@ Both views take :class:`IndexEvent` s. The plain view (logs, CI, pipes, editors 
 command) prints a line when a phase starts or ends and at most every ``every`` seconds while
 one runs::
 
-    index: files 120/229 | rows 5012 | vectors 0/0 | extracting 45.1 files/s | ETA 3s
+    index: files 120/229 | rows 5012 | extracting 45.1 files/s | ETA 3s
+    index: vectors 1152/2621 | embedding 33.9 texts/s | ETA 43s
 
+A count shows once it is known (a run that only fills vectors says nothing of files). The rate
+and the ETA are smoothed (an exponential moving average of the recent rate, :class:`Smoothed`),
+so one slow batch does not double the ETA and the start-up does not shape it for the whole run.
 When the rows are written it says that lexical, symbol and relation search already work, so
 a user (or an agent) knows it can ask while vectors are still being filled.
 """
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from rich.console import Console
 from rich.progress import (
@@ -24,12 +29,12 @@ from rich.progress import (
     TaskID,
     TextColumn,
     TimeElapsedColumn,
-    TimeRemainingColumn,
 )
 
-from ragstrata.core.events import IndexEvent
+if TYPE_CHECKING:
+    from ragstrata.core.events import IndexEvent
 
-__all__ = ["PLAIN_EVERY_S", "PlainProgress", "RichProgress", "progress_view"]
+__all__ = ["PLAIN_EVERY_S", "PlainProgress", "RichProgress", "Smoothed", "progress_view"]
 
 PLAIN_EVERY_S = 5.0
 """Seconds between two plain progress lines within one phase."""
@@ -44,6 +49,46 @@ _LABELS = {
 }
 _UNITS = {"scan": "files", "extract": "files", "write": "files", "embed": "texts"}
 READY_LINE = "rows written: lexical, symbol and relation search work now; vectors follow"
+SMOOTHING_S = 10.0
+"""Time constant of the rate average: a rate seen this many seconds ago weighs 1/e as much."""
+
+
+class Smoothed:
+    """A unit rate as an exponential moving average over time, and the ETA it gives. The first
+    step of a phase is not measured: it carries the warm-up (loading the embedding model)."""
+
+    def __init__(self, done: float, now: float, *, tau: float = SMOOTHING_S) -> None:
+        self.tau = tau
+        self.last = (done, now)
+        self.rate: float | None = None
+        self.warm = False
+
+    def update(self, done: float, now: float) -> float | None:
+        """Fold the units done since the last update into the rate; the rate so far."""
+        last_done, last_t = self.last
+        elapsed = now - last_t
+        if done <= last_done or elapsed <= 0:
+            return self.rate
+        if not self.warm:
+            self.warm, self.last = True, (done, now)
+            return self.rate
+        rate = (done - last_done) / elapsed
+        weight = 1.0 - math.exp(-elapsed / self.tau)
+        self.rate = rate if self.rate is None else self.rate + weight * (rate - self.rate)
+        self.last = (done, now)
+        return self.rate
+
+    def eta(self, done: float, total: float) -> float | None:
+        """Seconds left at the smoothed rate (``None`` before a rate or when finished)."""
+        if not self.rate or total <= done:
+            return None
+        return (total - done) / self.rate
+
+
+def measure(event: IndexEvent) -> tuple[float, float]:
+    """``(done, total)`` of ``event`` in the units an ETA should count: the share of work when
+    the event carries one (texts differ in cost), else units."""
+    return (event.work, 1.0) if event.work > 0 else (event.done, event.total)
 
 
 class RichProgress:
@@ -57,11 +102,12 @@ class RichProgress:
             MofNCompleteColumn(),
             TextColumn("{task.fields[extra]}"),
             TimeElapsedColumn(),
-            TimeRemainingColumn(),
+            TextColumn("{task.fields[eta]}"),
             console=console,
             transient=False,
         )
         self.tasks: dict[str, TaskID] = {}
+        self.rates: dict[str, Smoothed] = {}
         self.rows = 0
 
     def __enter__(self) -> RichProgress:
@@ -79,15 +125,22 @@ class RichProgress:
             self.rows += event.rows
         extra = f"{self.rows} rows" if event.phase in ("extract", "write") else ""
         if event.phase == "embed":
-            extra = "texts"
+            extra = "vectors"
             if "embed" not in self.tasks and event.total:
                 self.progress.console.print(READY_LINE, markup=False, highlight=False)
+        now = time.monotonic()
+        rate = self.rates.setdefault(event.phase, Smoothed(0, now))
+        rate.update(measure(event)[0], now)
+        left = rate.eta(*measure(event))
+        eta = f"ETA {_duration(left)}" if left is not None else ""
         task = self.tasks.get(event.phase)
         if task is None:
             task = self.tasks[event.phase] = self.progress.add_task(
-                label, total=event.total or None, extra=extra
+                label, total=event.total or None, extra=extra, eta=eta
             )
-        self.progress.update(task, completed=event.done, total=event.total or None, extra=extra)
+        self.progress.update(
+            task, completed=event.done, total=event.total or None, extra=extra, eta=eta
+        )
 
 
 class PlainProgress:
@@ -113,6 +166,8 @@ class PlainProgress:
         self.last_line = float("-inf")
         self.ready_said = False
         self.first = (0, 0.0)  # (units done, time) when the current phase started
+        self.rate = Smoothed(0, 0.0)  # the current phase's smoothed rate
+        self.work = (0.0, 0.0)  # the current phase's (done, total) for the ETA
         self.unit_state = (0, 0)  # (done, total) of the current phase
         self.current_said = False  # the current phase's final line is out
 
@@ -132,6 +187,7 @@ class PlainProgress:
             if event.phase == "done":
                 return
             self.phase, self.first = event.phase, (event.done, now)
+            self.rate = Smoothed(0, now)
             self.current_said = False
         if event.phase == "extract":
             self.files = (event.done, event.total)
@@ -142,6 +198,8 @@ class PlainProgress:
                 self.ready_said = True
                 self._say(f"{self.prefix}: {READY_LINE}")
         self.unit_state = (event.done, event.total)
+        self.work = measure(event)
+        self.rate.update(self.work[0], now)
         finished = event.total > 0 and event.done >= event.total
         if finished:
             self._line(now, final=True)
@@ -152,20 +210,20 @@ class PlainProgress:
     def _line(self, now: float, *, final: bool = False) -> None:
         phase = self.phase or ""
         done, total = self.unit_state
-        parts = [
-            f"files {self.files[0]}/{self.files[1]}",
-            f"rows {self.rows}",
-            f"vectors {self.vectors[0]}/{self.vectors[1]}",
-        ]
+        parts = []
+        if self.files[1] or self.rows:
+            parts += [f"files {self.files[0]}/{self.files[1]}", f"rows {self.rows}"]
+        if self.vectors[1]:
+            parts.append(f"vectors {self.vectors[0]}/{self.vectors[1]}")
         unit = _UNITS.get(phase)
         start_done, start_t = self.first
         elapsed = now - start_t
         label = _LABELS.get(phase, phase)
         if unit and elapsed > 0 and done > start_done:
-            rate = (done - start_done) / elapsed
-            parts.append(f"{label} {rate:.1f} {unit}/s")
-            if total > done and rate > 0:
-                parts.append(f"ETA {_duration((total - done) / rate)}")
+            parts.append(f"{label} {(done - start_done) / elapsed:.1f} {unit}/s")
+            left = self.rate.eta(*self.work) if total > done else None
+            if left is not None:
+                parts.append(f"ETA {_duration(left)}")
         else:
             parts.append(label + (" done" if final else ""))
         self._say(f"{self.prefix}: " + " | ".join(parts))

@@ -1,7 +1,7 @@
 """`ragstrata search QUERY` and `ragstrata search --batch QUERIES.jsonl`.
 
 ``--json`` prints ``{"plan": {...}, "hits": [...]}``; without it a table of hits (path:lines,
-layer, symbol, score, reasons). ``--batch`` reads ``{"qid", "query"}`` lines and prints one
+layer, symbol, score, reasons) that fits the terminal: columns drop or fold, cells never split. ``--batch`` reads ``{"qid", "query"}`` lines and prints one
 ``{"qid", "hits"}`` line per query (``"error"`` instead of failing the batch on a bad line),
 loading the index once.
 """
@@ -12,10 +12,11 @@ import json
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.table import Table
+from rich import box
+from rich.console import Group
 from rich.text import Text
 
 from ragstrata.app.facade import Ragstrata
@@ -24,11 +25,19 @@ from ragstrata.core.evidence import SearchResult
 from ragstrata.errors import IndexMissingError, InvalidQueryError, UserError
 from ragstrata.text.visible import visible_json
 
+if TYPE_CHECKING:
+    from rich.table import Table
+
+    from ragstrata.app.facade import Ragstrata
+    from ragstrata.core.evidence import SearchResult
+
 __all__ = ["open_indexed", "read_batch", "search_command"]
 
 
 def open_indexed(repo: Path, options: GlobalOptions | None = None) -> Ragstrata:
     """The facade for ``repo``; raises ``IndexMissingError`` when it has no index yet."""
+    from ragstrata.app.facade import Ragstrata
+
     rs = Ragstrata(repo, edge_settings(repo, options=options))
     if not rs.has_index():
         raise IndexMissingError(f"no index at {rs.index_dir}; run `ragstrata index {repo}` first")
@@ -72,6 +81,67 @@ def _batch(rs: Ragstrata, path: Path, layers: Sequence[str] | None, top_k: int) 
         out.flush()
 
 
+_REASONS_MIN = 16  # narrowest reasons column worth showing
+
+
+def hits_table(result: SearchResult, width: int) -> Table | Group:
+    """The hits as a table at most ``width`` columns wide that never splits a location or a
+    symbol: the reasons column goes first (at most a quarter of the width), then the symbol
+    folds under the location, then layer and score go, then the borders; when even that is
+    too wide, a plain list (location at column 0). ``--json`` has everything."""
+    from rich.table import Table
+
+    rows = [
+        (
+            str(i),
+            hit.citation,
+            hit.layer,
+            hit.symbol or hit.heading_path or "",
+            f"{hit.score:.4f}",
+            ", ".join(hit.reasons[:4]),
+        )
+        for i, hit in enumerate(result.hits, 1)
+    ]
+    names = ("#", "location", "layer", "symbol", "score")
+    wide = {n: max(len(n), *(len(r[k]) for r in rows)) for k, n in enumerate(names)}
+    plain = sum(wide.values()) + 3 * len(names) + 1
+    reasons = min(width - plain - 3, width // 4)
+    if reasons >= _REASONS_MIN or plain <= width:
+        table = Table(show_lines=False)
+        for name in names:
+            table.add_column(name, no_wrap=True)
+        if reasons >= _REASONS_MIN:
+            table.add_column("reasons", max_width=reasons, overflow="fold")
+        for row in rows:
+            table.add_row(*row[: 6 if reasons >= _REASONS_MIN else 5])
+        return table
+    folded = max(wide["location"], wide["symbol"])
+    boxed = wide["#"] + folded + 7 <= width
+    if not boxed and wide["#"] + folded + 2 > width:
+        return Group(*_records(rows))
+    # boxed: 3 columns of rule and padding per column, +1; borderless: 2 between columns
+    extra = wide["layer"] + wide["score"] + (6 if boxed else 4)
+    small = wide["#"] + folded + (7 if boxed else 2) + extra <= width
+    table = Table(show_lines=boxed, box=box.HEAVY_HEAD if boxed else None, pad_edge=boxed)
+    table.add_column("#", no_wrap=True)
+    table.add_column("location / symbol", no_wrap=True)
+    if small:
+        table.add_column("layer", no_wrap=True)
+        table.add_column("score", no_wrap=True)
+    for n, location, layer, symbol, score, _ in rows:
+        cell = f"{location}\n{symbol}" if symbol else location
+        table.add_row(n, cell, *((layer, score) if small else ()))
+    return table
+
+
+def _records(rows: Sequence[tuple[str, ...]]) -> Iterator[Text]:
+    for n, location, layer, symbol, score, _ in rows:
+        yield Text(f"#{n}  {layer}  {score}", style="bold")
+        yield Text(location)
+        if symbol:
+            yield Text(symbol, style="cyan")
+
+
 def _render(result: SearchResult) -> None:
     console = make_console(highlight=False)
     plan = result.plan
@@ -85,19 +155,7 @@ def _render(result: SearchResult) -> None:
     if not result.hits:
         console.print("no hits")
         return
-    table = Table(show_lines=False)
-    for name in ("#", "location", "layer", "symbol", "score", "reasons"):
-        table.add_column(name, overflow="fold")
-    for i, hit in enumerate(result.hits, 1):
-        table.add_row(
-            str(i),
-            hit.citation,
-            hit.layer,
-            hit.symbol or hit.heading_path or "",
-            f"{hit.score:.4f}",
-            ", ".join(hit.reasons[:4]),
-        )
-    console.print(table)
+    console.print(hits_table(result, console.width))
 
 
 def search_command(

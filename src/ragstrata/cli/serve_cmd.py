@@ -19,6 +19,7 @@ from ragstrata.cli.common import (
     is_loopback,
     open_served,
     parse_repo_arg,
+    start_warm_up,
 )
 from ragstrata.errors import ConfigError
 
@@ -81,6 +82,7 @@ def serve_command(
         + (" (token required)" if token else ""),
         err=True,
     )
+    start_warm_up(served)
     stop_watching = None
     if watch:
         from ragstrata.app.watchers import start_watchers

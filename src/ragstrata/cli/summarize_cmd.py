@@ -12,22 +12,23 @@ index, LLM or disk stops it. Progress is drawn on stderr; ``--json`` prints one 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
-from ragstrata.app import NO_LLM_MESSAGE, SummarizeResult, SummaryPlan, SummaryRunReport
-from ragstrata.app.facade import Ragstrata
 from ragstrata.cli.common import edge_settings, make_console, print_json
-from ragstrata.core.values import SummaryKind
+
+if TYPE_CHECKING:
+    from ragstrata.app import NO_LLM_MESSAGE, SummarizeResult, SummaryPlan, SummaryRunReport
+    from ragstrata.core.values import SummaryKind
 
 __all__ = ["NO_LLM_MESSAGE", "summarize_command"]
 
 
 def _plan_line(result: SummarizeResult) -> str:
+    from ragstrata.core.values import SummaryKind
+
     plan = result.plan
     cost = "cost unknown (no model configured)"
     if plan.cost_usd is not None:
@@ -40,6 +41,8 @@ def _plan_line(result: SummarizeResult) -> str:
 
 
 def _kinds(files: bool, definitions: bool) -> list[SummaryKind]:
+    from ragstrata.core.values import SummaryKind
+
     if files and not definitions:
         return [SummaryKind.FILE]
     if definitions and not files:
@@ -48,6 +51,8 @@ def _kinds(files: bool, definitions: bool) -> list[SummaryKind]:
 
 
 def _table(plan: SummaryPlan, report: SummaryRunReport | None, console: Console) -> None:
+    from rich.table import Table
+
     table = Table(title="ragstrata summarize" + (" (dry run)" if report is None else ""))
     table.add_column("what")
     table.add_column("value", justify="right")
@@ -87,6 +92,10 @@ def summarize_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Generate cached LLM summaries (searchable text, used by docs and overview answers)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from ragstrata.app.facade import Ragstrata
+
     root = path or Path.cwd()
     err = make_console(stderr=True, highlight=False, soft_wrap=True)
     bar = Progress(

@@ -23,7 +23,9 @@ class IndexEvent:
 
     ``phase`` says what is going on; ``done``/``total`` count its units (files for ``scan``,
     ``extract`` and ``write``; texts for ``embed``); ``rows`` is how many rows the step produced
-    (``extract``/``write``); ``path`` names the file for ``extract``.
+    (``extract``/``write``); ``path`` names the file for ``extract``. ``work`` is the share of
+    the phase's estimated effort done, 0..1, when units differ in cost (``embed``: long texts
+    take longer; 0 when not estimated).
     """
 
     phase: Phase
@@ -32,6 +34,7 @@ class IndexEvent:
     path: str | None = None
     rows: int = 0
     message: str = ""
+    work: float = 0.0
 
 
 def _layer_counts(rows: Mapping[str, int]) -> dict[str, int]:

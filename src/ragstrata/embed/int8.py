@@ -25,6 +25,7 @@ be written the rewritten graph is used from memory.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import tempfile
@@ -42,16 +43,34 @@ enters the embedder's fingerprint)."""
 _QMAX = 127.0
 
 
+def _digest(source: Path, folder: Path) -> tuple[str, bytes | None]:
+    """``source``'s SHA-256 prefix, remembered in ``folder`` by file size and mtime so a start
+    does not read and hash the whole model again; ``(digest, bytes)`` when it had to read."""
+    stat = source.stat()
+    memo = folder / f"{source.stem}-{stat.st_size}-{stat.st_mtime_ns}.sha256"
+    try:
+        known = memo.read_text(encoding="ascii").strip()
+        if len(known) == 16:
+            return known, None
+    except OSError:
+        pass
+    data = source.read_bytes()
+    digest = hashlib.sha256(data).hexdigest()[:16]
+    with contextlib.suppress(OSError):
+        folder.mkdir(parents=True, exist_ok=True)
+        memo.write_text(digest, encoding="ascii")
+    return digest, data
+
+
 def integer_graph(source: Path, folder: Path | None = None) -> bytes | str:
     """The rewritten graph of ``source``: the path of its cached copy (as ``str``), or its
     bytes when the cache folder cannot be written."""
-    data = source.read_bytes()
-    digest = hashlib.sha256(data).hexdigest()[:16]
     folder = model_cache_dir({}) if folder is None else folder
+    digest, data = _digest(source, folder)
     cached = folder / f"{source.stem}-{digest}-int{REWRITE_VERSION}.onnx"
     if cached.is_file():
         return str(cached)
-    rewritten = rewrite_graph(data)
+    rewritten = rewrite_graph(source.read_bytes() if data is None else data)
     try:
         folder.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=".rewrite-", suffix=".onnx")

@@ -22,6 +22,34 @@ __all__ = ["ROUND_BATCHES", "fill_vectors"]
 
 ROUND_BATCHES = 64
 """Embedder batches per fill round (texts fetched and sorted together)."""
+_COST_TOKENS = 256  # tokens an encoder sees at most; longer texts are cut
+
+
+def _cost(text: str) -> int:
+    """A text's relative encoder cost: a fixed part, one per token (~3 characters of code) and
+    attention's square term."""
+    tokens = min(len(text) // 3, _COST_TOKENS) + 2
+    return 16 + tokens + tokens * tokens // 128
+
+
+class _Work:
+    """The share of the fill's effort done: a text costs its (capped) length, and texts not
+    fetched yet cost the mean of those seen. Shortest-first batches make the text rate fall
+    within a round; the share of work does not, so an ETA drawn from it holds."""
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.seen = self.seen_cost = self.done_cost = 0
+
+    def fetched(self, costs: list[int]) -> None:
+        self.seen += len(costs)
+        self.seen_cost += sum(costs)
+
+    def share(self, done_cost: int) -> float:
+        self.done_cost += done_cost
+        mean = self.seen_cost / max(self.seen, 1)
+        whole = self.seen_cost + max(self.total - self.seen, 0) * mean
+        return min(self.done_cost / whole, 1.0) if whole else 1.0
 
 
 def fill_vectors(
@@ -36,6 +64,7 @@ def fill_vectors(
     size = round_size or max(embedder.batch_size * ROUND_BATCHES, 64)
     total = store.stats(fingerprint).pending_vectors
     done = 0
+    work = _Work(total)
     if progress is not None:
         progress(IndexEvent("embed", 0, total))
     while True:
@@ -43,6 +72,7 @@ def fill_vectors(
         if not pending:
             break
         pending.sort(key=lambda p: (len(p.text), p.text_hash))
+        work.fetched([_cost(p.text) for p in pending])
         stored = 0
         step = max(embedder.batch_size, 1)
         for start in range(0, len(pending), step):
@@ -52,8 +82,9 @@ def fill_vectors(
                 fingerprint, [(p.text_hash, v) for p, v in zip(batch, vectors, strict=True)]
             )
             done += len(batch)
+            share = work.share(sum(_cost(p.text) for p in batch))
             if progress is not None:
-                progress(IndexEvent("embed", done, max(total, done)))
+                progress(IndexEvent("embed", done, max(total, done), work=share))
         if stored == 0:  # rows vanished under us (a concurrent run); stop instead of spinning
             break
     return done

@@ -16,6 +16,7 @@ from importlib import resources
 from typing import Any
 
 from ragstrata.core.question import QuestionFacets
+from ragstrata.query.kinds import _lexicon as kinds_lexicon
 from ragstrata.query.kinds import question_kinds
 from ragstrata.query.lexicon import Lexicon, query_tokens
 from ragstrata.query.models import RouterPlan, TestPolicy
@@ -77,6 +78,10 @@ def _headings() -> Lexicon:
 @lru_cache(maxsize=1)
 def _minor_headings() -> Lexicon:
     return _lexicon("topic", TOPICS, "minor")
+
+
+LEXICONS = (_asks, _details, _topics, _headings, _minor_headings, kinds_lexicon)
+"""Every lexicon this module builds (their words are in the precomputed morphology seed)."""
 
 
 @lru_cache(maxsize=512)

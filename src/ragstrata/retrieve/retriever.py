@@ -246,10 +246,11 @@ class Retriever:
             d = shallow if terms.kind == "raw" else depths
             found = self._lexical(d, terms, filters)
             out += _ranked(found, terms.kind, f"{prefix}{terms.kind}", profile, scale)
-        if self.embedder is not None:
+        dense_depths = self._dense_depths(depths)
+        if self.embedder is not None and dense_depths:  # no model load for a plan without them
             for label, q in _dense_texts(text, plan):
                 vec = query_vectors(self.embedder, [q])[0]
-                found = self._dense(depths, vec, filters)
+                found = self._dense(dense_depths, vec, filters)
                 w = scale * (profile.raw_dense_weight if label == "dense:raw" else 1.0)
                 out += _ranked(found, "dense", f"{prefix}{label}", profile, w)
         return out
@@ -270,15 +271,20 @@ class Retriever:
             out.update(_split(depths, search, filters, _LEXICAL_FACTOR))
         return out
 
+    def _dense_depths(self, depths: dict[str, int]) -> dict[str, int]:
+        """The layers of ``depths`` that have vectors in this store."""
+        embedded = getattr(self.store, "embed_layers", None)
+        if embedded is None:
+            return depths
+        names = {str(x) for x in embedded}
+        return {layer: k for layer, k in depths.items() if layer in names}
+
     def _dense(
         self, depths: dict[str, int], vector: Sequence[float], filters: SearchFilters
     ) -> dict[str, list[ScoredRow]]:
         """One dense search over the layers that have vectors (one pass over the matrix)."""
         assert self.embedder is not None
-        embedded = getattr(self.store, "embed_layers", None)
-        if embedded is not None:
-            names = {str(x) for x in embedded}
-            depths = {layer: k for layer, k in depths.items() if layer in names}
+        depths = self._dense_depths(depths)
         if not depths:
             return {}
         search = partial(dense_search, self.store, vector, self.embedder.fingerprint)

@@ -6,12 +6,19 @@ behind a lock so concurrent first calls do not build it twice. Every per-word re
 
 Words are compared in a *folded* form: lower-cased with ``ё`` written as ``е`` (people type
 both; pymorphy3 accepts either).
+
+Start-up: the Router's glossary and cue words (about 1,500) would cost ~0.6 s of pymorphy3
+work in every fresh process, so their results ship precomputed in :data:`SEED_FILE` (made by
+``scripts/build_morph_seed.py``; used only when the installed dictionary is the one it was made
+with). Words outside it are analysed as before.
 """
 
 from __future__ import annotations
 
+import json
 import threading
 from functools import lru_cache
+from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from ragstrata.text.tokens import Token, has_cyrillic, tokenize
@@ -39,6 +46,43 @@ borrowed stem whose transliterations ("garant", "zaregistr") name nothing in cod
 
 _LOCK = threading.Lock()
 _ANALYZER: MorphAnalyzer | None = None
+SEED_FILE = "data/morph/seed.json"
+"""Precomputed results (package data): ``{"dictionary": version, "lemma_candidates": {word:
+[...]}, "lexeme_forms": {...}, "index_forms": {...}}``."""
+SEEDED = ("lemma_candidates", "lexeme_forms", "index_forms")
+_SEED: dict[str, dict[str, list[str]]] | None = None
+
+
+def dictionary_version() -> str:
+    """The installed pymorphy3 Russian dictionary's version."""
+    from pymorphy3_dicts_ru.version import __version__
+
+    return str(__version__)
+
+
+def _seed(kind: str) -> dict[str, list[str]]:
+    """The precomputed ``kind`` results; empty when missing or made with another dictionary."""
+    global _SEED
+    if _SEED is None:
+        with _LOCK:
+            if _SEED is None:
+                try:
+                    data = json.loads(resources.files("ragstrata").joinpath(SEED_FILE).read_text())
+                    fresh = data.get("dictionary") == dictionary_version()
+                except (OSError, ValueError, ImportError):
+                    data, fresh = {}, False
+                _SEED = {k: data.get(k, {}) for k in SEEDED} if fresh else {k: {} for k in SEEDED}
+    return _SEED[kind]
+
+
+def use_seed(enabled: bool) -> None:
+    """Turn the precomputed results on (the default) or off (to compute every word live, as
+    ``scripts/build_morph_seed.py`` and its test do); clears the per-word caches."""
+    global _SEED
+    with _LOCK:
+        _SEED = None if enabled else {k: {} for k in SEEDED}
+    for cached in (lemma_candidates, lemmatize, lexeme_forms, index_forms, dictionary_pos):
+        cached.cache_clear()
 
 
 def analyzer() -> MorphAnalyzer:
@@ -68,6 +112,9 @@ def lemma_candidates(word: str) -> tuple[str, ...]:
     w = fold(word)
     if not has_cyrillic(w):
         return (w,)
+    seeded = _seed("lemma_candidates").get(w)
+    if seeded is not None:
+        return tuple(seeded)
     seen: dict[str, None] = {}
     for parse in _parses(w):
         seen.setdefault(fold(parse.normal_form), None)
@@ -125,6 +172,9 @@ def lexeme_forms(word: str) -> frozenset[str]:
     w = fold(word)
     if not has_cyrillic(w):
         return frozenset({w})
+    seeded = _seed("lexeme_forms").get(w)
+    if seeded is not None:
+        return frozenset(seeded)
     if "-" in w:
         # pymorphy3 inflects only the last part of most hyphenated compounds ("юнит-тест").
         head, _, tail = w.rpartition("-")
@@ -145,6 +195,9 @@ def index_forms(word: str) -> frozenset[str]:
     w = fold(word)
     if not has_cyrillic(w):
         return frozenset({w})
+    seeded = _seed("index_forms").get(w)
+    if seeded is not None:
+        return frozenset(seeded)
     parse = _pick_parse(w)
     if "-" in w and not parse.is_known:
         return lexeme_forms(w)

@@ -58,6 +58,7 @@ class GenerateDocsGraph(EvidenceGraph):
         return self.extractive(plan, evidence, messages(answer_language(plan)))
 
     def extractive(self, plan: RouterPlan, evidence: Evidence, msgs: Messages) -> Answer:
+
         targets = doc_targets(plan, evidence)
         module, tests = request_scope(plan.query_plan.raw)
         for target in targets:

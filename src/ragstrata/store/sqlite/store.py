@@ -68,8 +68,10 @@ class SQLiteStore:
     """The embedded store (see module docstring); methods behave as the protocol documents.
 
     ``texts``: the text policy applied to written rows (default: ``TextRules(embed_layers)``;
-    ``embed_layers`` is the shorthand for which layers get vectors). ``cache_min_rows=None``
-    disables the disk cache of derived arrays. Cheap to construct; the file is opened (and
+    ``embed_layers`` is the shorthand for which layers get vectors). Indexes of at least
+    ``cache_min_rows`` rows keep their derived arrays on disk (a fresh ``ragstrata ask`` on a
+    few-hundred-file repository would otherwise rebuild them, ~0.1-0.3 s); ``None`` disables
+    that cache. Cheap to construct; the file is opened (and
     created and migrated, unless ``create`` is False) on first use. Safe to share between
     threads: each thread gets its own connection.
     """
@@ -82,7 +84,7 @@ class SQLiteStore:
         embed_layers: Sequence[Layer | str] = DEFAULT_EMBED_LAYERS,
         texts: RowTexts | None = None,
         busy_timeout_s: float = 30.0,
-        cache_min_rows: int | None = 20_000,
+        cache_min_rows: int | None = 2_000,
         repo: str | Path | None = None,
     ) -> None:
         self.path = Path(path)
