@@ -24,6 +24,8 @@ from rich.markdown import CodeBlock, Markdown
 from rich.syntax import Syntax
 from rich.text import Text
 
+from ragstrata.text.visible import visible
+
 if TYPE_CHECKING:
     from markdown_it.token import Token
 
