@@ -89,8 +89,8 @@ def definition_hits(
     req = evidence.requirements.get("require_def")
     hits = [h for h in (req.hits if req else ()) if h.layer == "C1"]
     symbols = question_symbols(plan)
-    if not hits or (how and not symbols):
-        # a how-question in plain words: every definition retrieval ranked may do the work
+    if not hits or how:
+        # a how-question: every definition retrieval ranked may do the work
         hits += [h for h in evidence.hits if h.layer == "C1" and h not in hits]
     named: list[Hit] = []
     if symbols:
@@ -107,6 +107,10 @@ def definition_hits(
                 len(_SEGMENT_SEP.split(h.symbol or "")) if kinds else 0,
             )
         )
+        if how and named:
+            # "how does it…" asks about the project's own code: a name matched only in an
+            # example, a benchmark or a test is no answer to it
+            named = [h for h in named if not _doing_rank(h)[0]]
         if how and named:
             # overloads of one name: the body that does the work, not the ones delegating to it
             same = [h for h in named if _last(h.symbol or "") == _last(named[0].symbol or "")]
@@ -166,7 +170,7 @@ class CodeQAGraph(EvidenceGraph):
         if names and not any(_names_any(h, names) for h in defs):
             # retrieval ranked no definition of the name asked about (a topic carried from the
             # session, a lookup scoped to tests): the one resolver's definitions lead
-            defs = self._resolved(names, focus.kinds) or defs
+            defs = self._resolved(names, focus.kinds, how=focus.how) or defs
         if "parts" in focus.topics and not names:
             overview = parts_part(self.reader, msgs, citations)
             if overview is not None:
@@ -254,13 +258,18 @@ class CodeQAGraph(EvidenceGraph):
         )
         return part, msgs.t("lead_detail", symbol=row.symbol, cite=cited)
 
-    def _resolved(self, names: list[str], kinds: tuple[str, ...] = ()) -> list[Hit]:
+    def _resolved(
+        self, names: list[str], kinds: tuple[str, ...] = (), *, how: bool = False
+    ) -> list[Hit]:
         """Definitions the one resolver finds for the question's names when retrieval's own
-        lookup (scoped by the plan) found none; of the kind the question names first."""
+        lookup (scoped by the plan) found none; of the kind the question names first (for a
+        how-question, only the project's own code)."""
         out: list[Hit] = []
         for name in names:
             match = self.resolver.resolve(name, _NON_TEST, limit=5)
             out += [hit_from_scored(r, "resolver") for r in match.definitions]
+        if how:
+            out = [h for h in out if not _doing_rank(h)[0]]
         out.sort(key=lambda h: (peripheral_path(h.path), bool(kinds) and h.kind not in kinds))
         return disjoint_hits(out)[:MAX_DEFINITIONS]
 
