@@ -52,6 +52,7 @@ _DECLARING_KINDS = ("interface", "struct", "type_alias", "enum", "trait", "const
 _HOW_WINDOW = 12  # how many leading definitions may be reordered for a how-question
 _STEM = 5  # a question word names a folder or file when their first letters agree
 _ACCESSOR_LINES = 3  # a callable shorter than this only hands a value on
+_HOW_LINES_SCORE = 4.0  # a how-answer quotes the lines of the body that match two question words
 # A type is used, not called: its constructions and the declarations naming it count too
 _TYPE_KINDS = frozenset(
     {"class", "struct", "enum", "interface", "trait", "type_alias", "record", "union", "object"}
@@ -215,6 +216,11 @@ class CodeQAGraph(EvidenceGraph):
             parts.append(part)
             lead = lead or def_lead
             shown.append((hit.path, hit.start_line, hit.end_line))
+            if n == 0 and focus.how and not focus.details:
+                # the lines of its body that match the question's words, cited tightly
+                doing = self._detail_part(hit, focus, msgs, citations, least=_HOW_LINES_SCORE)
+                if doing is not None:
+                    parts.append(doing[0])
         flow = evidence.requirements.get("require_flow")
         extra_flow = [h for h in (flow.hits if flow else ()) if h.layer == "C2"]
         if not shown and extra_flow:
@@ -240,13 +246,20 @@ class CodeQAGraph(EvidenceGraph):
 
     # ------------------------------------------------------------------ parts
     def _detail_part(
-        self, hit: Hit, focus: QuestionFacets, msgs: Messages, citations: CitationList
+        self,
+        hit: Hit,
+        focus: QuestionFacets,
+        msgs: Messages,
+        citations: CitationList,
+        *,
+        least: float = 0.0,
     ) -> tuple[str, str] | None:
         """The lines of the definition that answer a detail question, cited first, and the
-        lead sentence; None when no line of it matches the question (the card answers)."""
+        lead sentence; None when no line of it matches the question (the card answers) or
+        the best match scores under ``least``."""
         row = self.definition(hit)
         span = answering_lines(row, focus) if row is not None else None
-        if row is None or span is None:
+        if row is None or span is None or span.score < least:
             return None
         cited = citations.add(row.path, span.start_line, span.end_line)
         offset = span.start_line - row.start_line
