@@ -98,7 +98,8 @@ def build_docs(
     resolved = resolve_target(target, store)
     page = collect_page(resolved, Collector(IndexView(store), read))
     out = render_page(page, s, header=header, link=link)
-    return GeneratedDocs(target=resolved, markdown=out.markdown, citations=out.citations, page=page)
+    return GeneratedDocs(target=resolved, markdown=out.markdown, citations=out.citations,
+                         page=page)
 
 
 # --------------------------------------------------------------------------- resolution

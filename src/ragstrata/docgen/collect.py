@@ -110,7 +110,8 @@ class Collector:
                 return Overview(to_markdown(found.text), path, found.start_line, found.end_line)
         module = self.view.module_row(path)
         if module is not None and module.docstring:
-            return Overview(to_markdown(module.docstring), path, module.start_line, module.end_line)
+            return Overview(to_markdown(module.docstring), path, module.start_line,
+                            module.end_line)
         stem = posixpath.splitext(posixpath.basename(path))[0]
         if stem in ("__init__", "mod", "index", "lib", "main", "doc", "package-info"):
             return None
@@ -118,13 +119,8 @@ class Collector:
 
     def package_overview(self, folder: str, paths: list[str]) -> Overview | None:
         # every code file counts here: a Go doc.go holds only the package comment
-        paths = [
-            p
-            for p in self.view.paths()
-            if posixpath.dirname(p) == folder
-            and (row := self.view.file_row(p)) is not None
-            and not row.is_test
-        ]
+        paths = [p for p in self.view.paths() if posixpath.dirname(p) == folder
+                 and (row := self.view.file_row(p)) is not None and not row.is_test]
         by_name = {posixpath.basename(p): p for p in paths}
         # the package's own doc files; in Go any file's package comment documents the package,
         # elsewhere one module's header is not the package's overview
@@ -140,21 +136,16 @@ class Collector:
         """The folder's README, else a docs section whose heading names the folder."""
         name = posixpath.basename(folder) or folder
         readmes = [
-            p
-            for p in self.view.paths()
+            p for p in self.view.paths()
             if posixpath.dirname(p) == folder and _README.match(posixpath.basename(p))
         ]
-        sections = (
-            [r for r in doc_sections(self.view.store, readmes[0]) if r.text.strip()]
-            if readmes
-            else []
-        )
+        sections = [r for r in doc_sections(self.view.store, readmes[0]) if r.text.strip()] \
+            if readmes else []
         for first in sections:
             text = readme_prose(first.text)
             if text:
-                return Overview(
-                    text, first.path, first.start_line, first.end_line, first.heading_path
-                )
+                return Overview(text, first.path, first.start_line, first.end_line,
+                                first.heading_path)
         return self.named_section(name)
 
     def named_section(self, name: str, file_name: str = "") -> Overview | None:
@@ -171,9 +162,8 @@ class Collector:
         for sec in self._sections(name):
             last = sec.heading_path.split(" > ")[-1] if sec.heading_path else ""
             if pattern.search(last) and readme_prose(sec.text):
-                return Overview(
-                    readme_prose(sec.text), sec.path, sec.start_line, sec.end_line, sec.heading_path
-                )
+                return Overview(readme_prose(sec.text), sec.path, sec.start_line, sec.end_line,
+                                sec.heading_path)
         return None
 
     def _sections(self, query: str) -> list[SectionRow]:
@@ -244,11 +234,7 @@ class Collector:
         examples, examples_possible = self._examples(tests)
         sources = {p: self.view.sha256(p) or "" for p in sorted(own)}
         return Page(
-            kind,
-            target,
-            overview,
-            parts,
-            symbol,  # type: ignore[arg-type]
+            kind, target, overview, parts, symbol,  # type: ignore[arg-type]
             imports=_unique(imports),
             calls=_unique(calls),
             used_by=_unique(used),
@@ -264,11 +250,12 @@ class Collector:
         """A use from module-level code (no definition of that name) is named by its file."""
         if self.view.definition(site.name) is not None:
             return site
-        return Site(
-            site.path, site.path, site.line, site.precise, site.is_test, site.kind, site.about
-        )
+        return Site(site.path, site.path, site.line, site.precise, site.is_test, site.kind,
+                    site.about)
 
-    def _examples(self, tests: list[Site]) -> tuple[tuple[DefinitionRow, ...], tuple[Site, ...]]:
+    def _examples(
+        self, tests: list[Site]
+    ) -> tuple[tuple[DefinitionRow, ...], tuple[Site, ...]]:
         found: dict[str, DefinitionRow] = {}
         possible: list[Site] = []
         for site in tests:
@@ -288,8 +275,7 @@ def readme_prose(text: str, paragraphs: int = 3) -> str:
     kept: list[str] = []
     for block in re.split(r"\n\s*\n", text):
         lines = [
-            s
-            for s in block.strip().split("\n")
+            s for s in block.strip().split("\n")
             if s.strip() and not s.lstrip().startswith(("#", "<", "[![", "![", "---", "==="))
         ]
         if lines:

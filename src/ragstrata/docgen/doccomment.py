@@ -63,38 +63,17 @@ class DocComment:
 # --------------------------------------------------------------------------- parsing
 
 _JSTAG = re.compile(r"^@(\w+)\b\s?(.*)$")
-_SPHINX = re.compile(
-    r"^:(param|parameter|arg|argument|key|keyword|type|rtype|returns?|raises?|"
-    r"except|exception|deprecated)\b([^:]*):\s*(.*)$"
-)
+_SPHINX = re.compile(r"^:(param|parameter|arg|argument|key|keyword|type|rtype|returns?|raises?|"
+                     r"except|exception|deprecated)\b([^:]*):\s*(.*)$")
 _GOOGLE = {
-    "args": "params",
-    "arguments": "params",
-    "parameters": "params",
-    "params": "params",
-    "keyword args": "params",
-    "keyword arguments": "params",
-    "other parameters": "params",
-    "returns": "returns",
-    "return": "returns",
-    "yields": "returns",
-    "yield": "returns",
-    "raises": "raises",
-    "raise": "raises",
-    "errors": "raises",
-    "panics": "raises",
-    "throws": "raises",
-    "exceptions": "raises",
-    "example": "examples",
-    "examples": "examples",
-    "usage": "examples",
-    "deprecated": "deprecated",
-    "see also": "see",
-    "note": "note",
-    "notes": "note",
-    "warning": "note",
-    "warnings": "note",
-    "safety": "note",
+    "args": "params", "arguments": "params", "parameters": "params", "params": "params",
+    "keyword args": "params", "keyword arguments": "params", "other parameters": "params",
+    "returns": "returns", "return": "returns", "yields": "returns", "yield": "returns",
+    "raises": "raises", "raise": "raises", "errors": "raises", "panics": "raises",
+    "throws": "raises", "exceptions": "raises",
+    "example": "examples", "examples": "examples", "usage": "examples",
+    "deprecated": "deprecated", "see also": "see", "note": "note", "notes": "note",
+    "warning": "note", "warnings": "note", "safety": "note",
 }
 _GOOGLE_HEAD = re.compile(r"^([A-Z][A-Za-z ]{1,20}):\s*$")
 _RUST_HEAD = re.compile(r"^#{1,3}\s+(.+?)\s*$")
@@ -122,9 +101,8 @@ class _Acc:
             params=tuple((n, _finish(d)) for n, d in self.params),
             returns=_finish(" ".join(self.returns)),
             raises=tuple((n, _finish(d)) for n, d in self.raises),
-            examples=tuple(
-                re.sub(r"\n{3,}(?=```)", "\n\n", e.strip("\n")) for e in self.examples if e.strip()
-            ),
+            examples=tuple(re.sub(r"\n{3,}(?=```)", "\n\n", e.strip("\n"))
+                           for e in self.examples if e.strip()),
             deprecated=None if self.deprecated is None else _finish(self.deprecated),
             see=tuple(inline_links(s).strip() for s in self.see if s.strip()),
             extra=tuple((t, _finish(b)) for t, b in self.extra if b.strip()),
@@ -187,10 +165,8 @@ def _tags(lines: list[str], acc: _Acc) -> list[str]:
         stripped = line.strip()
         if stripped.startswith("```"):
             in_fence = not in_fence
-        m = (
-            None
-            if in_fence or (tag == "example" and not stripped.startswith("@"))
-            else (_JSTAG.match(stripped))
+        m = None if in_fence or (tag == "example" and not stripped.startswith("@")) else (
+            _JSTAG.match(stripped)
         )
         if m and m.group(1) not in ("link", "code"):
             flush()
@@ -217,9 +193,8 @@ def _store_tag(tag: str, body: list[str], acc: _Acc) -> None:
             return
         m2 = re.match(r"^\[([^\]=]+)(?:=[^\]]*)?\]$", name)  # JSDoc optional [name=default]
         name = m2.group(1) if m2 else name
-        acc.params.append(
-            (name, f"({typ}) {desc}".strip() if typ and not desc.startswith("(") else desc)
-        )
+        acc.params.append((name, f"({typ}) {desc}".strip() if typ and not desc.startswith("(")
+                           else desc))
     elif tag in ("return", "returns", "yield", "yields"):
         first = re.sub(r"^(?:\{(?!@)[^}]*\}|\[[^\]]*\])\s*", "", first)
         acc.returns.append(first)
@@ -233,29 +208,9 @@ def _store_tag(tag: str, body: list[str], acc: _Acc) -> None:
         acc.deprecated = first
     elif tag in ("see", "link"):
         acc.see.append(first)
-    elif tag in (
-        "since",
-        "version",
-        "author",
-        "file",
-        "fileoverview",
-        "overview",
-        "module",
-        "override",
-        "inheritdoc",
-        "private",
-        "public",
-        "internal",
-        "api",
-        "type",
-        "typedef",
-        "template",
-        "generated",
-        "serial",
-        "flow",
-        "jsx",
-        "hidden",
-    ):
+    elif tag in ("since", "version", "author", "file", "fileoverview", "overview", "module",
+                 "override", "inheritdoc", "private", "public", "internal", "api", "type",
+                 "typedef", "template", "generated", "serial", "flow", "jsx", "hidden"):
         if tag in ("file", "fileoverview", "overview") and first:
             acc.desc.append(first)
     else:
@@ -269,7 +224,7 @@ def _fence_example(text: str) -> str:
     m = re.search(r"(?is)^\s*<caption>(.*?)</caption>\s*", text)
     caption = ""
     if m:
-        caption, text = m.group(1).strip() + "\n\n", text[m.end() :]
+        caption, text = m.group(1).strip() + "\n\n", text[m.end():]
     return caption + "```\n" + dedent_block(text) + "\n```"
 
 
@@ -370,10 +325,8 @@ def _store_section(kind: str, block: list[str], acc: _Acc) -> None:
     elif kind == "params":
         acc.params.extend(_items(block))
     elif kind == "raises":
-        acc.raises.extend(
-            _items(block)
-            or ([("", " ".join(s.strip() for s in block))] if any(s.strip() for s in block) else [])
-        )
+        acc.raises.extend(_items(block) or ([("", " ".join(s.strip() for s in block))]
+                                            if any(s.strip() for s in block) else []))
     elif kind == "returns":
         acc.returns.append(" ".join(s.strip() for s in block if s.strip()))
     elif kind == "examples":
@@ -433,13 +386,9 @@ def _godoc_code(block: list[str]) -> list[str]:
             in_fence = not in_fence
             out.append(line)
             continue
-        if (
-            not in_fence
-            and line.startswith(("\t", "    "))
-            and line.strip()
-            and (code or prose_before)
-            and not line.strip().startswith(("-", "*"))
-        ):
+        if not in_fence and line.startswith(("\t", "    ")) and line.strip() and (
+            code or prose_before
+        ) and not line.strip().startswith(("-", "*")):
             code.append(line)
             continue
         if code and not line.strip():

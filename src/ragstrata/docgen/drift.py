@@ -70,7 +70,7 @@ def check_drift(folder: Path, store: Store) -> DriftReport:
         report.pages += 1
         name = page.relative_to(folder).as_posix()
         sources = meta.get("sources")
-        for path, sha in sources.items() if isinstance(sources, dict) else ():
+        for path, sha in (sources.items() if isinstance(sources, dict) else ()):
             entry = catalog.get(str(path))
             if entry is None:
                 report.removed.append((name, str(path)))
@@ -97,16 +97,13 @@ def stale_names(store: Store) -> tuple[int, list[tuple[str, int, str]]]:
                 if owner not in owners:
                     found = resolver.resolve(owner, limit=1, modes=(SymbolMode.EXACT,))
                     best = found.best
-                    owners[owner] = bool(
-                        found.found and best is not None and best.name == owner and not best.is_test
-                    )
+                    owners[owner] = bool(found.found and best is not None and best.name == owner
+                                         and not best.is_test)
                 if not owners[owner]:
                     continue
                 full = f"{owner}.{member}"
                 if full not in fulls:
-                    fulls[full] = resolver.resolve(
-                        full, limit=1, modes=(SymbolMode.QUALIFIED, SymbolMode.SUFFIX)
-                    ).found
+                    fulls[full] = resolver.resolve(full, limit=1, modes=(SymbolMode.QUALIFIED, SymbolMode.SUFFIX)).found
                 if not fulls[full]:
                     line = sec.start_line + sec.text.count("\n", 0, m.start())
                     out.append((path, line, m.group(0).strip("`")))

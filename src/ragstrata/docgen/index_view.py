@@ -94,12 +94,8 @@ class IndexView:
         Other ``module`` rows are namespaces written in the code (Ruby ``module``, Rust
         ``mod``, TypeScript ``namespace``) and are documented like types."""
         for r in self.definitions(path):
-            if (
-                r.kind == "module"
-                and r.signature == f"module {r.symbol}"
-                and r.parent is None
-                and r.language == "python"
-            ):
+            if r.kind == "module" and r.signature == f"module {r.symbol}" and r.parent is None \
+                    and r.language == "python":
                 return r
         return None
 
@@ -122,15 +118,8 @@ class IndexView:
                 if isinstance(h.row, DefinitionRow)
                 and normalize_symbol(h.row.symbol) == normalize_symbol(symbol)
             ]
-            rows.sort(
-                key=lambda r: (
-                    r.symbol != symbol,
-                    r.is_test,
-                    r.kind == "module",
-                    r.path,
-                    r.start_line,
-                )
-            )
+            rows.sort(key=lambda r: (r.symbol != symbol, r.is_test, r.kind == "module", r.path,
+                                     r.start_line))
             self._by_symbol[symbol] = rows[0] if rows else None
         return self._by_symbol[symbol]
 
@@ -140,8 +129,7 @@ class IndexView:
         if symbol not in self._declared:
             match = self.resolver.resolve(symbol, limit=50, modes=(SymbolMode.QUALIFIED,))
             self._declared[symbol] = {
-                h.row.path
-                for h in match.hits
+                h.row.path for h in match.hits
                 if isinstance(h.row, DefinitionRow) and h.row.symbol == symbol
             }
         return self._declared[symbol]
@@ -155,7 +143,8 @@ class IndexView:
             return self._members[key]
         anywhere = len(self.declared_in(owner.symbol)) <= 1
         out: dict[str, DefinitionRow] = {}
-        found = self.resolver.relations(owner.symbol, Direction.CALLEES, ("contains",), limit=_BIG)
+        found = self.resolver.relations(owner.symbol, Direction.CALLEES, ("contains",),
+                                        limit=_BIG)
         for rel in found:
             row = rel.row
             if not isinstance(row, RelationRow) or row.from_symbol != owner.symbol:
@@ -246,8 +235,7 @@ class IndexView:
             key = (row.from_symbol, row.path, row.line)
             out.setdefault(
                 key,
-                Site(
-                    row.from_symbol, row.path, row.line, precise, row.is_test, row.relation, symbol
-                ),
+                Site(row.from_symbol, row.path, row.line, precise, row.is_test, row.relation,
+                     symbol),
             )
         return sorted(out.values(), key=lambda x: (not x.precise, x.path, x.line, x.name))

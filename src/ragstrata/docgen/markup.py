@@ -29,6 +29,7 @@ def dedent_block(text: str) -> str:
     return "\n".join(s[indent:] for s in lines).strip("\n")
 
 
+
 _RUST_LINK = re.compile(r"\[`([^`\]]+)`\](?:\([^)]*\)|\[[^\]]*\])?")
 _TAG = re.compile(r"</?([a-zA-Z][a-zA-Z0-9]*)(\s[^<>]*)?/?>")
 
@@ -137,28 +138,21 @@ def html_to_markdown(text: str) -> str:
     return re.sub(r"\n{3,}", "\n\n", out).strip()
 
 
+
+
 # --------------------------------------------------------------------------- reStructuredText
 
-_ROLE = re.compile(
-    r":(?:py:)?(?:class|func|meth|attr|mod|data|exc|obj|const|ref|doc|term|"
-    r"envvar|option|program|file|command|kbd|abbr|any):`([^`]+)`"
-)
+_ROLE = re.compile(r":(?:py:)?(?:class|func|meth|attr|mod|data|exc|obj|const|ref|doc|term|"
+                   r"envvar|option|program|file|command|kbd|abbr|any):`([^`]+)`")
 _LITERAL = re.compile(r"``([^`\n]+?)``")
-_DROP = re.compile(
-    r"^\.\. (?:auto\w+|toctree|currentmodule|module|py:\w+|index|"
-    r"only|ifconfig|testsetup|testcleanup|highlight|_[\w-]+:)"
-)
+_DROP = re.compile(r"^\.\. (?:auto\w+|toctree|currentmodule|module|py:\w+|index|"
+                   r"only|ifconfig|testsetup|testcleanup|highlight|_[\w-]+:)")
 _CODE_DIRECTIVE = re.compile(r"^\.\. (?:code-block|code|sourcecode|doctest)::\s*(\w*)\s*$")
-_ADMONITION = re.compile(
-    r"^\.\. (note|warning|tip|important|hint|caution|attention|seealso|"
-    r"versionadded|versionchanged)::\s*(.*)$"
-)
+_ADMONITION = re.compile(r"^\.\. (note|warning|tip|important|hint|caution|attention|seealso|"
+                         r"versionadded|versionchanged)::\s*(.*)$")
 _UNDERLINE = re.compile(r"^([=~^\"'`#*+])\1{2,}\s*$")
-_ADMONITION_LABEL = {
-    "versionadded": "Added in version",
-    "versionchanged": "Changed in version",
-    "seealso": "See also",
-}
+_ADMONITION_LABEL = {"versionadded": "Added in version", "versionchanged": "Changed in version",
+                     "seealso": "See also"}
 
 
 def rst_inline(text: str) -> str:
@@ -197,12 +191,8 @@ def rst_blocks(lines: list[str]) -> list[str]:
         line = lines[i]
         stripped = line.strip()
         code = _CODE_DIRECTIVE.match(stripped)
-        if code or (
-            stripped.endswith("::")
-            and not stripped.startswith("..")
-            and i + 1 < len(lines)
-            and not lines[i + 1].strip()
-        ):
+        if code or (stripped.endswith("::") and not stripped.startswith("..")
+                    and i + 1 < len(lines) and not lines[i + 1].strip()):
             end = _indented_block(lines, i + 1)
             body = lines[i + 1 : end]
             if any(s.strip() for s in body):
@@ -231,12 +221,8 @@ def rst_blocks(lines: list[str]) -> list[str]:
             out += [(text + " " + note_text).rstrip(), ""]
             i = end
             continue
-        if (
-            i + 1 < len(lines)
-            and stripped
-            and _UNDERLINE.match(lines[i + 1].strip())
-            and len(lines[i + 1].strip()) >= len(stripped) - 1
-        ):
+        if (i + 1 < len(lines) and stripped and _UNDERLINE.match(lines[i + 1].strip())
+                and len(lines[i + 1].strip()) >= len(stripped) - 1):
             out += [f"**{stripped}**", ""]
             i += 2
             continue

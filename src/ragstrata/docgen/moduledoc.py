@@ -23,17 +23,8 @@ from dataclasses import dataclass
 __all__ = ["PACKAGE_DOC_FILES", "ModuleDoc", "module_doc"]
 
 # files whose documentation is the package's (checked in this order within a folder)
-PACKAGE_DOC_FILES = (
-    "doc.go",
-    "package-info.java",
-    "__init__.py",
-    "lib.rs",
-    "main.rs",
-    "mod.rs",
-    "index.ts",
-    "index.js",
-    "index.mjs",
-)
+PACKAGE_DOC_FILES = ("doc.go", "package-info.java", "__init__.py", "lib.rs", "main.rs",
+                     "mod.rs", "index.ts", "index.js", "index.mjs")
 _MAGIC = re.compile(r"^#\s*(?:frozen_string_literal|encoding|coding|-\*-|!|typed:|warn_)", re.I)
 _FILE_TAGS = re.compile(r"@(?:file|fileoverview|overview|module|packageDocumentation)\b")
 _DIRECTIVES = re.compile(r"^\s*(?:@ts-|eslint|prettier|istanbul|jshint|global\s|tslint|#region)")
@@ -161,11 +152,8 @@ def _c_header(text: str, *, tags_only: bool) -> ModuleDoc | None:
     """JS/TS/Java: the first block comment of the file when it documents the file."""
     lines = text.split("\n")
     i = 0
-    while i < len(lines) and (
-        not lines[i].strip()
-        or lines[i].startswith("#!")
-        or re.match(r"^\s*['\"]use \w+['\"];?\s*$", lines[i])
-    ):
+    while i < len(lines) and (not lines[i].strip() or lines[i].startswith("#!")
+                              or re.match(r"^\s*['\"]use \w+['\"];?\s*$", lines[i])):
         i += 1
     while i < len(lines):
         if not lines[i].lstrip().startswith("/*"):
@@ -182,15 +170,8 @@ def _c_header(text: str, *, tags_only: bool) -> ModuleDoc | None:
             not tags_only and after_blank and raw.lstrip().startswith("/**")
         )
         if is_file_doc and not _LICENSE.search(joined) and not _DIRECTIVES.match(joined):
-            cleaned = [
-                s
-                for s in body
-                if not re.match(
-                    r"^@(?:file|fileoverview|overview|module"
-                    r"|packageDocumentation)\s*$",
-                    s.strip(),
-                )
-            ]
+            cleaned = [s for s in body if not re.match(r"^@(?:file|fileoverview|overview|module"
+                                                       r"|packageDocumentation)\s*$", s.strip())]
             cleaned = [re.sub(r"^@(?:file|fileoverview|overview)\s+", "", s) for s in cleaned]
             return ModuleDoc("\n".join(cleaned).strip("\n"), i + 1, end + 1)
         # a licence header or directive: look at the next comment

@@ -105,7 +105,8 @@ def _system(s: Strings) -> str:
 def _item_evidence(item: Item) -> tuple[str, list[tuple[str, int, int]]]:
     row = item.row
     spans = [(row.path, row.start_line, row.end_line)]
-    lines = [f"[{row.path}:{row.start_line}-{row.end_line}] {row.kind} {row.symbol}", row.signature]
+    lines = [f"[{row.path}:{row.start_line}-{row.end_line}] {row.kind} {row.symbol}",
+             row.signature]
     if row.docstring:
         lines.append(row.docstring.strip())
     body = "\n".join(row.text.split("\n")[:30])
@@ -113,10 +114,8 @@ def _item_evidence(item: Item) -> tuple[str, list[tuple[str, int, int]]]:
         lines.append(body)
     for m in item.members[:20]:
         spans.append((m.row.path, m.row.start_line, m.row.end_line))
-        lines.append(
-            f"[{m.row.path}:{m.row.start_line}] {m.row.signature}"
-            + (f" — {m.doc.summary}" if m.doc.summary else "")
-        )
+        lines.append(f"[{m.row.path}:{m.row.start_line}] {m.row.signature}"
+                     + (f" — {m.doc.summary}" if m.doc.summary else ""))
     return "\n".join(lines), spans
 
 
@@ -134,14 +133,10 @@ def plan_jobs(page: Page, s: Strings) -> list[ProseJob]:
         for item in tops[:40]:
             r = item.row
             spans.append((r.path, r.start_line, r.end_line))
-            lines.append(
-                f"[{r.path}:{r.start_line}] {r.kind} {r.symbol}: {r.signature}"
-                + (f" — {item.doc.summary}" if item.doc.summary else "")
-            )
+            lines.append(f"[{r.path}:{r.start_line}] {r.kind} {r.symbol}: {r.signature}"
+                         + (f" — {item.doc.summary}" if item.doc.summary else ""))
         text = "\n".join(lines)
-        user = (
-            f"Evidence for `{page.target or '.'}`:\n{text}\n\nWrite the overview: what it is for."
-        )
+        user = f"Evidence for `{page.target or '.'}`:\n{text}\n\nWrite the overview: what it is for."
         jobs.append(ProseJob("overview", "overview", Request(system, user), tuple(spans), text))
     for item in tops:
         text, spans = _item_evidence(item)
@@ -160,12 +155,8 @@ def estimate(jobs: Iterable[ProseJob], cache: ProseCache) -> dict[str, int]:
         calls += 1
         tokens_in += estimate_tokens(job.request.combined())
         tokens_out += EXPECTED_OUTPUT_TOKENS[job.kind]
-    return {
-        "calls": calls,
-        "cached": cached,
-        "input_tokens": tokens_in,
-        "output_tokens": tokens_out,
-    }
+    return {"calls": calls, "cached": cached, "input_tokens": tokens_in,
+            "output_tokens": tokens_out}
 
 
 def write_prose(
@@ -206,10 +197,8 @@ def check_text(
     """The sentences of ``text`` whose citations and identifiers check out."""
     kept = []
     for sentence in _SENTENCE.split(" ".join(text.split())):
-        cites = [
-            (m.group(1), int(m.group(2)), int(m.group(3) or m.group(2)))
-            for m in _CITE.finditer(sentence)
-        ]
+        cites = [(m.group(1), int(m.group(2)), int(m.group(3) or m.group(2)))
+                 for m in _CITE.finditer(sentence)]
         if not cites or not all(_within(c, job.spans) for c in cites):
             continue
         bad = []

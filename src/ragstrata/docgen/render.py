@@ -97,12 +97,8 @@ def render_page(
     """The Markdown of ``page`` (see the module docstring)."""
     out = Rendered(s, link, prose or {})
     if header:
-        meta = {
-            "target": page.target,
-            "kind": page.kind,
-            "lang": s.language,
-            "sources": page.sources,
-        }
+        meta = {"target": page.target, "kind": page.kind, "lang": s.language,
+                "sources": page.sources}
         out.add(HEADER_PREFIX + json.dumps(meta, sort_keys=True, ensure_ascii=False) + " -->", "")
     if page.kind == "symbol" and page.symbol is not None:
         row = page.symbol.row
@@ -188,16 +184,8 @@ def _item(out: Rendered, item: Item, level: int, heading: bool = True) -> None:
 def _detailed(doc: DocComment) -> bool:
     """A member whose doc says more than its one-line summary gets its own subsection."""
     more = doc.description.strip() != doc.summary.strip()
-    return bool(
-        more
-        or doc.params
-        or doc.returns
-        or doc.raises
-        or doc.examples
-        or doc.extra
-        or doc.deprecated is not None
-        or doc.see
-    )
+    return bool(more or doc.params or doc.returns or doc.raises or doc.examples or doc.extra
+                or doc.deprecated is not None or doc.see)
 
 
 def _doc(out: Rendered, doc: DocComment) -> None:
@@ -240,16 +228,8 @@ def _deprecated(out: Rendered, page: Page) -> None:
 def _diagram(out: Rendered, page: Page) -> None:
     text = diagram(page)
     if text:
-        out.add(
-            f"## {out.s.t('diagram')}",
-            "",
-            out.s.t("diagram_note"),
-            "",
-            "```mermaid",
-            text,
-            "```",
-            "",
-        )
+        out.add(f"## {out.s.t('diagram')}", "", out.s.t("diagram_note"), "", "```mermaid", text,
+                "```", "")
 
 
 def _sites(out: Rendered, sites: Sequence[Site]) -> list[str]:
@@ -283,17 +263,12 @@ def _relations(out: Rendered, page: Page) -> None:
 def _examples(out: Rendered, page: Page) -> None:
     s = out.s
     out.add(f"## {s.t('examples')}", "")
-    chosen = sorted(page.examples, key=lambda d: (d.end_line - d.start_line, d.path, d.start_line))[
-        :MAX_EXAMPLES
-    ]
+    chosen = sorted(page.examples, key=lambda d: (d.end_line - d.start_line, d.path,
+                                                   d.start_line))[:MAX_EXAMPLES]
     for d in sorted(chosen, key=lambda d: (d.path, d.start_line)):
         cited = out.cite(d.path, d.start_line, d.end_line)
-        out.add(
-            f"`{cited}` — `{d.symbol}`",
-            "",
-            _quote(d.path, d.text, d.start_line, MAX_EXAMPLE_LINES),
-            "",
-        )
+        out.add(f"`{cited}` — `{d.symbol}`", "",
+                _quote(d.path, d.text, d.start_line, MAX_EXAMPLE_LINES), "")
     if page.examples_possible:
         out.add(s.t("examples_possible"), "", *_sites(out, page.examples_possible), "")
     if not page.examples and not page.examples_possible:

@@ -77,9 +77,8 @@ class DocsGenerator:
         prose: dict[str, str] = {}
         removed: list[str] = []
         if self.runner is not None:
-            result = write_prose(
-                plan_jobs(page, self.s), self.runner, self.cache, self.view.resolver
-            )
+            result = write_prose(plan_jobs(page, self.s), self.runner, self.cache,
+                                 self.view.resolver)
             prose, removed = result.prose, result.removed
             self.report.llm_calls += result.calls
             self.report.llm_cached += result.cached
@@ -97,7 +96,9 @@ class DocsGenerator:
 
     def plan(self, targets: list[str | Target] | None = None) -> list[ProseJob]:
         """The LLM jobs of ``targets`` (every package when None)."""
-        chosen = targets if targets is not None else [Target("package", f) for f in self.packages()]
+        chosen = targets if targets is not None else [
+            Target("package", f) for f in self.packages()
+        ]
         jobs: list[ProseJob] = []
         for target in chosen:
             jobs += plan_jobs(self.collect(target), self.s)
@@ -113,27 +114,18 @@ class DocsGenerator:
         home: dict[str, str] = {}
         for folder, page in pages.items():
             for item in page.items():
-                home.setdefault(
-                    item.row.symbol,
-                    page_file(folder) + "#" + slug(f"{self.s.kind(item.row.kind)} {item.row.name}"),
-                )
+                home.setdefault(item.row.symbol, page_file(folder) + "#" + slug(
+                    f"{self.s.kind(item.row.kind)} {item.row.name}"))
         out_dir.mkdir(parents=True, exist_ok=True)
-        index = [
-            f"# {self.s.t('index_title', target=out_dir.name)}",
-            "",
-            self.s.t("index_intro"),
-            "",
-            f"## {self.s.t('packages')}",
-            "",
-        ]
+        index = [f"# {self.s.t('index_title', target=out_dir.name)}", "",
+                 self.s.t("index_intro"), "", f"## {self.s.t('packages')}", ""]
         for n, (folder, page) in enumerate(pages.items(), 1):
             name = page_file(folder)
             rendered = self.render(page, header=True, link=home.get)
             write_atomic(out_dir / name, rendered.markdown)
             self.report.pages.append(name)
-            summary = (
-                " ".join(page.overview.text.split("\n\n")[0].split())[:160] if page.overview else ""
-            )
+            summary = " ".join(page.overview.text.split("\n\n")[0].split())[:160] \
+                if page.overview else ""
             index.append(f"- [`{folder or '.'}`]({name})" + (f" — {summary}" if summary else ""))
             if progress:
                 progress(n, len(pages), folder or ".")

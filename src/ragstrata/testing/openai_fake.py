@@ -43,27 +43,16 @@ class FakeOpenAI:
                 with outer._lock:
                     outer.calls += 1
                 words = sum(len(str(m.get("content", "")).split()) for m in body["messages"])
-                self._send(
-                    200,
-                    {
-                        "id": f"chatcmpl-fake{outer.calls}",
-                        "object": "chat.completion",
-                        "created": 1741569952,
-                        "model": outer.model,
-                        "choices": [
-                            {
-                                "index": 0,
-                                "finish_reason": "stop",
-                                "message": {"role": "assistant", "content": text},
-                            }
-                        ],
-                        "usage": {
-                            "prompt_tokens": words,
-                            "completion_tokens": len(text.split()),
-                            "total_tokens": words + len(text.split()),
-                        },
-                    },
-                )
+                self._send(200, {
+                    "id": f"chatcmpl-fake{outer.calls}",
+                    "object": "chat.completion",
+                    "created": 1741569952,
+                    "model": outer.model,
+                    "choices": [{"index": 0, "finish_reason": "stop",
+                                 "message": {"role": "assistant", "content": text}}],
+                    "usage": {"prompt_tokens": words, "completion_tokens": len(text.split()),
+                              "total_tokens": words + len(text.split())},
+                })
 
             def _send(self, status: int, data: dict[str, Any]) -> None:
                 raw = json.dumps(data).encode()
