@@ -151,5 +151,5 @@ def test_two_concurrent_rebuilds_both_finish(tmp_path: Path) -> None:
     done = run_proc("search", "charge7", "--repo", str(root), "--json")
     assert done.returncode == 0, done.stderr
     assert "pkg/mod7.py" in [h["path"] for h in json.loads(done.stdout)["hits"]]
-    leftovers = sorted(p.name for p in (root / ".ragstrata").iterdir() if "rebuild." in p.name)
+    leftovers = sorted(p.name for p in (root / ".ragstrata").glob("index.sqlite.rebuild*"))
     assert leftovers == [], leftovers

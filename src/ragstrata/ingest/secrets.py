@@ -13,8 +13,12 @@ the whole text; its keyword detector (``password = "..."``, ``SECRET_KEY=...``) 
 lines that name a secret-like word, with its own false-positive heuristics. Its entropy
 detectors are off (they flag every hash and id in code). A few rules it lacks are added below
 (full PEM private-key blocks, also JSON-escaped; Google API keys; npm tokens; GitHub
-fine-grained tokens). Verification
-(network calls) is never used.
+fine-grained tokens), and a few shapes it cannot see: a private key with no END line (redacted
+to the end of its base64 block), a PEM stored as base64 (a Kubernetes Secret's ``data``:
+decoded and scanned), a secret-named assignment continued in parentheses over several lines,
+and secret-named query parameters (``?api_key=``, ``&token=``, ``password=``). A file whose
+*name* holds a token is skipped (:func:`path_secret`). Verification (network calls) is never
+used.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ from typing import Any
 
 from ragstrata.core.rows import SourceFile
 
-__all__ = ["Redaction", "find_secret_spans", "redact_source", "redact_text"]
+__all__ = ["Redaction", "find_secret_spans", "path_secret", "redact_source", "redact_text"]
 
 _OFF = frozenset({"Base64 High Entropy String", "Hex High Entropy String", "Public IP (ipv4)"})
 _KEYWORD_TYPE = "Secret Keyword"
@@ -60,6 +64,33 @@ _EXTRA_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("github-token", re.compile(r"\bgithub_pat_[A-Za-z0-9_]{22,255}")),
 )
 _EXTRA_LITERALS = ("PRIVATE KEY", "PuTTY-User-Key", "AIza", "npm_", "github_pat_")
+
+# A private key whose END line is missing (cut off, or left out on purpose): from the BEGIN
+# line to the end of the base64 block under it (plain or JSON-escaped line breaks).
+_OPEN_PRIVATE_KEY = re.compile(
+    r"-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----"
+    r"(?:(?:[ \t]*\r?\n|\\r?\\n)[ \t]*(?:[A-Za-z0-9+/=]{4,}|[A-Za-z-]+:[^\n\\]*))*"
+)
+# base64 of "-----BEGIN" (a PEM file stored encoded, as in a Kubernetes Secret's data), with the
+# lines of base64 that continue it.
+_B64_PEM = re.compile(
+    r"LS0tLS1CRUdJTi[A-Za-z0-9+/=]*(?:[ \t]*\r?\n[ \t]*[A-Za-z0-9+/=]{8,}(?=[ \t]*\r?(?:\n|$)))*"
+)
+# NAME = ( "value" "more" ) over several lines: the keyword rule across the open parenthesis.
+_PAREN_ASSIGNMENT = re.compile(
+    r"(?im)^[ \t]*(?:export[ \t]+|const[ \t]+|let[ \t]+|var[ \t]+)?"
+    r"[A-Za-z_][\w.]{0,80}?(?:pass|pwd|secret|token|api_?key|auth|cred|private)\w{0,40}"
+    r"[ \t]*[:=][ \t]*\("
+    r"[ \t]*\r?\n((?:[ \t]*(?:[rRbBuUfF]{0,2}(?:\"[^\"\n]*\"|'[^'\n]*')[ \t]*[,+]?[ \t]*)+\r?\n)+)"
+    r"[ \t]*\)"
+)
+_STRING_LITERAL = re.compile(r"\"([^\"\n]*)\"|'([^'\n]*)'")
+# ?api_key=... / &token=... / "password=... in URLs, query strings and form bodies in a file's
+# text (not ``token=tokenizer(...)`` in code: that is the keyword detector's business).
+_SECRET_PARAMETER = re.compile(
+    r"(?i)[?&;\"'](?:api[_-]?key|apikey|access[_-]?token|auth[_-]?token|token|password|"
+    r"passwd|pwd|secret|client[_-]?secret)=([^&#\s\"'<>()\[\]{}`,;]+)"
+)
 _TOKEN_TAIL = re.compile(r"[A-Za-z0-9_\-+/=]*")
 _IDENTIFIER = re.compile(r"[a-z_]+|[A-Z_]+")
 _KEYWORD_HINT = re.compile(r"pass|pwd|secret|token|api_?key|auth|cred|private")  # on lower()
@@ -152,12 +183,72 @@ def _token_end(text: str, end: int) -> int:
     return m.end() if m else end
 
 
+def _plausible(value: str) -> bool:
+    """A value that may be a secret: long enough, one token, not a name or a placeholder."""
+    from detect_secrets.filters import heuristic
+
+    return (
+        len(value) >= _MIN_SECRET
+        and not any(c.isspace() for c in value)
+        and not _IDENTIFIER.fullmatch(value)
+        and not any(c in value for c in "${}<>%*")  # ${TOKEN}, <your-key>, %(key)s, ****
+        and not heuristic.is_sequential_string(value)
+    )
+
+
+def _encoded_pem_findings(text: str) -> Iterator[tuple[str, int, int]]:
+    """base64 runs that decode to a PEM holding a secret (a private key): the whole run."""
+    import base64
+    import binascii
+
+    for match in _B64_PEM.finditer(text):
+        packed = "".join(match.group(0).split())
+        try:
+            decoded = base64.b64decode(packed + "=" * (-len(packed) % 4)).decode("utf-8", "replace")
+        except (binascii.Error, ValueError):
+            continue
+        found = [kind for kind, _, _ in find_secret_spans(decoded)]
+        if found or "PRIVATE KEY" in decoded:
+            yield (found[0] if found else "private-key"), match.start(), match.end()
+
+
+def _shape_findings(text: str) -> Iterator[tuple[str, int, int]]:
+    """Secrets detect-secrets misses by their shape: a private key with no END line, a PEM
+    stored as base64, a secret-named assignment continued in parentheses, secret-named query
+    parameters."""
+    if "PRIVATE KEY" in text:
+        for m in _OPEN_PRIVATE_KEY.finditer(text):
+            yield "private-key", m.start(), m.end()
+    if "LS0tLS1CRUdJTi" in text:
+        yield from _encoded_pem_findings(text)
+    if "(" in text:
+        for m in _PAREN_ASSIGNMENT.finditer(text):
+            body = m.group(1)
+            pieces = [
+                (
+                    a.start(1) if a.group(1) is not None else a.start(2),
+                    a.group(1) or a.group(2) or "",
+                )
+                for a in _STRING_LITERAL.finditer(body)
+            ]
+            if _plausible("".join(value for _, value in pieces)):
+                for at, value in pieces:
+                    if value:
+                        start = m.start(1) + at
+                        yield _KEYWORD_TYPE, start, start + len(value)
+    if "=" in text:
+        for m in _SECRET_PARAMETER.finditer(text):
+            if _plausible(m.group(1)):
+                yield "secret-parameter", m.start(1), m.end(1)
+
+
 def find_secret_spans(text: str, path: str = "") -> list[tuple[str, int, int]]:
     """``(kind, start, end)`` character spans of the secrets in ``text``, sorted, merged."""
     spans: list[tuple[str, int, int]] = []
     for (kind, rule), literal in zip(_EXTRA_RULES, _EXTRA_LITERALS, strict=True):
         if literal in text:
             spans += [(kind, m.start(), m.end()) for m in rule.finditer(text)]
+    spans += _shape_findings(text)
     lower = text.lower()
     for kind, detector in _detectors():
         gate = _GATES.get(kind)
@@ -194,6 +285,19 @@ def redact_text(text: str, path: str = "") -> tuple[str, Redaction]:
         last = end
     parts.append(text[last:])
     return "".join(parts), Redaction(tuple(kind for kind, _, _ in spans))
+
+
+_TOKENISH = re.compile(r"[A-Za-z0-9_\-.+/=]{16,}")
+
+
+def path_secret(path: str) -> str | None:
+    """``path`` with the token in it redacted, when a file or folder name holds one
+    (``keys/ghp_....txt``); None for an ordinary path. Such files are skipped, and only the
+    redacted form is ever reported."""
+    if not any(any(c.isdigit() for c in m.group(0)) for m in _TOKENISH.finditer(path)):
+        return None  # no long run with a digit in it: no token format can match
+    redacted, found = redact_text(path, path)
+    return redacted if found.count else None
 
 
 def redact_source(file: SourceFile) -> tuple[SourceFile, Redaction]:

@@ -44,6 +44,7 @@ from ragstrata.ingest.ignore import (
     push_levels,
     skip_rules,
 )
+from ragstrata.ingest.secrets import path_secret
 from ragstrata.settings import IndexSettings
 
 __all__ = ["SkipReason", "SkipReport", "Walker", "walk"]
@@ -257,7 +258,11 @@ class Walker:
     def _file(self, entry: os.DirEntry[str], rel: str, frame: _Frame) -> SourceFile | None:
         reason = self._name_reason(entry.name, rel, frame)
         if reason is not None:
-            self.report.add(reason, rel)
+            self.report.add(reason, path_secret(rel) or rel)
+            return None
+        shown = path_secret(rel)
+        if shown is not None:  # a token in the path: skipped, reported only redacted
+            self.report.add(SkipReason.SECRET, shown)
             return None
         try:
             st = entry.stat()

@@ -146,7 +146,7 @@ class SQLiteStore:
         hold = contextlib.ExitStack()
         # One rebuild at a time, across processes (a CLI rebuild beside a server's rebuild
         # job): the next waits here until this one is swapped in or given up (close()).
-        hold.enter_context(_flock(self.path.with_name(self.path.name + ".swap.lock"), True))
+        hold.enter_context(_flock(self.path.with_name(self.path.name + ".one-rebuild.lock"), True))
         try:
             for suffix in ("", "-wal", "-shm", "-journal", ".lock"):
                 Path(str(path) + suffix).unlink(missing_ok=True)
