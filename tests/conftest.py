@@ -42,6 +42,17 @@ SLOW_TESTS = frozenset(
         "test_serve_command_subprocess",
         "test_ctrl_c_exits_130_with_one_line_and_keeps_batches",
         "test_healthz_answers_while_200_requests_are_in_flight",
+        # a real ``ragstrata mcp`` stdio process (the SDK alone takes ~1 s to import)
+        "test_errors_are_one_line_tool_errors_and_the_server_survives",
+        "test_status_and_reindex_pick_up_an_edit",
+        "test_mcp_reindex_takes_a_strict_boolean",
+        "test_mcp_ask_carries_the_meta",
+        "test_mcp_returns_no_secret",
+        # real CLI processes on a pipe or a colour terminal
+        "test_parse_error_in_a_real_process_exits_2",
+        "test_unknown_environment_key_is_refused",
+        "test_renderers_escape_untrusted_text_on_a_colour_terminal",
+        "test_index_without_a_terminal_prints_progress_lines_and_one_json",
     }
 )
 
