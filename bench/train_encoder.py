@@ -504,7 +504,7 @@ def train(args: argparse.Namespace) -> None:
     }
     run = Run(args)
     state = run.state
-    if state["best"] is None and args.eval_minutes > 0:
+    if state["best"] is None and args.eval_minutes > 0 and args.initial_eval:
         run.checkpoint(held)  # the untrained model's held-out MRR comes first
     per_epoch = len(epoch_batches(pairs, lengths, args.seed, 0))
     total = per_epoch * args.epochs
@@ -764,6 +764,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     t.add_argument("--max-minutes", type=float, default=120.0)
     t.add_argument("--checkpoint-minutes", type=float, default=5.0)
     t.add_argument("--eval-minutes", type=float, default=30.0, help="0: never measure")
+    t.add_argument(
+        "--no-initial-eval", dest="initial_eval", action="store_false",
+        help="do not measure the untrained model first (another seed did)",
+    )  # fmt: skip
     t.add_argument("--lr", type=float, default=4e-5)
     t.add_argument("--frozen-layers", type=int, default=0)
     t.add_argument("--doc-tokens", type=int, default=DOC_TOKENS)
