@@ -12,7 +12,7 @@ ragstrata's users never need torch. Steps, each cached under ``WORK`` (default
     :data:`EXCLUDED` (evaluation sets and their siblings); ``bench/make_docstring_set.py
     --limit 100000 --min-words 4`` turns each package into pairs: the first sentence of a
     docstring, and the definition it documents with every docstring of its file removed,
-    as the index embeds it (:func:`ragstrata.ingest.texts.embedding_text`, <= 350 chars).
+    as the index embeds it (:func:`ragstrata.core.texts.embedding_text`, <= 350 chars).
     ``WORK/pairs/<package>.json`` keeps the pairs and all the package's definition texts.
 ``train``
     Packages of :data:`HELD_OUT` are never trained on: they pick the checkpoint (dense MRR of
@@ -168,7 +168,7 @@ def package_pairs(listing: Path) -> dict[str, Any]:
     it, and each query's own definition by its symbol."""
     from bench.make_docstring_set import _c1_rows
 
-    from ragstrata.ingest.texts import embedding_text
+    from ragstrata.core.texts import embedding_text
 
     corpus = listing.parent / listing.stem
     docs: list[str] = []

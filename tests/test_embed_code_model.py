@@ -13,8 +13,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from ragstrata.core.texts import DEFINITION_MAX_CHARS
 from ragstrata.embed.local import OnnxMiniLMEmbedder
-from ragstrata.ingest.texts import DEFINITION_MAX_CHARS
 
 FOLDER = ("data", "embed", "all-MiniLM-L6-v2-code")
 MODEL = Path(str(resources.files("ragstrata").joinpath(*FOLDER, "model.onnx")))
