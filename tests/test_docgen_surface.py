@@ -12,8 +12,8 @@ import pytest
 
 from answer_fixture import load_store
 from ragstrata.answer.docs.targets import build_docs, resolve_target
-from ragstrata.answer.graphs.generate_docs import request_scope
 from ragstrata.errors import UserError
+from ragstrata.query.facets import read_facets
 from ragstrata.retrieve.reader import IndexReader
 from ragstrata.store.sqlite import SQLiteStore
 
@@ -155,11 +155,13 @@ def test_name_only_uses_need_evidence_and_fixture_data_is_no_test(store: SQLiteS
 
 
 def test_a_module_in_words_is_the_module_never_a_test(store: SQLiteStore) -> None:
-    module, tests = request_scope("сгенерируй документацию для модуля tag")
+    asked = read_facets("сгенерируй документацию для модуля tag")
+    module, tests = asked.names_module, asked.mentions_tests
     assert (module, tests) == (True, False)
     target = resolve_target("tag", IndexReader(store), module=module, tests=tests)
     assert (target.kind, target.value) == ("file", "pkg/tag.py")
-    assert request_scope("generate the docs of the tests in package tag") == (True, True)
+    asked = read_facets("generate the docs of the tests in package tag")
+    assert (asked.names_module, asked.mentions_tests) == (True, True)
     # a symbol that only a test defines is not the target unless tests are asked for
     assert resolve_target("tests.test_tag.test_tags", IndexReader(store)).kind == "symbol"
     with pytest.raises(UserError, match=r"tests\.test_tag\.test_tags"):

@@ -25,6 +25,9 @@ class QuestionFacets:
     kinds: tuple[str, ...] = ()  # definition kinds the question names, C1 kind names
     details: frozenset[str] = frozenset()  # returns | condition | error: a detail is asked
     terms: tuple[str, ...] = ()  # content words, lower-case, English (RU words as their EN terms)
+    words: frozenset[str] = frozenset()  # the question's own words, folded (any language)
+    names_module: bool = False  # "модуль X", "the file X": a file or package is meant
+    mentions_tests: bool = False  # any word about tests (a doc request may then target one)
 
     @property
     def callers(self) -> bool:

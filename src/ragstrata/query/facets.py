@@ -8,6 +8,7 @@ which section headings answer a documentation topic (:func:`heading_topic_score`
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Sequence
 from dataclasses import replace
@@ -35,6 +36,12 @@ __all__ = [
 ]
 
 ASKS = ("callers", "callees", "tests", "how", "where")
+# "модуль X", "для пакета X", "module X", "the file X": a file or a package is meant
+_MODULE_WORDS = re.compile(
+    r"(?i)(?<!\w)(?:модул[ьяюеи]\w*|пакет\w*|файл\w*|крейт\w*|module|package|file|crate)"
+    r"(?!\w)"
+)
+_TEST_WORDS = re.compile(r"(?i)(?<!\w)(?:тест\w*|test\w*|spec\w*|fixture\w*)")
 DETAILS = ("returns", "condition", "error")
 TOPICS = ("install", "build", "usage", "overview", "parts")
 
@@ -96,7 +103,15 @@ def read_facets(question: str, tests_only: bool = False) -> QuestionFacets:
         counts[TOPICS[phrase.label]] = counts.get(TOPICS[phrase.label], 0) + 1
     topics = tuple(sorted(counts, key=lambda t: (-counts[t], TOPICS.index(t))))
     details = frozenset(DETAILS[p.label] for p, _, _ in _details().find(toks))
-    return QuestionFacets(frozenset(asks), topics, question_kinds(question), details)
+    return QuestionFacets(
+        frozenset(asks),
+        topics,
+        question_kinds(question),
+        details,
+        words=frozenset(t.text for t in toks if len(t.text) >= 3),
+        names_module=bool(_MODULE_WORDS.search(question)),
+        mentions_tests=bool(_TEST_WORDS.search(question)),
+    )
 
 
 def facets_of(plan: RouterPlan) -> QuestionFacets:

@@ -182,7 +182,7 @@ class CodeQAGraph(EvidenceGraph):
             # "how do I search for files with an extension?": the usage section of the docs
             # answers how to use the program; the code behind it follows
             for section in topic_sections(
-                self.reader, self.reader.paths(), ["usage"], plan.query_plan.raw, 1
+                self.reader, self.reader.paths(), ["usage"], focus.words, 1
             ):
                 hit = hit_from_scored(scored_row(section, 0.0), "code:usage")
                 cited = citations.add_hit(hit)

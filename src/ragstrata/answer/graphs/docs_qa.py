@@ -128,7 +128,7 @@ class DocsQAGraph(EvidenceGraph):
         if refs:
             named = [p for p in paths if any(r in p.lower() for r in refs)]
             paths = named or paths
-        found = topic_sections(self.reader, paths, topics, plan.query_plan.raw)
+        found = topic_sections(self.reader, paths, topics, facets_of(plan).words)
         return [hit_from_scored(scored_row(s, 0.0), "docs:topic") for s in found]
 
     def _docstrings(self, evidence: Evidence) -> list[tuple[str, Hit, str]]:

@@ -9,8 +9,6 @@ an LLM, so it stays deterministic.
 
 from __future__ import annotations
 
-import re
-
 from ragstrata.answer.docs.targets import build_docs
 from ragstrata.answer.graphs.base import answer_language, hit_from_scored, question_symbols
 from ragstrata.answer.graphs.common import EvidenceGraph
@@ -20,22 +18,10 @@ from ragstrata.core.answer import Answer
 from ragstrata.core.evidence import Evidence, Requirement
 from ragstrata.core.values import SymbolMode
 from ragstrata.errors import UserError
+from ragstrata.query.facets import facets_of
 from ragstrata.query.models import AnchorType, RouterPlan
 
-__all__ = ["GenerateDocsGraph", "doc_targets", "request_scope"]
-
-# "модуль X", "для пакета X", "module X", "the file X": the target is a file or a package
-_MODULE_WORDS = re.compile(
-    r"(?i)(?<!\w)(?:модул[ьяюеи]\w*|пакет\w*|файл\w*|крейт\w*|module|package|file|crate)"
-    r"(?!\w)"
-)
-_TEST_WORDS = re.compile(r"(?i)(?<!\w)(?:тест\w*|test\w*|spec\w*|fixture\w*)")
-
-
-def request_scope(question: str) -> tuple[bool, bool]:
-    """``(module, tests)`` of a request in words: it names a module / package / file, and it
-    asks about tests (otherwise a test is never the target)."""
-    return bool(_MODULE_WORDS.search(question)), bool(_TEST_WORDS.search(question))
+__all__ = ["GenerateDocsGraph", "doc_targets"]
 
 
 def doc_targets(plan: RouterPlan, evidence: Evidence) -> list[str]:
@@ -60,7 +46,8 @@ class GenerateDocsGraph(EvidenceGraph):
     def extractive(self, plan: RouterPlan, evidence: Evidence, msgs: Messages) -> Answer:
 
         targets = doc_targets(plan, evidence)
-        module, tests = request_scope(plan.query_plan.raw)
+        facets = facets_of(plan)
+        module, tests = facets.names_module, facets.mentions_tests
         for target in targets:
             try:
                 docs = build_docs(

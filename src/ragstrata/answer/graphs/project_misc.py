@@ -146,7 +146,7 @@ class ProjectMiscGraph(EvidenceGraph):
                 parts.append(found_parts[0])
                 lead = found_parts[1]
         if setup:
-            found = topic_sections(self.reader, paths, setup, plan.query_plan.raw)
+            found = topic_sections(self.reader, paths, setup, focus.words)
             for section in found:
                 hit = hit_from_scored(scored_row(section, 0.0), "project:topic")
                 cited = citations.add_hit(hit)

@@ -105,12 +105,11 @@ def topic_sections(
     reader: IndexReader,
     paths: Sequence[str],
     topics: Sequence[str],
-    question: str,
+    words: frozenset[str] = frozenset(),
     limit: int = 2,
 ) -> list[SectionRow]:
     """The sections with a body whose heading names one of ``topics``, best first (see the
-    module docstring)."""
-    words = {t.text for t in query_tokens(question) if len(t.text) >= 3}
+    module docstring); ``words`` (the question's, from its facets) break ties."""
     scored: list[tuple[tuple[int, int, int, int, int], SectionRow]] = []
     for path in project_docs(paths):
         for section in reader.sections(path):
