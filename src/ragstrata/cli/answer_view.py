@@ -47,6 +47,7 @@ SHORT_CITATIONS = 5
 _LIST_ITEMS = 3  # items a list keeps in the default view
 _QUOTE_LINES = 3  # lines a quote (a docstring) keeps
 _CODE_LINES = 8  # code lines a fence keeps
+_FIRST_CODE_LINES = 16  # ... the answer's first excerpt of more than one line: the evidence
 _GUTTER = re.compile(r"^( *\d*) \| ?(.*)$")
 _ITEM = re.compile(r"^(?:[-*+]|\d+[.)]) ")
 _MORE = re.compile(r"^… and (\d+) more\.?$")
@@ -165,16 +166,17 @@ def _kind(lines: list[str]) -> str:
     return "paragraph"
 
 
-def _trim(block: Block, more: int = 0) -> Block:
-    """``block`` cut for the default view; ``more`` items were already left out of a list."""
+def _trim(block: Block, more: int = 0, code_lines: int = _CODE_LINES) -> Block:
+    """``block`` cut for the default view; ``more`` items were already left out of a list;
+    a fence keeps ``code_lines`` lines."""
     lines = list(block.lines)
-    if block.kind == "fence" and len(lines) > _CODE_LINES + 2:
+    if block.kind == "fence" and len(lines) > code_lines + 2:
         body, end = lines[1:-1], lines[-1:] if lines[-1].strip().startswith("```") else []
         if not end:
             body = lines[1:]
-        left = len(body) - _CODE_LINES
+        left = len(body) - code_lines
         gutter = " | " if all(_GUTTER.match(b) for b in body) else ""
-        lines = [lines[0], *body[:_CODE_LINES], f"{gutter}… {left} more lines", *end]
+        lines = [lines[0], *body[:code_lines], f"{gutter}… {left} more lines", *end]
     elif block.kind == "quote":
         blank = next((i for i, line in enumerate(lines) if not line.strip(" >")), len(lines))
         keep = min(blank, _QUOTE_LINES)
@@ -190,11 +192,12 @@ def _trim(block: Block, more: int = 0) -> Block:
 
 
 def compact_blocks(blocks: Sequence[Block]) -> list[list[Block]]:
-    """The default view's blocks in order, each trimmed, grouped so that a short caption
+    """The default view's blocks in order, each trimmed (the first excerpt of several lines
+    keeps more of them: it is the evidence), grouped so that a short caption
     (``**Definition:** …``, ``Docstring:``, a cited path) stays with the block it introduces; a
     list's trailing "… and N more." is folded into the list."""
     groups: list[list[Block]] = []
-    i = 0
+    i, first_excerpt = 0, True
     while i < len(blocks):
         group: list[Block] = []
         while i < len(blocks):
@@ -204,7 +207,10 @@ def compact_blocks(blocks: Sequence[Block]) -> list[list[Block]]:
                 found = _MORE.match(" ".join(after.lines).strip())
                 if found:
                     step, more = 2, int(found.group(1))
-            group.append(_trim(block, more))
+            excerpt = block.kind == "fence" and len(block.lines) > 3  # not a lone signature
+            code = _FIRST_CODE_LINES if excerpt and first_excerpt else _CODE_LINES
+            first_excerpt = first_excerpt and not excerpt
+            group.append(_trim(block, more, code))
             i += step
             caption = block.kind == "paragraph" and len(block.lines) <= 2 and bool(groups)
             if not (caption and i < len(blocks)):
@@ -214,7 +220,7 @@ def compact_blocks(blocks: Sequence[Block]) -> list[list[Block]]:
 
 
 def _markdown(groups: Sequence[Sequence[Block]]) -> str:
-    return "\n\n".join("\n".join(line for b in g for line in b.lines) for g in groups)
+    return "\n\n".join("\n".join(b.lines) for g in groups for b in g)
 
 
 def _height(console: Console, markup: str, *, crop: bool) -> int:
