@@ -75,9 +75,10 @@ def test_opens_not_found_reads_the_first_sentence() -> None:
             assert opens_not_found(text), text
         for key in ("not_found_def_any", "nothing_found"):
             assert opens_not_found(msgs.t(key)), msgs.t(key)
-        # the lead of an answer that found the word but no definition of it
+        # the lead of an answer that found the word but no definition of it opens with where
+        # the word is: an answer, not a not-found
         term = msgs.t("lead_term", target="mux", cite="regexp.go:299")
-        assert opens_not_found(term), term
+        assert not opens_not_found(term), term
     for text in [
         "No definition named `typer` was found in this repository.",
         "## Не удалось найти определение `fd`.",

@@ -19,7 +19,6 @@ from rich import box
 from rich.console import Group
 from rich.text import Text
 
-from ragstrata.app.facade import Ragstrata
 from ragstrata.cli.common import MAX_TOP_K, GlobalOptions, edge_settings, make_console, print_json
 from ragstrata.core.evidence import SearchResult
 from ragstrata.errors import IndexMissingError, InvalidQueryError, UserError
