@@ -149,30 +149,32 @@ class _ProgressReporter:
             log.debug("progress notification failed", exc_info=True)
 
 
-def build_server(repos: Registry) -> RagstrataMCPServer:
-    """An ``MCPServer`` with the seven ragstrata tools over ``repos`` (a
-    :class:`~ragstrata.mcp.repos.RepoSet`, or any registry)."""
-    server = RagstrataMCPServer(
-        "ragstrata", instructions=INSTRUCTIONS, version=__version__, log_level="WARNING"
-    )
+_QUERY = Annotated[str, Field(description="The question or search text, in English or Russian.")]
+_TOP_K = Annotated[int, Field(ge=1, le=100, description="How many hits to return.")]
+_SYMBOL = Annotated[
+    str,
+    Field(
+        description="A symbol: short name, dotted tail or qualified name "
+        "(charge, Gateway.send, payments.gateway.Gateway)."
+    ),
+]
+
+
+def _repo_type(repos: Registry) -> Any:
+    """The ``repo`` argument of every tool, described with the names this server serves."""
     names = ", ".join(repos.names)
     if len(repos.names) == 1:
         repo_help = f"Repository name; optional, this server serves only {names!r}."
     else:
         repo_help = f"Repository name, one of: {names}. Required: several are served."
-    Repo = Annotated[str | None, Field(description=repo_help)]
-    Query = Annotated[str, Field(description="The question or search text, in English or Russian.")]
-    TopK = Annotated[int, Field(ge=1, le=100, description="How many hits to return.")]
-    Symbol = Annotated[
-        str,
-        Field(
-            description="A symbol: short name, dotted tail or qualified name "
-            "(charge, Gateway.send, payments.gateway.Gateway)."
-        ),
-    ]
+    return Annotated[str | None, Field(description=repo_help)]
+
+
+def _question_tools(repos: Registry, Repo: Any) -> list[Callable[..., CallToolResult]]:
+    """route_question, search_code, ask."""
 
     def route_question(
-        query: Query,
+        query: _QUERY,
         conversation_state: Annotated[
             dict[str, Any] | None,
             Field(description="State from a previous turn, to resolve a follow-up question."),
@@ -182,8 +184,8 @@ def build_server(repos: Registry) -> RagstrataMCPServer:
         return guarded(lambda: tools.route_question(repos, query, conversation_state, repo))
 
     def search_code(
-        query: Query,
-        top_k: TopK = 10,
+        query: _QUERY,
+        top_k: _TOP_K = 10,
         layers: Annotated[
             list[LayerId] | None,
             Field(
@@ -197,21 +199,27 @@ def build_server(repos: Registry) -> RagstrataMCPServer:
         return guarded(lambda: tools.search_code(repos, query, top_k, layers, repo))
 
     def ask(
-        query: Query,
+        query: _QUERY,
         session: Annotated[
             str | None,
             Field(description="Conversation name; reuse it so follow-ups keep the topic."),
         ] = None,
-        top_k: TopK = 10,
+        top_k: _TOP_K = 10,
         repo: Repo = None,
     ) -> CallToolResult:
         return guarded(lambda: tools.ask(repos, query, session, top_k, repo))
 
-    def get_definition(symbol: Symbol, repo: Repo = None) -> CallToolResult:
+    return [route_question, search_code, ask]
+
+
+def _symbol_tools(repos: Registry, Repo: Any) -> list[Callable[..., CallToolResult]]:
+    """get_definition, find_references, index_status."""
+
+    def get_definition(symbol: _SYMBOL, repo: Repo = None) -> CallToolResult:
         return guarded(lambda: tools.get_definition(repos, symbol, repo))
 
     def find_references(
-        symbol: Symbol,
+        symbol: _SYMBOL,
         direction: Annotated[
             Literal["callers", "callees"],
             Field(description="callers: who uses the symbol; callees: what it uses."),
@@ -223,6 +231,12 @@ def build_server(repos: Registry) -> RagstrataMCPServer:
 
     def index_status(repo: Repo = None) -> CallToolResult:
         return guarded(lambda: tools.index_status(repos, repo))
+
+    return [get_definition, find_references, index_status]
+
+
+def _reindex_tool(repos: Registry, Repo: Any) -> Callable[..., CallToolResult]:
+    """reindex: the one tool that writes (progress goes to the client as notifications)."""
 
     def reindex(
         ctx: Context[Any, Any],
@@ -237,10 +251,20 @@ def build_server(repos: Registry) -> RagstrataMCPServer:
         progress = _ProgressReporter(ctx)
         return guarded(lambda: tools.reindex(repos, rebuild, repo, progress))
 
-    for fn in (route_question, search_code, ask, get_definition, find_references, index_status):
+    return reindex
+
+
+def build_server(repos: Registry) -> RagstrataMCPServer:
+    """An ``MCPServer`` with the seven ragstrata tools over ``repos`` (a
+    :class:`~ragstrata.mcp.repos.RepoSet`, or any registry)."""
+    server = RagstrataMCPServer(
+        "ragstrata", instructions=INSTRUCTIONS, version=__version__, log_level="WARNING"
+    )
+    Repo = _repo_type(repos)
+    for fn in (*_question_tools(repos, Repo), *_symbol_tools(repos, Repo)):
         server.add_tool(fn, description=TOOLS[fn.__name__], annotations=_READ_ONLY)
     server.add_tool(
-        reindex,
+        _reindex_tool(repos, Repo),
         description=TOOLS["reindex"],
         annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False),
     )

@@ -224,15 +224,7 @@ class Collector:
         draft = Page(kind, target, overview, parts, symbol)  # type: ignore[arg-type]
         items = draft.items()
         owner_of = _owners(draft)
-        imports: list[Site] = []
-        if kind != "symbol":
-            for part in parts:
-                module = self.view.module_row(part.path)
-                if module is not None:
-                    imports += [
-                        Site(r.to_symbol or r.to_name, r.path, r.line, r.to_symbol is not None)
-                        for r in self.view.outgoing(module.symbol, ("imports",))
-                    ]
+        imports = self._module_imports(parts) if kind != "symbol" else []
         calls: list[Site] = []
         edges: set[tuple[str, str]] = set()
         bases: set[tuple[str, str]] = set()
@@ -293,6 +285,18 @@ class Collector:
             inherits=tuple(sorted(bases)),
             sources=sources,
         )
+
+    def _module_imports(self, parts: tuple[PageFile, ...]) -> list[Site]:
+        """What the page's modules import."""
+        imports: list[Site] = []
+        for part in parts:
+            module = self.view.module_row(part.path)
+            if module is not None:
+                imports += [
+                    Site(r.to_symbol or r.to_name, r.path, r.line, r.to_symbol is not None)
+                    for r in self.view.outgoing(module.symbol, ("imports",))
+                ]
+        return imports
 
     def _possible(self, site: Site, row: DefinitionRow) -> bool:
         """Whether a call that only matches ``row`` by name may still be a use of it.

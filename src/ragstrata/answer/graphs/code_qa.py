@@ -27,6 +27,7 @@ from ragstrata.answer.graphs.detail import answering_lines
 from ragstrata.answer.graphs.focus import literal_hits, peripheral_path, question_names, term_hits
 from ragstrata.answer.graphs.messages import Messages
 from ragstrata.answer.graphs.missing import nothing_found_answer
+from ragstrata.answer.graphs.ranking import MAX_DEFINITIONS, definition_hits, doing_rank
 from ragstrata.answer.graphs.sections import has_body, topic_sections
 from ragstrata.core.answer import Answer
 from ragstrata.core.evidence import Evidence, Hit
@@ -40,18 +41,10 @@ from ragstrata.query.models import RouterPlan
 
 __all__ = ["MAX_DEFINITIONS", "MAX_RELATED", "MAX_SNIPPETS", "CodeQAGraph", "overlaps"]
 
-MAX_DEFINITIONS = 2
 MAX_RELATED = 8
 MAX_SNIPPETS = 3
 MAX_LEAD_ITEMS = 3
 _QUOTED_LAYERS = ("C1", "C3", "D1", "D2")
-_SEGMENT_SEP = re.compile(r"::|[.#\\]")
-# "How does X work?": the definition whose body does it leads; declarations only state it.
-_DOING_KINDS = ("function", "method", "constructor")
-_DECLARING_KINDS = ("interface", "struct", "type_alias", "enum", "trait", "constant", "module")
-_HOW_WINDOW = 12  # how many leading definitions may be reordered for a how-question
-_STEM = 5  # a question word names a folder or file when their first letters agree
-_ACCESSOR_LINES = 3  # a callable shorter than this only hands a value on
 _HOW_LINES_SCORE = 4.0  # a how-answer quotes the lines of the body that match two question words
 # A type is used, not called: its constructions and the declarations naming it count too
 _TYPE_KINDS = frozenset(
@@ -73,80 +66,6 @@ _USE_KEYS = {
     "lead_called_count": "lead_used_count",
 }
 _NON_TEST = SearchFilters(is_test=False)
-
-
-def definition_hits(
-    plan: RouterPlan,
-    evidence: Evidence,
-    *,
-    how: bool = False,
-    kinds: tuple[str, ...] = (),
-    terms: tuple[str, ...] = (),
-) -> list[Hit]:
-    """The definitions to present: require_def's hits (else C1 hits), the named symbol first
-    (of the kind the question names, then the least nested: ``gin.Engine`` before
-    ``binding.StructValidator.Engine``); for a how-question with no symbol named, a function or
-    method whose body does the work before the types and declarations that only mention it."""
-    req = evidence.requirements.get("require_def")
-    hits = [h for h in (req.hits if req else ()) if h.layer == "C1"]
-    symbols = question_symbols(plan)
-    if not hits or how:
-        # a how-question: every definition retrieval ranked may do the work
-        hits += [h for h in evidence.hits if h.layer == "C1" and h not in hits]
-    named: list[Hit] = []
-    if symbols:
-        named = [h for h in hits if h.symbol and any(suffix_match(h.symbol, s) for s in symbols)]
-        # the definition named exactly as written (case included) first, modules last: a
-        # module `retriever` also suffix-matches a question about the class `Retriever`
-        wanted = {_last(s) for s in symbols}
-        named.sort(
-            key=lambda h: (
-                _last(h.symbol or "") not in wanted,
-                peripheral_path(h.path),
-                bool(kinds) and h.kind not in kinds,
-                h.kind == "module",
-                len(_SEGMENT_SEP.split(h.symbol or "")) if kinds else 0,
-            )
-        )
-        if how and named:
-            # "how does it…" asks about the project's own code: a name matched only in an
-            # example, a benchmark or a test is no answer to it
-            named = [h for h in named if not _doing_rank(h)[0]]
-        if how and named:
-            # overloads of one name: the body that does the work, not the ones delegating to it
-            same = [h for h in named if _last(h.symbol or "") == _last(named[0].symbol or "")]
-            same.sort(key=lambda h: (peripheral_path(h.path), h.start_line - h.end_line))
-            named = same + [h for h in named if h not in same]
-        hits = named + [h for h in hits if h not in named]
-    if how and not named:
-        order = {id(h): n for n, h in enumerate(hits)}
-        head = sorted(
-            hits[:_HOW_WINDOW],
-            key=lambda h: (*_doing_rank(h), not _in_named_part(h.path, terms), order[id(h)]),
-        )
-        hits = head + hits[_HOW_WINDOW:]
-    return disjoint_hits(hits)[:MAX_DEFINITIONS]
-
-
-def _in_named_part(path: str, terms: tuple[str, ...]) -> bool:
-    """True when a folder or the file of ``path`` is named by a word of the question ("how
-    does the indexer decide…" and ``indexer/plan.py``)."""
-    parts = [p.rsplit(".", 1)[0].lower() for p in path.split("/")]
-    return any(p[:_STEM] == t[:_STEM] for p in parts if len(p) >= 4 for t in terms if len(t) >= 4)
-
-
-def _doing_rank(hit: Hit) -> tuple[bool, int]:
-    """How-questions: the project's own code before examples, benchmarks and tests; then a
-    function with a body before a one-line accessor, before types and declarations."""
-    beside = peripheral_path(hit.path) or _is_test_path(hit.path)
-    kind = hit.kind or ""
-    if kind in _DOING_KINDS:
-        return beside, 0 if hit.end_line - hit.start_line >= _ACCESSOR_LINES else 1
-    return beside, 3 if kind in _DECLARING_KINDS else 2
-
-
-def _last(symbol: str) -> str:
-    return _SEGMENT_SEP.split(symbol)[-1]
 
 
 class CodeQAGraph(EvidenceGraph):
@@ -179,20 +98,10 @@ class CodeQAGraph(EvidenceGraph):
                 parts.append(part)
                 defs = []
         if "usage" in focus.topics and not names:
-            # "how do I search for files with an extension?": the usage section of the docs
-            # answers how to use the program; the code behind it follows
-            for section in topic_sections(
-                self.reader, self.reader.paths(), ["usage"], focus.words, 1
-            ):
-                hit = hit_from_scored(scored_row(section, 0.0), "code:usage")
-                cited = citations.add_hit(hit)
-                title = section.heading_path.rsplit(">", 1)[-1].strip()
-                lead = msgs.t("lead_section", heading=title, cite=cited)
-                parts.append(
-                    msgs.t("section", heading=section.heading_path, cite=cited)
-                    + "\n"
-                    + quote_block(hit.path, hit.text, hit.start_line)
-                )
+            usage = self._usage_part(focus, msgs, citations)
+            if usage is not None:
+                parts.append(usage[0])
+                lead = usage[1]
         topic = question_symbols(plan)  # named in the question, else carried from the session
         if focus.details and defs and _names_any(defs[0], topic) and not focus.callers:
             detail = self._detail_part(defs[0], focus, msgs, citations)
@@ -201,15 +110,10 @@ class CodeQAGraph(EvidenceGraph):
                 parts.append(part)
         unnamed_term = self._unmet_term(plan, evidence, names)
         if unnamed_term:
-            # no definition carries the name: lead with the lines that write it (an option,
-            # an environment variable, a header), then the rest of the evidence
-            found = term_hits(self.reader, unnamed_term)
-            found += literal_hits(evidence.hits, [unnamed_term])
-            quotes = quote_hits(found, citations, shown, lambda h: True, MAX_SNIPPETS)
-            if quotes:
-                first = found[0]
-                lead = lead or msgs.t("lead_term", target=unnamed_term, cite=first.citation)
-                parts.append(msgs.t("relevant_code") + "\n\n" + "\n\n".join(quotes))
+            term = self._term_part(unnamed_term, evidence, msgs, citations)
+            if term is not None:
+                parts.append(term[0])
+                lead = lead or term[1]
             defs = []
         for n, hit in enumerate(defs):
             part, def_lead = self._definition_part(hit, msgs, citations, focus, first=n == 0)
@@ -245,6 +149,35 @@ class CodeQAGraph(EvidenceGraph):
         return self.extractive_answer(parts, citations, msgs, lead=lead)
 
     # ------------------------------------------------------------------ parts
+    def _usage_part(
+        self, focus: QuestionFacets, msgs: Messages, citations: CitationList
+    ) -> tuple[str, str] | None:
+        """ "How do I search for files with an extension?": the usage section of the docs
+        answers how to use the program (the code behind it follows); and the lead."""
+        for section in topic_sections(self.reader, self.reader.paths(), ["usage"], focus.words, 1):
+            hit = hit_from_scored(scored_row(section, 0.0), "code:usage")
+            cited = citations.add_hit(hit)
+            title = section.heading_path.rsplit(">", 1)[-1].strip()
+            part = (
+                msgs.t("section", heading=section.heading_path, cite=cited)
+                + "\n"
+                + quote_block(hit.path, hit.text, hit.start_line)
+            )
+            return part, msgs.t("lead_section", heading=title, cite=cited)
+        return None
+
+    def _term_part(
+        self, term: str, evidence: Evidence, msgs: Messages, citations: CitationList
+    ) -> tuple[str, str] | None:
+        """No definition carries the name: the lines that write it (an option, an environment
+        variable, a header), and the lead saying where it appears."""
+        found = term_hits(self.reader, term) + literal_hits(evidence.hits, [term])
+        quotes = quote_hits(found, citations, [], lambda h: True, MAX_SNIPPETS)
+        if not quotes:
+            return None
+        lead = msgs.t("lead_term", target=term, cite=found[0].citation)
+        return msgs.t("relevant_code") + "\n\n" + "\n\n".join(quotes), lead
+
     def _detail_part(
         self,
         hit: Hit,
@@ -282,7 +215,7 @@ class CodeQAGraph(EvidenceGraph):
             match = self.resolver.resolve(name, _NON_TEST, limit=5)
             out += [hit_from_scored(r, "resolver") for r in match.definitions]
         if how:
-            out = [h for h in out if not _doing_rank(h)[0]]
+            out = [h for h in out if not doing_rank(h)[0]]
         out.sort(key=lambda h: (peripheral_path(h.path), bool(kinds) and h.kind not in kinds))
         return disjoint_hits(out)[:MAX_DEFINITIONS]
 

@@ -159,19 +159,10 @@ class ProjectMiscGraph(EvidenceGraph):
                 )
                 quoted.append((hit.path, hit.start_line, hit.end_line))
         if focus.asks and not focus.topics:
-            # a code question that reached the fallback intent ("как Flask сохраняет сессию?"):
-            # the code retrieval found leads, the project overview follows
-            code = [
-                h
-                for h in evidence.hits
-                if h.layer in ("C1", "C3") and not not_overview_path(h.path)
-            ]
-            code.sort(key=lambda h: h.layer != "C1")
-            first = quote_hits(code, citations, quoted, lambda h: True, _MAX_RELEVANT)
-            if first:
-                c = citations.items()[0]
-                lead = msgs.t("lead_relevant", cite=cite(c.path, c.start_line, c.end_line))
-                parts.append(msgs.t("relevant_code") + "\n\n" + "\n\n".join(first))
+            code = self._code_part(evidence, msgs, citations, quoted)
+            if code is not None:
+                parts.append(code[0])
+                lead = code[1]
         overview = self._overview(paths)
         if overview is not None and not overlaps(overview, quoted):
             cited = citations.add_hit(overview)
@@ -213,6 +204,26 @@ class ProjectMiscGraph(EvidenceGraph):
             c = citations.items()[0]
             lead = msgs.t("lead_relevant", cite=cite(c.path, c.start_line, c.end_line))
         return self.extractive_answer(parts, citations, msgs, lead=lead)
+
+    @staticmethod
+    def _code_part(
+        evidence: Evidence,
+        msgs: Messages,
+        citations: CitationList,
+        quoted: list[tuple[str, int, int]],
+    ) -> tuple[str, str] | None:
+        """A code question that reached the fallback intent ("как Flask сохраняет сессию?"):
+        the code retrieval found leads, the project overview follows."""
+        code = [
+            h for h in evidence.hits if h.layer in ("C1", "C3") and not not_overview_path(h.path)
+        ]
+        code.sort(key=lambda h: h.layer != "C1")
+        first = quote_hits(code, citations, quoted, lambda h: True, _MAX_RELEVANT)
+        if not first:
+            return None
+        c = citations.items()[0]
+        lead = msgs.t("lead_relevant", cite=cite(c.path, c.start_line, c.end_line))
+        return msgs.t("relevant_code") + "\n\n" + "\n\n".join(first), lead
 
     @staticmethod
     def _code_map_part(

@@ -1,0 +1,105 @@
+"""Which definitions an answer presents first: the one the question names (of the kind it
+names, the least nested), and for a how-question the one whose body does the work.
+
+A how-question asks about the project's own code, so examples, benchmarks, docs sites and
+tests come after it; a function with a body before a one-line accessor, before types and
+declarations that only state the behaviour; a definition in a folder or file the question
+names ("how does the indexer…" and ``indexer/plan.py``) first among equals.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ragstrata.answer.graphs.base import disjoint_hits, question_symbols
+from ragstrata.answer.graphs.focus import peripheral_path
+from ragstrata.core.evidence import Evidence, Hit
+from ragstrata.core.languages import detect_language, is_test
+from ragstrata.core.names import suffix_match
+from ragstrata.query.models import RouterPlan
+
+__all__ = ["MAX_DEFINITIONS", "definition_hits", "doing_rank", "last_name"]
+
+MAX_DEFINITIONS = 2
+_SEGMENT_SEP = re.compile(r"::|[.#\\]")
+_DOING_KINDS = ("function", "method", "constructor")
+_DECLARING_KINDS = ("interface", "struct", "type_alias", "enum", "trait", "constant", "module")
+_HOW_WINDOW = 12  # how many leading definitions may be reordered for a how-question
+_STEM = 5  # a question word names a folder or file when their first letters agree
+_ACCESSOR_LINES = 3  # a callable shorter than this only hands a value on
+
+
+def definition_hits(
+    plan: RouterPlan,
+    evidence: Evidence,
+    *,
+    how: bool = False,
+    kinds: tuple[str, ...] = (),
+    terms: tuple[str, ...] = (),
+) -> list[Hit]:
+    """The definitions to present: require_def's hits (else C1 hits), the named symbol first
+    (of the kind the question names, then the least nested: ``gin.Engine`` before
+    ``binding.StructValidator.Engine``); for a how-question with no symbol named, a function or
+    method whose body does the work before the types and declarations that only mention it."""
+    req = evidence.requirements.get("require_def")
+    hits = [h for h in (req.hits if req else ()) if h.layer == "C1"]
+    symbols = question_symbols(plan)
+    if not hits or how:
+        # a how-question: every definition retrieval ranked may do the work
+        hits += [h for h in evidence.hits if h.layer == "C1" and h not in hits]
+    named: list[Hit] = []
+    if symbols:
+        named = [h for h in hits if h.symbol and any(suffix_match(h.symbol, s) for s in symbols)]
+        # the definition named exactly as written (case included) first, modules last: a
+        # module `retriever` also suffix-matches a question about the class `Retriever`
+        wanted = {last_name(s) for s in symbols}
+        named.sort(
+            key=lambda h: (
+                last_name(h.symbol or "") not in wanted,
+                peripheral_path(h.path),
+                bool(kinds) and h.kind not in kinds,
+                h.kind == "module",
+                len(_SEGMENT_SEP.split(h.symbol or "")) if kinds else 0,
+            )
+        )
+        if how and named:
+            # "how does it…" asks about the project's own code: a name matched only in an
+            # example, a benchmark or a test is no answer to it
+            named = [h for h in named if not doing_rank(h)[0]]
+        if how and named:
+            # overloads of one name: the body that does the work, not the ones delegating to it
+            same = [
+                h for h in named if last_name(h.symbol or "") == last_name(named[0].symbol or "")
+            ]
+            same.sort(key=lambda h: (peripheral_path(h.path), h.start_line - h.end_line))
+            named = same + [h for h in named if h not in same]
+        hits = named + [h for h in hits if h not in named]
+    if how and not named:
+        order = {id(h): n for n, h in enumerate(hits)}
+        head = sorted(
+            hits[:_HOW_WINDOW],
+            key=lambda h: (*doing_rank(h), not _in_named_part(h.path, terms), order[id(h)]),
+        )
+        hits = head + hits[_HOW_WINDOW:]
+    return disjoint_hits(hits)[:MAX_DEFINITIONS]
+
+
+def _in_named_part(path: str, terms: tuple[str, ...]) -> bool:
+    """True when a folder or the file of ``path`` is named by a word of the question ("how
+    does the indexer decide…" and ``indexer/plan.py``)."""
+    parts = [p.rsplit(".", 1)[0].lower() for p in path.split("/")]
+    return any(p[:_STEM] == t[:_STEM] for p in parts if len(p) >= 4 for t in terms if len(t) >= 4)
+
+
+def doing_rank(hit: Hit) -> tuple[bool, int]:
+    """How-questions: the project's own code before examples, benchmarks and tests; then a
+    function with a body before a one-line accessor, before types and declarations."""
+    beside = peripheral_path(hit.path) or is_test(hit.path, detect_language(hit.path))
+    kind = hit.kind or ""
+    if kind in _DOING_KINDS:
+        return beside, 0 if hit.end_line - hit.start_line >= _ACCESSOR_LINES else 1
+    return beside, 3 if kind in _DECLARING_KINDS else 2
+
+
+def last_name(symbol: str) -> str:
+    return _SEGMENT_SEP.split(symbol)[-1]
