@@ -42,6 +42,10 @@ def dispatch(registry: Registry, path):
 '''
 
 REGISTRY = '''"""The registry of routes."""
+import os
+
+def shopMode():
+    return os.environ.get("SHOP_MODE", "debug")
 
 
 class Registry:
@@ -180,8 +184,10 @@ def test_a_detail_follow_up_cites_the_lines_that_answer_it(
 )
 def test_an_overview_leads_with_the_parts_the_code_uses(shop: Ragstrata, question: str) -> None:
     answer = shop.ask(question).answer
-    cited = [c.path for c in answer.citations[:2]]
-    assert cited[0] in ("shop/registry.py", "shop/routes.py"), answer.text
+    cited = [c.path for c in answer.citations[:3]]
+    # the README's own description first, then the types the rest of the code uses most
+    assert cited[0] == "README.md", answer.text
+    assert cited[1] in ("shop/registry.py", "shop/routes.py"), answer.text
     assert not any(p.startswith("examples/") for p in cited)
 
 
@@ -206,3 +212,10 @@ def test_an_exact_lookup_finds_the_name_without_its_mark(
 ) -> None:
     match = shop.reader.resolver.resolve(asked, modes=(SymbolMode.EXACT,))
     assert match.best is not None and match.best.name == defined
+
+
+def test_an_environment_variable_is_no_variable_of_the_same_letters(shop: Ragstrata) -> None:
+    """``SHOP_MODE`` is read from the environment; ``shopMode`` is a function: no fuzzy match
+    of one for the other."""
+    assert not shop.reader.resolver.resolve("SHOP_MODE").found
+    assert shop.reader.resolver.resolve("shopMode").found

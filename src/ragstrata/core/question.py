@@ -23,7 +23,7 @@ class QuestionFacets:
     asks: frozenset[str] = frozenset()  # callers | callees | tests | how | where
     topics: tuple[str, ...] = ()  # documentation topics, strongest first
     kinds: tuple[str, ...] = ()  # definition kinds the question names, C1 kind names
-    details: frozenset[str] = frozenset()  # returns | condition | error: a detail is asked
+    details: frozenset[str] = frozenset()  # returns | condition | error | otherwise | missing
     terms: tuple[str, ...] = ()  # content words, lower-case, English (RU words as their EN terms)
     words: frozenset[str] = frozenset()  # the question's own words, folded (any language)
     names_module: bool = False  # "модуль X", "the file X": a file or package is meant

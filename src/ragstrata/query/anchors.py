@@ -477,12 +477,13 @@ PROJECT_CONFIDENCE = 0.9
 @lru_cache(maxsize=32)
 def _names_re(names: tuple[str, ...]) -> re.Pattern[str] | None:
     """One pattern for all ``names`` as whole words (not inside a path, a dotted name or a
-    file name: ``gin/context.go``, ``gin.Engine``, ``gin.go`` are not the project ``gin``)."""
+    file name: ``gin/context.go``, ``gin.Engine``, ``gin.go``, ``Sinatra::Base`` are not the
+    project itself)."""
     alts = sorted({n for n in names if n.strip()}, key=len, reverse=True)
     if not alts:
         return None
     body = "|".join(re.escape(n) for n in alts)
-    return re.compile(rf"(?<![\w./@$\\-])(?:{body})(?![\w/@$\\-]|\.\w)", re.IGNORECASE)
+    return re.compile(rf"(?<![\w./@$\\:-])(?:{body})(?![\w/@$\\-]|\.\w|::)", re.IGNORECASE)
 
 
 def _project_terms(

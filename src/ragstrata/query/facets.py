@@ -42,7 +42,7 @@ _MODULE_WORDS = re.compile(
     r"(?!\w)"
 )
 _TEST_WORDS = re.compile(r"(?i)(?<!\w)(?:тест\w*|test\w*|spec\w*|fixture\w*)")
-DETAILS = ("returns", "condition", "error")
+DETAILS = ("returns", "condition", "error", "otherwise", "missing")
 TOPICS = ("install", "build", "usage", "overview", "parts")
 
 

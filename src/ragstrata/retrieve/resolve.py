@@ -40,7 +40,8 @@ from ragstrata.core.rows import DefinitionRow, RelationRow
 from ragstrata.core.values import Direction, ScoredRow, SearchFilters, SymbolMode
 from ragstrata.store.protocols import Store
 
-_NAME_MARKS = ("!", "?")  # the last character of Ruby and Elixir names
+_NAME_MARKS = ("!", "?")
+_SCREAMING = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")  # the last character of Ruby and Elixir names
 
 __all__ = [
     "CASCADE",
@@ -243,6 +244,8 @@ class SymbolResolver:
         for row in self.store.search_lexical([name, tail], filters, _FUZZY_POOL):
             own = getattr(row.row, "name", None) or last_segment(row.symbol or "")
             score = fuzzy_score(tail, own)
+            if _SCREAMING.match(name.rsplit(".", 1)[-1]) and not _SCREAMING.match(own):
+                score *= 0.5  # `GIN_MODE` (an environment variable, a constant) is no `ginMode`
             if score > 0 and score >= self.threshold:
                 graded.append(replace(row, score=score))
         if not graded:

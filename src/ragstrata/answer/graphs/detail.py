@@ -30,8 +30,11 @@ _RETURN = re.compile(r"\b(?:return|yield|Ok\(|Some\(|None\b|nil\b|null\b)")
 _ERROR = re.compile(
     r"\b(?:raise|throw|panic!?|Err\(|abort|halt|error|Error|Exception|fail|bail!?)\b"
 )
+_OTHERWISE = re.compile(r"^\s*(?:\}\s*)?(?:else\b(?!\s*if)|default\s*:|_\s*=>|otherwise\b)")
+_GUARD = re.compile(r"\b(?:return|raise|throw|halt|abort)\b.*\b(?:if|unless)\b|\b(?:unless)\b")
 _COMMENT = re.compile(r"^\s*(?:#|//|/\*|\*|--|\"\"\"|''')")
 _STEM = 5  # words compared by their first letters: "exists" ~ "exist", "methods" ~ "method"
+_SHAPE_ALONE = 3.0  # a line of the asked shape (`else`, a guard) counts with no word matched
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,9 +54,20 @@ def _line_score(line: str, stems: set[str], facets: QuestionFacets) -> float:
     if not line.strip() or _COMMENT.match(line):
         return 0.0
     matched = len(_stems(line) & stems)
-    if not matched:
+    shape = _shape_score(line, facets)
+    if not matched and shape < _SHAPE_ALONE:
         return 0.0
-    score = 2.0 * matched
+    return 2.0 * matched + shape
+
+
+def _shape_score(line: str, facets: QuestionFacets) -> float:
+    """What kind of line the detail asks for: the branch for "none of them", the guard for a
+    missing value, a condition, a return, an error."""
+    score = 0.0
+    if "otherwise" in facets.details and _OTHERWISE.search(line):
+        score += 3.0
+    if "missing" in facets.details and _GUARD.search(line):
+        score += 3.0
     if "condition" in facets.details and _CONDITION.search(line):
         score += 1.5
     if "returns" in facets.details and _RETURN.search(line):
@@ -103,7 +117,8 @@ def answering_lines(row: DefinitionRow, facets: QuestionFacets) -> DetailSpan | 
     lines = row.text.splitlines()
     if len(lines) < 3 or not stems:
         return None
-    scores = [_line_score(line, stems, facets) for line in lines]
+    doc = {d.strip() for d in (row.docstring or "").splitlines() if d.strip()}
+    scores = [0.0 if line.strip() in doc else _line_score(line, stems, facets) for line in lines]
     scores[0] = 0.0  # the signature
     best = max(range(len(lines)), key=lambda k: (scores[k], -k))
     if scores[best] <= 0:

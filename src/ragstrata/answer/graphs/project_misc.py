@@ -34,9 +34,9 @@ from ragstrata.answer.graphs.common import EvidenceGraph
 from ragstrata.answer.graphs.focus import not_overview_path
 from ragstrata.answer.graphs.messages import Messages
 from ragstrata.answer.graphs.sections import (
-    doc_rank,
     has_body,
     prose_paragraph,
+    readme_overview,
     topic_sections,
 )
 from ragstrata.core.answer import Answer
@@ -140,11 +140,6 @@ class ProjectMiscGraph(EvidenceGraph):
         quoted: list[tuple[str, int, int]] = []
         lead = ""
         setup = [t for t in focus.topics if t in _SETUP_TOPICS]
-        if "parts" in focus.topics:
-            found_parts = parts_part(self.reader, msgs, citations)
-            if found_parts is not None:
-                parts.append(found_parts[0])
-                lead = found_parts[1]
         if setup:
             found = topic_sections(self.reader, paths, setup, focus.words)
             for section in found:
@@ -170,6 +165,11 @@ class ProjectMiscGraph(EvidenceGraph):
             lead = lead or msgs.t("lead_overview", cite=cited, summary=first_sentence(summary))
             parts.append(msgs.t("overview", cite=cited) + "\n\n" + summary)
             quoted.append((overview.path, overview.start_line, overview.end_line))
+        if "parts" in focus.topics:  # the README's description first, then the parts the code uses
+            found_parts = parts_part(self.reader, msgs, citations)
+            if found_parts is not None:
+                parts.append(found_parts[0])
+                lead = lead or found_parts[1]
         if not setup:
             packages = code_map(self.reader, paths)
             if packages:
@@ -248,13 +248,8 @@ class ProjectMiscGraph(EvidenceGraph):
     # ------------------------------------------------------------------ sources
     def _overview(self, paths: list[str]) -> Hit | None:
         """The root README's first section of running text (not a title, badges or a logo)."""
-        readmes = [p for p in paths if posixpath.basename(p).lower().startswith("readme")]
-        readmes.sort(key=lambda p: (doc_rank(p), p))
-        for path in readmes[:1]:
-            for section in self.reader.sections(path):
-                if prose_paragraph(section.text):
-                    return hit_from_scored(scored_row(section, 0.0), "project:readme")
-        return None
+        section = readme_overview(self.reader, paths)
+        return None if section is None else hit_from_scored(scored_row(section, 0.0), "readme")
 
     def _manifests(self, paths: list[str]) -> list[tuple[Manifest, str]]:
         """Top-level manifests, each parsed from its whole indexed text."""

@@ -64,8 +64,8 @@ def definition_hits(
         )
         if how and named:
             # "how does it…" asks about the project's own code: a name matched only in an
-            # example, a benchmark or a test is no answer to it
-            named = [h for h in named if not doing_rank(h)[0]]
+            # example, a benchmark or a test is no answer to it, nor a module declaration
+            named = [h for h in named if not doing_rank(h)[0] and h.kind != "module"]
         if how and named:
             # overloads of one name: the body that does the work, not the ones delegating to it
             same = [
@@ -88,7 +88,13 @@ def _in_named_part(path: str, terms: tuple[str, ...]) -> bool:
     """True when a folder or the file of ``path`` is named by a word of the question ("how
     does the indexer decide…" and ``indexer/plan.py``)."""
     parts = [p.rsplit(".", 1)[0].lower() for p in path.split("/")]
-    return any(p[:_STEM] == t[:_STEM] for p in parts if len(p) >= 4 for t in terms if len(t) >= 4)
+    return any(
+        t.startswith(p) or p.startswith(t[:_STEM])
+        for p in parts
+        if len(p) >= 4
+        for t in terms
+        if len(t) >= 4
+    )
 
 
 def doing_rank(hit: Hit) -> tuple[bool, int]:

@@ -127,3 +127,15 @@ def topic_sections(
             scored.append((key, section))
     scored.sort(key=lambda pair: pair[0])
     return [s for _, s in scored[:limit]]
+
+
+def readme_overview(reader: IndexReader, paths: Sequence[str]) -> SectionRow | None:
+    """The root README's first section of running text (not a title, badges or a logo): the
+    project's own description of itself and its parts."""
+    readmes = [p for p in paths if posixpath.basename(p).lower().startswith("readme")]
+    readmes.sort(key=lambda p: (doc_rank(p), p))
+    for path in readmes[:1]:
+        for section in reader.sections(path):
+            if prose_paragraph(section.text):
+                return section
+    return None
