@@ -41,7 +41,9 @@ from ragstrata.core.values import Direction, ScoredRow, SearchFilters, SymbolMod
 from ragstrata.store.protocols import Store
 
 _NAME_MARKS = ("!", "?")
-_SCREAMING = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")  # the last character of Ruby and Elixir names
+_SCREAMING = re.compile(
+    r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$"
+)  # the last character of Ruby and Elixir names
 
 __all__ = [
     "CASCADE",
