@@ -671,7 +671,9 @@ def export(args: argparse.Namespace) -> None:
             for s in args.seeds
         ]
         for seed, ck in zip(args.seeds, saved, strict=True):
-            print(f"seed {seed}: held-out MRR {ck['state']['best']}, {ck['state']['pairs']} pairs")
+            state = ck["state"]
+            print(f"seed {seed}: {args.checkpoint} after {state['pairs']} pairs; held-out MRR"
+                  f" measured {state['history']}")  # fmt: skip
         if args.pick_best:
             saved = [max(saved, key=lambda ck: ck["state"]["best"] or 0.0)]
         mean = {
