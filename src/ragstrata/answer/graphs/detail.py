@@ -33,8 +33,9 @@ _ERROR = re.compile(
 _OTHERWISE = re.compile(r"^\s*(?:\}\s*)?(?:else\b(?!\s*if)|default\s*:|_\s*=>|otherwise\b)")
 _GUARD = re.compile(r"\b(?:return|raise|throw|halt|abort)\b.*\b(?:if|unless)\b|\b(?:unless)\b")
 _COMMENT = re.compile(r"^\s*(?:#|//|/\*|\*|--|\"\"\"|''')")
-_STEM = 5  # words compared by their first letters: "exists" ~ "exist", "methods" ~ "method"
-_SHAPE_ALONE = 3.0  # a line of the asked shape (`else`, a guard) counts with no word matched
+_STEM = 4  # words compared by their first letters: "closing" ~ "close", "methods" ~ "method"
+_SHAPE_ALONE = 3.0
+_SIGNATURE_LINES = 8  # a signature spans at most this many lines  # a line of the asked shape (`else`, a guard) counts with no word matched
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,18 +112,49 @@ def _block(lines: list[str], best: int) -> tuple[int, int]:
 
 def answering_lines(row: DefinitionRow, facets: QuestionFacets) -> DetailSpan | None:
     """The lines of ``row`` that answer the detail ``facets`` ask about, or None when no line
-    of its body matches the question's words."""
+    of its body matches the question's words. A condition is scored with its body (the words
+    of the branch count, each once), any other line by itself."""
     stems = {t[:_STEM] for t in facets.terms if len(t) >= 3}
     stems -= _stems(row.name)  # the definition's own name says nothing about the detail
     lines = row.text.splitlines()
     if len(lines) < 3 or not stems:
         return None
     doc = {d.strip() for d in (row.docstring or "").splitlines() if d.strip()}
-    scores = [0.0 if line.strip() in doc else _line_score(line, stems, facets) for line in lines]
-    scores[0] = 0.0  # the signature
-    best = max(range(len(lines)), key=lambda k: (scores[k], -k))
-    if scores[best] <= 0:
+    body = _body_start(lines)
+    best: tuple[float, int, int, int] | None = None  # score, -start, start, end
+    for k in range(body, len(lines)):
+        line = lines[k]
+        if not line.strip() or line.strip() in doc or _COMMENT.match(line):
+            continue
+        start, end = _block(lines, k)
+        end = min(end, start + MAX_LINES - 1)
+        if _CONDITION.search(line) and not _RETURN.search(line):
+            words: set[str] = set()
+            for j in range(k, end + 1):
+                if not _COMMENT.match(lines[j]):
+                    words |= _stems(lines[j])
+            matched = len(words & stems)
+            shape = _shape_score(line, facets)
+            score = 2.0 * matched + shape if matched or shape >= _SHAPE_ALONE else 0.0
+        else:
+            score = _line_score(line, stems, facets)
+        if score > 0 and (best is None or (score, -start) > best[:2]):
+            best = (score, -start, start, end)
+    if best is None:
         return None
-    start, end = _block(lines, best)
-    end = min(end, start + MAX_LINES - 1)
-    return DetailSpan(row.start_line + start, row.start_line + end, scores[best])
+    score, _, start, end = best
+    return DetailSpan(row.start_line + start, row.start_line + end, score)
+
+
+def _body_start(lines: list[str]) -> int:
+    """The first line after the signature (which may span lines up to its ``:`` or ``{``)."""
+    for k, line in enumerate(lines[:_SIGNATURE_LINES]):
+        if line.rstrip().endswith((":", "{", "=>", " do", "->")) or line.rstrip().endswith(")"):
+            if (
+                line.rstrip().endswith(")")
+                and k + 1 < len(lines)
+                and lines[k + 1].strip().startswith("->")
+            ):
+                continue
+            return k + 1
+    return 1
