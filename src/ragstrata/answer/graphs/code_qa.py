@@ -120,12 +120,17 @@ class CodeQAGraph(EvidenceGraph):
             if a.type is AnchorType.SYMBOL and a.source == "query"
         ]
         about = not typed or _names_any(defs[0], topic) if defs else False
-        if focus.details and about and not focus.callers:
+        # a new how-question is answered by the working function (its matching lines follow);
+        # a detail of a definition already in the conversation by the lines that hold it
+        fresh_how = focus.how and plan.conversation_mode.value == "NEW"
+        if focus.details and about and not focus.callers and not fresh_how:
             detail = self._detail_part(defs[0], focus, msgs, citations)
             if detail is not None:
                 part, lead = detail
                 parts.append(part)
-        unnamed_term = self._unmet_term(plan, evidence, names)
+        # a how-question asks how the code works: a word it uses that names no definition
+        # (`BigInteger`, "application") is a key term of the search, not the answer
+        unnamed_term = "" if focus.how else self._unmet_term(plan, evidence, names)
         if unnamed_term:
             term = self._term_part(unnamed_term, evidence, msgs, citations)
             if term is not None:
