@@ -214,10 +214,14 @@ class ProjectMiscGraph(EvidenceGraph):
     ) -> tuple[str, str] | None:
         """A code question that reached the fallback intent ("как Flask сохраняет сессию?"):
         the code retrieval found leads, the project overview follows."""
+        layers = ("C1", "C3", "D1", "D2")  # a setting is in the code or in the docs
         code = [
-            h for h in evidence.hits if h.layer in ("C1", "C3") and not not_overview_path(h.path)
+            h
+            for h in evidence.hits
+            if h.layer in layers
+            and not not_overview_path(h.path)
+            and (h.layer not in ("D1", "D2") or has_body(h.text, h.heading_path or ""))
         ]
-        code.sort(key=lambda h: h.layer != "C1")
         first = quote_hits(code, citations, quoted, lambda h: True, _MAX_RELEVANT)
         if not first:
             return None
