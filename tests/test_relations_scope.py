@@ -17,7 +17,7 @@ from test_indexer import clean_copy, dump, run
 pytestmark = pytest.mark.slow
 
 SOURCE = Path(ragstrata.__file__).parent
-PARTS = ("__init__.py", "errors.py", "settings.py", "text", "indexer", "store", "query")
+PARTS = ("__init__.py", "errors.py", "settings.py", "text", "core", "indexer", "store", "query")
 """The part of the package copied (about 70 modules: every module the edits touch and the
 packages that import and call them most); a clean run of it is a third of the whole."""
 
