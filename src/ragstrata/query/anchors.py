@@ -23,10 +23,8 @@ Order of passes (a later pass skips text an earlier one claimed):
    give low confidence.
 4. Doc files named without extension (``README``) and ``repo_context.doc_files``: DOC_REF.
 5. Doc sections: a marker (раздел, section, ...) next to a quoted title or a capitalised word.
-6. The repository's own names and its dependencies' names (``repo_context.project_names`` /
-   ``dependencies``, matched case-insensitively as whole words): KEY_TERM anchors of subtype
-   ``project`` / ``package``, never symbols — unless backticked, written as a call (``gin()``)
-   or next to a code-unit word ("the Flask class"), which name a definition.
+6. The repository's own names and its dependencies' names: KEY_TERM anchors
+   (:mod:`ragstrata.query.project_terms`).
 7. Symbols from identifier-shaped tokens (dotted, snake, camel, pascal, letters+digits), calls
    (``get()``), names right after a code-unit word ("класс UserService", "the Router class"),
    and in a Russian question any other Latin word (subtype ``word``, low confidence).
@@ -37,18 +35,16 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
 from ragstrata.query.intents import RouterData, fold
 from ragstrata.query.models import AnchorType, RepoContext
 from ragstrata.query.paths import LINE_RE, PathRules, accept_slash_path, path_part
 from ragstrata.text.stopwords import is_stopword
-from ragstrata.text.tokens import Token, has_cyrillic, tokenize
+from ragstrata.text.tokens import Token, cyrillic_dominant, has_cyrillic, tokenize
 
 __all__ = [
     "MINED_CONFIDENCE",
-    "PROJECT_CONFIDENCE",
     "AnchorDraft",
     "Extraction",
     "PathRules",
@@ -470,54 +466,6 @@ def _named(raw: str, toks: Sequence[Token], i: int, data: RouterData) -> bool:
     return False
 
 
-PROJECT_CONFIDENCE = 0.9
-"""Confidence of a KEY_TERM anchor naming the project or one of its dependencies."""
-
-
-@lru_cache(maxsize=32)
-def _names_re(names: tuple[str, ...]) -> re.Pattern[str] | None:
-    """One pattern for all ``names`` as whole words (not inside a path, a dotted name or a
-    file name: ``gin/context.go``, ``gin.Engine``, ``gin.go``, ``Sinatra::Base`` are not the
-    project itself)."""
-    alts = sorted({n for n in names if n.strip()}, key=len, reverse=True)
-    if not alts:
-        return None
-    body = "|".join(re.escape(n) for n in alts)
-    return re.compile(rf"(?<![\w./@$\\:-])(?:{body})(?![\w/@$\\-]|\.\w|::)", re.IGNORECASE)
-
-
-def _project_terms(
-    raw: str, toks: Sequence[Token], data: RouterData, repo: RepoContext, out: Extraction
-) -> None:
-    """The repository's own names and its dependencies as KEY_TERM anchors (pass 6)."""
-    own = {n.casefold() for n in repo.project_names}
-    pattern = _names_re(tuple(sorted(own | {d.casefold() for d in repo.dependencies})))
-    if pattern is None:
-        return
-    starts = {t.start: i for i, t in enumerate(toks)}
-    for m in pattern.finditer(raw):
-        s, e = m.start(), m.end()
-        if out.overlaps(s, e) or raw[e : e + 1] == "(":
-            continue
-        i = starts.get(s)
-        if i is not None and toks[i].end == e and _named(raw, toks, i, data):
-            continue  # "the Flask class", "класс Flask": a definition of that name
-        subtype = "project" if m.group(0).casefold() in own else "package"
-        out.add(_anchor(AnchorType.KEY_TERM, raw, s, e, subtype, PROJECT_CONFIDENCE))
-
-
-def _ru_dominant(toks: Sequence[Token]) -> bool:
-    cyr = lat = 0
-    for tok in toks:
-        if tok.kind != "word":
-            continue
-        if has_cyrillic(tok.text):
-            cyr += 1
-        elif _ASCII_LETTER_RE.search(tok.text):
-            lat += 1
-    return cyr > 0 and cyr >= lat
-
-
 def extract_anchors(
     raw: str, data: RouterData, rules: PathRules, repo: RepoContext
 ) -> tuple[Extraction, list[Token]]:
@@ -531,12 +479,14 @@ def extract_anchors(
     _frames(raw, 0, len(raw), out)
     _paths(raw, rules, repo, out)
     toks = tokenize(raw)
-    out.ru_dominant = _ru_dominant(toks)
+    out.ru_dominant = cyrillic_dominant(toks)
     _bare_files(raw, toks, rules, out)
     _doc_names(raw, toks, rules, repo, out)
     _sections(raw, toks, data, out)
     if repo.project_names or repo.dependencies:
-        _project_terms(raw, toks, data, repo, out)
+        from ragstrata.query.project_terms import project_terms
+
+        project_terms(raw, toks, data, repo, out)
     _symbols(raw, toks, data, out)
     order = {t: n for n, t in enumerate(AnchorType)}
     out.anchors.sort(key=lambda a: (a.span.start if a.span else 0, order[a.type]))

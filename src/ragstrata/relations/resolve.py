@@ -64,43 +64,12 @@ _CLASS_SCOPE = CLASSY | {"module"}  # Ruby modules hold methods
 _IMPLICIT_THIS = frozenset({"java", "csharp", "kotlin", "cpp", "ruby"})
 _PREFIX_IMPORTS = JS | {"csharp", "cpp", "php"}
 _C_FAMILY = frozenset({"c", "cpp"})
-_JS_GLOBALS = frozenset(
-    [
-        "console",
-        "Math",
-        "JSON",
-        "Object",
-        "Array",
-        "Promise",
-        "String",
-        "Number",
-        "Boolean",
-        "Symbol",
-        "Date",
-        "RegExp",
-        "Error",
-        "Map",
-        "Set",
-        "WeakMap",
-        "WeakSet",
-        "Reflect",
-        "Proxy",
-        "BigInt",
-        "Intl",
-        "globalThis",
-        "window",
-        "document",
-        "process",
-        "require",
-        "module",
-        "exports",
-        "Buffer",
-        "setTimeout",
-        "clearTimeout",
-        "parseInt",
-        "parseFloat",
-    ]
-)
+_JS_GLOBALS = frozenset({  # names a JavaScript call may start with that are no import
+    "console", "Math", "JSON", "Object", "Array", "Promise", "String", "Number", "Boolean",
+    "Symbol", "Date", "RegExp", "Error", "Map", "Set", "WeakMap", "WeakSet", "Reflect",
+    "Proxy", "BigInt", "Intl", "globalThis", "window", "document", "process", "require",
+    "module", "exports", "Buffer", "setTimeout", "clearTimeout", "parseInt", "parseFloat",
+})  # fmt: skip
 _BAD = frozenset("()[]{} <>,'\"=+*&|!")
 
 

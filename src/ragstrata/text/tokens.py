@@ -8,12 +8,14 @@ end exclusive, so ``text[t.start:t.end] == t.text``.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
 __all__ = [
     "Token",
+    "cyrillic_dominant",
     "cyrillic_ratio",
     "has_cyrillic",
     "identifier_parts",
@@ -93,3 +95,19 @@ def cyrillic_ratio(text: str) -> float:
     if not letters:
         return 0.0
     return sum(1 for c in letters if _CYRILLIC_RE.match(c)) / len(letters)
+
+
+_LATIN_LETTER = re.compile(r"[A-Za-z]")
+
+
+def cyrillic_dominant(toks: Sequence[Token]) -> bool:
+    """True when at least as many word tokens are Cyrillic as Latin (and some are)."""
+    cyr = lat = 0
+    for tok in toks:
+        if tok.kind != "word":
+            continue
+        if has_cyrillic(tok.text):
+            cyr += 1
+        elif _LATIN_LETTER.search(tok.text):
+            lat += 1
+    return cyr > 0 and cyr >= lat

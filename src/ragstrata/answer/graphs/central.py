@@ -15,12 +15,13 @@ from collections import defaultdict
 from ragstrata.answer.graphs.base import CitationList, first_sentence, short_name
 from ragstrata.answer.graphs.focus import peripheral_path
 from ragstrata.answer.graphs.messages import Messages
+from ragstrata.answer.graphs.sections import prose_paragraph, readme_overview
 from ragstrata.core.languages import detect_language, is_test
 from ragstrata.core.rows import DefinitionRow
 from ragstrata.core.values import DefinitionKey, SymbolMode
 from ragstrata.retrieve.reader import IndexReader
 
-__all__ = ["MAX_CENTRAL", "central_definitions", "parts_part"]
+__all__ = ["MAX_CENTRAL", "central_definitions", "overview_parts", "parts_part"]
 
 MAX_CENTRAL = 6
 _TYPE_KINDS = frozenset({"class", "struct", "interface", "trait", "enum", "type_alias", "object"})
@@ -98,3 +99,23 @@ def parts_part(
         named.append(f"`{short_name(row.symbol)}` (`{cited}`)")
     lead = msgs.t("lead_parts", items=", ".join(named[:_LEAD_PARTS]))
     return msgs.t("parts") + "\n\n" + "\n".join(items), lead
+
+
+def overview_parts(
+    reader: IndexReader, msgs: Messages, citations: CitationList
+) -> tuple[list[str], str] | None:
+    """ "What are the main parts?": the README's own description first, then the types the
+    rest of the code uses most (:func:`parts_part`); and the lead."""
+    out: list[str] = []
+    lead = ""
+    section = readme_overview(reader, reader.paths())
+    if section is not None:
+        cited = citations.add(section.path, section.start_line, section.end_line)
+        summary = prose_paragraph(section.text)
+        lead = msgs.t("lead_overview", cite=cited, summary=first_sentence(summary))
+        out.append(msgs.t("overview", cite=cited) + "\n\n" + summary)
+    found = parts_part(reader, msgs, citations)
+    if found is not None:
+        out.append(found[0])
+        lead = lead or found[1]
+    return (out, lead) if out else None

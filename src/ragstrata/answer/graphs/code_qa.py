@@ -15,24 +15,26 @@ from ragstrata.answer.graphs.base import (
     blockquote,
     cite,
     disjoint_hits,
-    first_sentence,
     hit_from_scored,
     overlaps,
     question_symbols,
     quote_block,
     quote_hits,
 )
-from ragstrata.answer.graphs.central import parts_part
+from ragstrata.answer.graphs.central import overview_parts
 from ragstrata.answer.graphs.common import EvidenceGraph
 from ragstrata.answer.graphs.detail import answering_lines
 from ragstrata.answer.graphs.focus import literal_hits, peripheral_path, question_names, term_hits
 from ragstrata.answer.graphs.messages import Messages
 from ragstrata.answer.graphs.missing import nothing_found_answer
-from ragstrata.answer.graphs.ranking import MAX_DEFINITIONS, definition_hits, doing_rank
+from ragstrata.answer.graphs.ranking import (
+    MAX_DEFINITIONS,
+    definition_hits,
+    doing_rank,
+    worker_first,
+)
 from ragstrata.answer.graphs.sections import (
     has_body,
-    prose_paragraph,
-    readme_overview,
     topic_sections,
 )
 from ragstrata.core.answer import Answer
@@ -41,7 +43,7 @@ from ragstrata.core.languages import detect_language, is_test
 from ragstrata.core.names import last_segment, suffix_match
 from ragstrata.core.question import QuestionFacets
 from ragstrata.core.rows import DefinitionRow, RelationRow
-from ragstrata.core.values import Direction, SearchFilters, SymbolMode, scored_row
+from ragstrata.core.values import Direction, SearchFilters, scored_row
 from ragstrata.query.facets import facets_of
 from ragstrata.query.models import AnchorType, RouterPlan
 
@@ -51,9 +53,6 @@ MAX_RELATED = 8
 MAX_SNIPPETS = 3
 MAX_LEAD_ITEMS = 3
 _QUOTED_LAYERS = ("C1", "C3", "D1", "D2")
-_THIN_LINES = 8  # a wrapper: at most this many lines and no loop
-_LOOP = re.compile(r"\b(?:for|while|loop|each|map)\b")
-_WORKER_HOPS = 2  # how far a how-answer follows a thin wrapper to the function doing the work
 _HOW_LINES_SCORE = 4.0  # a how-answer quotes the lines of the body that match two question words
 # A type is used, not called: its constructions and the declarations naming it count too
 _TYPE_KINDS = frozenset(
@@ -93,7 +92,7 @@ class CodeQAGraph(EvidenceGraph):
         names = question_names(plan)
         defs = definition_hits(plan, evidence, how=focus.how, kinds=focus.kinds, terms=focus.terms)
         if focus.how and defs:
-            defs = self._worker_first(defs)
+            defs = worker_first(defs, self.reader)
         if focus.tests and names:
             tests_part, lead = self._tests_part(names[0], defs, evidence, msgs, citations)
             if tests_part:
@@ -103,7 +102,7 @@ class CodeQAGraph(EvidenceGraph):
             # session, a lookup scoped to tests): the one resolver's definitions lead
             defs = self._resolved(names, focus.kinds, how=focus.how) or defs
         if "parts" in focus.topics and not names:
-            found = self._parts(msgs, citations)
+            found = overview_parts(self.reader, msgs, citations)
             if found is not None:
                 parts += found[0]
                 lead = found[1]
@@ -171,52 +170,6 @@ class CodeQAGraph(EvidenceGraph):
         return self.extractive_answer(parts, citations, msgs, lead=lead)
 
     # ------------------------------------------------------------------ parts
-    def _worker_first(self, defs: list[Hit]) -> list[Hit]:
-        """A how-answer leads with the function that does the work: a short wrapper whose only
-        call into the project's own code is a longer function hands the lead to that callee
-        (at most two hops: ``Recovery`` -> ``RecoveryWithWriter`` -> the worker); the wrapper
-        follows."""
-        lead = defs[0]
-        for _ in range(_WORKER_HOPS):
-            thin = lead.end_line - lead.start_line <= _THIN_LINES and not _LOOP.search(lead.text)
-            if lead.kind not in ("function", "method") or not thin:
-                break  # a body with a loop, or a long one, does work of its own
-            own = [
-                r
-                for r in self._relations(lead.symbol or "", Direction.CALLEES)
-                if r.to_symbol and r.resolution == "exact"
-            ]
-            targets = {r.to_symbol for r in own}
-            if len(targets) != 1:
-                break
-            match = self.resolver.resolve(
-                targets.pop() or "", limit=1, modes=(SymbolMode.QUALIFIED,)
-            )
-            row = match.best
-            if row is None or row.end_line - row.start_line <= lead.end_line - lead.start_line:
-                break
-            lead = hit_from_scored(scored_row(row, 0.0), "worker")
-        if lead is defs[0]:
-            return defs
-        return [lead, *(h for h in defs if h.symbol != lead.symbol)]
-
-    def _parts(self, msgs: Messages, citations: CitationList) -> tuple[list[str], str] | None:
-        """ "What are the main parts?": the README's own description first, then the types
-        the rest of the code uses most; and the lead."""
-        out: list[str] = []
-        lead = ""
-        section = readme_overview(self.reader, self.reader.paths())
-        if section is not None:
-            cited = citations.add(section.path, section.start_line, section.end_line)
-            summary = prose_paragraph(section.text)
-            lead = msgs.t("lead_overview", cite=cited, summary=first_sentence(summary))
-            out.append(msgs.t("overview", cite=cited) + "\n\n" + summary)
-        found = parts_part(self.reader, msgs, citations)
-        if found is not None:
-            out.append(found[0])
-            lead = lead or found[1]
-        return (out, lead) if out else None
-
     def _usage_part(
         self, focus: QuestionFacets, msgs: Messages, citations: CitationList
     ) -> tuple[str, str] | None:

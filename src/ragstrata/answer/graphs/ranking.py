@@ -11,14 +11,17 @@ from __future__ import annotations
 
 import re
 
-from ragstrata.answer.graphs.base import disjoint_hits, question_symbols
+from ragstrata.answer.graphs.base import disjoint_hits, hit_from_scored, question_symbols
 from ragstrata.answer.graphs.focus import peripheral_path
 from ragstrata.core.evidence import Evidence, Hit
 from ragstrata.core.languages import detect_language, is_test
 from ragstrata.core.names import suffix_match
+from ragstrata.core.rows import RelationRow
+from ragstrata.core.values import Direction, SymbolMode, scored_row
 from ragstrata.query.models import RouterPlan
+from ragstrata.retrieve.reader import IndexReader
 
-__all__ = ["MAX_DEFINITIONS", "definition_hits", "doing_rank", "last_name"]
+__all__ = ["MAX_DEFINITIONS", "definition_hits", "doing_rank", "last_name", "worker_first"]
 
 MAX_DEFINITIONS = 2
 _SEGMENT_SEP = re.compile(r"::|[.#\\]")
@@ -27,6 +30,9 @@ _DECLARING_KINDS = ("interface", "struct", "type_alias", "enum", "trait", "const
 _HOW_WINDOW = 12  # how many leading definitions may be reordered for a how-question
 _STEM = 5  # a question word names a folder or file when their first letters agree
 _ACCESSOR_LINES = 3  # a callable shorter than this only hands a value on
+_THIN_LINES = 8  # a wrapper: at most this many lines and no loop
+_LOOP = re.compile(r"\b(?:for|while|loop|each|map)\b")
+_WORKER_HOPS = 2  # how far a how-answer follows a thin wrapper to the function doing the work
 
 
 def definition_hits(
@@ -109,3 +115,32 @@ def doing_rank(hit: Hit) -> tuple[bool, int]:
 
 def last_name(symbol: str) -> str:
     return _SEGMENT_SEP.split(symbol)[-1]
+
+
+def worker_first(defs: list[Hit], reader: IndexReader) -> list[Hit]:
+    """A how-answer leads with the function that does the work: a short wrapper (no loop)
+    whose only resolved call into the project's own code is a longer function hands the lead
+    to that callee (at most :data:`_WORKER_HOPS` hops: ``Recovery`` -> ``RecoveryWithWriter``
+    -> the worker); the wrapper follows."""
+    lead = defs[0]
+    for _ in range(_WORKER_HOPS):
+        thin = lead.end_line - lead.start_line <= _THIN_LINES and not _LOOP.search(lead.text)
+        if lead.kind not in ("function", "method") or not thin:
+            break  # a body with a loop, or a long one, does work of its own
+        calls = reader.relations(lead.symbol or "", Direction.CALLEES, ("calls",))
+        targets = {
+            s.row.to_symbol
+            for s in calls
+            if isinstance(s.row, RelationRow) and s.row.to_symbol and s.row.resolution == "exact"
+        }
+        if len(targets) != 1:
+            break
+        row = reader.resolver.resolve(
+            targets.pop() or "", limit=1, modes=(SymbolMode.QUALIFIED,)
+        ).best
+        if row is None or row.end_line - row.start_line <= lead.end_line - lead.start_line:
+            break
+        lead = hit_from_scored(scored_row(row, 0.0), "worker")
+    if lead is defs[0]:
+        return defs
+    return [lead, *(h for h in defs if h.symbol != lead.symbol)]
