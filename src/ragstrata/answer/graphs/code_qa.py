@@ -1,8 +1,11 @@
 """CodeQAGraph: a code question answered from definitions, call sites and quoted lines.
 
-Extractive answer, in order: each definition found (qualified name, kind, signature, docstring,
-``path:start-end``), where it is called from and what it calls (C2, ``path:line``), then the
-most relevant code lines and doc sections quoted with line numbers. Every span shown is cited.
+Extractive answer, in order: the lines that answer a detail, the parts of an overview or a
+usage section when asked; each definition found (qualified name, kind, signature, docstring,
+``path:start-end``; the working function of a how-question, with its matching lines), where it
+is called from and what it calls (C2, ``path:line``), then the most relevant code lines and doc
+sections quoted with line numbers. Every span shown is cited. Which definitions come first is
+:mod:`~ragstrata.answer.graphs.ranking`'s.
 """
 
 from __future__ import annotations
@@ -17,13 +20,12 @@ from ragstrata.answer.graphs.base import (
     disjoint_hits,
     hit_from_scored,
     overlaps,
-    question_symbols,
     quote_block,
     quote_hits,
 )
 from ragstrata.answer.graphs.central import overview_parts
 from ragstrata.answer.graphs.common import EvidenceGraph
-from ragstrata.answer.graphs.detail import answering_lines
+from ragstrata.answer.graphs.detail import answering_lines, asks_a_detail, names_any
 from ragstrata.answer.graphs.focus import literal_hits, peripheral_path, question_names, term_hits
 from ragstrata.answer.graphs.messages import Messages
 from ragstrata.answer.graphs.missing import nothing_found_answer
@@ -40,12 +42,12 @@ from ragstrata.answer.graphs.sections import (
 from ragstrata.core.answer import Answer
 from ragstrata.core.evidence import Evidence, Hit
 from ragstrata.core.languages import detect_language, is_test
-from ragstrata.core.names import last_segment, suffix_match
+from ragstrata.core.names import last_segment
 from ragstrata.core.question import QuestionFacets
 from ragstrata.core.rows import DefinitionRow, RelationRow
 from ragstrata.core.values import Direction, SearchFilters, scored_row
 from ragstrata.query.facets import facets_of
-from ragstrata.query.models import AnchorType, RouterPlan
+from ragstrata.query.models import RouterPlan
 
 __all__ = ["MAX_DEFINITIONS", "MAX_RELATED", "MAX_SNIPPETS", "CodeQAGraph", "overlaps"]
 
@@ -97,7 +99,7 @@ class CodeQAGraph(EvidenceGraph):
             tests_part, lead = self._tests_part(names[0], defs, evidence, msgs, citations)
             if tests_part:
                 parts.append(tests_part)
-        if names and not any(_names_any(h, names) for h in defs):
+        if names and not any(names_any(h, names) for h in defs):
             # retrieval ranked no definition of the name asked about (a topic carried from the
             # session, a lookup scoped to tests): the one resolver's definitions lead
             defs = self._resolved(names, focus.kinds, how=focus.how) or defs
@@ -112,23 +114,12 @@ class CodeQAGraph(EvidenceGraph):
             if usage is not None:
                 parts.append(usage[0])
                 lead = usage[1]
-        topic = question_symbols(plan)  # named in the question, else carried from the session
-        typed = [
-            a
-            for a in plan.query_plan.anchors
-            if a.type is AnchorType.SYMBOL and a.source == "query"
-        ]
-        about = not typed or _names_any(defs[0], topic) if defs else False
-        # a new how-question is answered by the working function (its matching lines follow);
-        # a detail of a definition already in the conversation by the lines that hold it
-        fresh_how = focus.how and plan.conversation_mode.value == "NEW"
-        if focus.details and about and not focus.callers and not fresh_how:
+        if asks_a_detail(plan, focus, defs):
             detail = self._detail_part(defs[0], focus, msgs, citations)
             if detail is not None:
                 part, lead = detail
                 parts.append(part)
-        # a how-question asks how the code works: a word it uses that names no definition
-        # (`BigInteger`, "application") is a key term of the search, not the answer
+        # how-questions: a word naming no definition (`BigInteger`) is a search term, no answer
         unnamed_term = "" if focus.how else self._unmet_term(plan, evidence, names)
         if unnamed_term:
             term = self._term_part(unnamed_term, evidence, msgs, citations)
@@ -483,10 +474,6 @@ def _identifier_likeness(name: str) -> int:
     if (name.isupper() and len(name) > 2) or re.search(r"\d", name):
         return 1
     return 0
-
-
-def _names_any(hit: Hit, names: list[str]) -> bool:
-    return bool(hit.symbol) and any(suffix_match(hit.symbol or "", n) for n in names)
 
 
 def is_possible(rel: RelationRow) -> bool:

@@ -15,10 +15,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ragstrata.answer.graphs.base import question_symbols
+from ragstrata.core.evidence import Hit
+from ragstrata.core.names import suffix_match
 from ragstrata.core.question import QuestionFacets
 from ragstrata.core.rows import DefinitionRow
+from ragstrata.query.models import AnchorType, RouterPlan
 
-__all__ = ["MAX_LINES", "DetailSpan", "answering_lines"]
+__all__ = ["MAX_LINES", "DetailSpan", "answering_lines", "asks_a_detail", "names_any"]
 
 MAX_LINES = 8
 _WORD = re.compile(r"[A-Za-z][a-z]+|[A-Z]+(?![a-z])|\d+")
@@ -158,3 +162,21 @@ def _body_start(lines: list[str]) -> int:
                 continue
             return k + 1
     return 1
+
+
+def asks_a_detail(plan: RouterPlan, focus: QuestionFacets, defs: list[Hit]) -> bool:
+    """A question about one detail of the definition the conversation is about (named in the
+    question, else carried from the session); a new how-question is answered by the working
+    function instead (its matching lines follow it)."""
+    if not focus.details or not defs or focus.callers:
+        return False
+    if focus.how and plan.conversation_mode.value == "NEW":
+        return False
+    typed = [
+        a for a in plan.query_plan.anchors if a.type is AnchorType.SYMBOL and a.source == "query"
+    ]
+    return not typed or names_any(defs[0], question_symbols(plan))
+
+
+def names_any(hit: Hit, names: list[str]) -> bool:
+    return bool(hit.symbol) and any(suffix_match(hit.symbol or "", n) for n in names)
