@@ -88,6 +88,9 @@ def test_cli_watch_survives_a_symlink_loop(tmp_path: Path) -> None:
     try:
         _until(lambda: err.count(" start: ") == 1, "the first run")
         _loop(root)
+        # a file beside the loop: whether the native watcher was up yet or the catch-up run
+        # after start-up sees it, the next run walks the tree that holds the loop
+        (root / "pkg" / "extra.py").write_text("def extra():\n    return 1\n", "utf-8")
         _until(lambda: err.count(" change: ") >= 1 or proc.poll() is not None, "the loop run")
         (root / "pkg" / "refund.py").write_text("def refund():\n    return 0\n", "utf-8")
         out = err.finish(proc)
