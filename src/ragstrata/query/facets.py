@@ -35,7 +35,7 @@ __all__ = [
     "topic_commands",
 ]
 
-ASKS = ("callers", "callees", "tests", "how", "where", "configure")
+ASKS = ("callers", "callees", "tests", "how", "where", "configure", "howto")
 # "модуль X", "для пакета X", "module X", "the file X": a file or a package is meant
 _MODULE_WORDS = re.compile(
     r"(?i)(?<!\w)(?:модул[ьяюеи]\w*|пакет\w*|файл\w*|крейт\w*|module|package|file|crate)"
