@@ -20,6 +20,8 @@ from ragstrata.errors import InvalidStateError
 from ragstrata.text.visible import visible, visible_json
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from ragstrata.app.facade import Ragstrata
     from ragstrata.app.registry import Registry
     from ragstrata.settings import Settings
@@ -167,15 +169,19 @@ WARM_UP_QUERIES = ("where is the main entry point defined?", "как устро�
 structures, the embedding model and the Russian morphology are all loaded."""
 
 
-def start_warm_up(served: Registry) -> threading.Thread:
+def start_warm_up(served: Registry) -> Callable[[], None]:
     """Load what answering needs for each served repository in a background thread, so a
     server (``serve``, ``mcp``) answers its client at once and its first questions cost what
     the later ones do. A repository that cannot be searched yet is skipped (its error shows
-    when a client asks)."""
+    when a client asks). Returns the stop: call it before the stores close, so no warm-up
+    search is still reading a connection being closed."""
+    stopping = threading.Event()
 
     def run() -> None:
         for name in served.names:
             for query in WARM_UP_QUERIES:
+                if stopping.is_set():
+                    return
                 try:
                     with served.reading(name, indexed=True) as (_, rs):
                         rs.search(query, top_k=1)
@@ -184,7 +190,12 @@ def start_warm_up(served: Registry) -> threading.Thread:
 
     thread = threading.Thread(target=run, name="ragstrata-warm-up", daemon=True)
     thread.start()
-    return thread
+
+    def stop() -> None:
+        stopping.set()
+        thread.join()
+
+    return stop
 
 
 ServedRepos = Annotated[

@@ -64,7 +64,7 @@ def mcp_command(
     facades = open_served(repo, ctx.obj)
     logging.basicConfig(level=logging.WARNING)  # stderr: stdout belongs to the protocol
     repos = RepoSet(facades)
-    start_warm_up(repos)
+    stop_warming = start_warm_up(repos)
     stop_watching = None
     if watch:
         from ragstrata.app.watchers import start_watchers
@@ -75,6 +75,7 @@ def mcp_command(
     try:
         run_server(build_server(repos), transport.value, host, port)
     finally:
+        stop_warming()
         if stop_watching is not None:
             stop_watching()
         repos.close()

@@ -82,7 +82,7 @@ def serve_command(
         + (" (token required)" if token else ""),
         err=True,
     )
-    start_warm_up(served)
+    stop_warming = start_warm_up(served)
     stop_watching = None
     if watch:
         from ragstrata.app.watchers import start_watchers
@@ -93,5 +93,6 @@ def serve_command(
     try:
         uvicorn.run(application, host=host, port=port, log_level="info", server_header=False)
     finally:
+        stop_warming()
         if stop_watching is not None:
             stop_watching()
