@@ -3,44 +3,12 @@ questions toward the code that answers them on code it was not fitted on (the st
 
 from __future__ import annotations
 
-import ast
-import importlib.util
-from pathlib import Path
-
 import numpy as np
 import pytest
 
-from ragstrata.core.texts import DEFINITION_MAX_CHARS
 from ragstrata.embed.adapter import adapt_queries, query_adapter
 from ragstrata.embed.local import OnnxMiniLMEmbedder
-
-# Standard-library modules: none of them is among the 72 PyPI packages the map was fitted on.
-HELD_OUT = ("textwrap", "shlex", "fractions", "statistics", "calendar", "difflib", "ipaddress",
-            "zipfile", "tarfile", "configparser", "gettext", "plistlib", "mailbox", "pydoc")  # fmt: skip
-
-
-def _first_sentence(doc: str) -> str:
-    head = " ".join(doc.strip().split("\n\n")[0].split())
-    return head.split(". ")[0].rstrip(".") + "."
-
-
-def _pairs() -> list[tuple[str, str]]:
-    """(first docstring sentence, the definition without its docstring), as the index embeds it."""
-    pairs: list[tuple[str, str]] = []
-    for name in HELD_OUT:
-        spec = importlib.util.find_spec(name)
-        assert spec is not None and spec.origin is not None
-        tree = ast.parse(Path(spec.origin).read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
-            if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-                continue
-            doc = ast.get_docstring(node)
-            if not doc or len(doc.split()) < 6 or node.name.startswith("__"):
-                continue
-            node.body = node.body[1:] or [ast.Pass()]
-            text = f"{name}.{node.name}\n{ast.unparse(node)}"[:DEFINITION_MAX_CHARS]
-            pairs.append((_first_sentence(doc), text))
-    return pairs
+from stdlib_pairs import stdlib_pairs
 
 
 def _mrr(queries: np.ndarray, docs: np.ndarray) -> float:
@@ -68,7 +36,7 @@ def test_adapted_vectors_are_unit_length_and_zero_stays_zero() -> None:
 
 @pytest.mark.slow
 def test_map_finds_held_out_definitions_better_and_leaves_documents_alone() -> None:
-    pairs = _pairs()
+    pairs = stdlib_pairs()
     assert len(pairs) >= 150, len(pairs)
     mapped = OnnxMiniLMEmbedder(query_adapter=True)
     plain = OnnxMiniLMEmbedder(query_adapter=False)
