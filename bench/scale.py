@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+ENV = {**os.environ, "RAGSTRATA_EMBEDDER_PROVIDER": "hash", "PYTHONPATH": str(ROOT / "src")}
 sys.path.insert(0, str(ROOT / "src"))
 
 from ragstrata.query.terms import default_expander  # noqa: E402
@@ -71,9 +72,8 @@ def wordy_module(i: int) -> str:
 
 
 def peak_mb(args: list[str]) -> float:
-    env = {**os.environ, "RAGSTRATA_EMBEDDER_PROVIDER": "hash", "PYTHONPATH": str(ROOT / "src")}
     out = subprocess.run(
-        [sys.executable, "-c", _PEAK_WRAPPER, *args], capture_output=True, text=True, env=env
+        [sys.executable, "-c", _PEAK_WRAPPER, *args], capture_output=True, text=True, env=ENV
     )
     if out.returncode != 0:
         raise SystemExit(out.stderr)
@@ -82,10 +82,14 @@ def peak_mb(args: list[str]) -> float:
 
 
 def timed(argv: list[str], cwd: Path | None = None) -> float:
-    env = {**os.environ, "RAGSTRATA_EMBEDDER_PROVIDER": "hash", "PYTHONPATH": str(ROOT / "src")}
     started = time.perf_counter()
-    subprocess.run(argv, cwd=cwd, env=env, check=True, capture_output=True)
+    subprocess.run(argv, cwd=cwd, env=ENV, check=True, capture_output=True)
     return time.perf_counter() - started
+
+
+def run_json(argv: list[str]) -> str:
+    """Standard output of ``argv`` (a ``--json`` command)."""
+    return subprocess.run(argv, env=ENV, check=True, capture_output=True, text=True).stdout
 
 
 def noop(tmp: Path) -> dict[str, Any]:
@@ -96,6 +100,9 @@ def noop(tmp: Path) -> dict[str, Any]:
     index = [sys.executable, "-m", "ragstrata", "index", str(repo), "--no-embed", "--json"]
     timed(index)
     ours = min(timed(index) for _ in range(3))
+    files = json.loads(run_json(index))["files"]
+    if (files["unchanged"], files["added"], files["changed"]) != (2000, 0, 0):
+        raise SystemExit(f"the timed re-index was not a no-op: {files}")
     git = min(timed(["git", "status", "--porcelain"], repo) for _ in range(3))
     return {"ragstrata_s": round(ours, 3), "git_status_s": round(git, 3), "ratio": ours / git}
 

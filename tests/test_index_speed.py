@@ -1,6 +1,6 @@
 """Issue 15: vectors committed one batch at a time, plain progress lines when stderr is not a
 terminal, answers while vectors are still pending (the memory ceilings on 2,000-file trees
-are measured by `bench/index_limits.py`)."""
+are measured by `bench/scale.py`)."""
 
 from __future__ import annotations
 
