@@ -165,7 +165,7 @@ def repo(tmp_path: Path) -> Path:
 def test_full_index_matches_ingestion_and_reports(repo: Path) -> None:
     report = run(repo)
     data = report.to_dict()
-    assert set(data) == {"files", "rows", "embeddings", "seconds", "secrets"}
+    assert set(data) == {"files", "rows", "embeddings", "seconds", "secrets", "notices"}
     assert data["secrets"] == {"redacted": 0, "by_kind": {}}
     assert set(data["files"]) == {"added", "changed", "removed", "unchanged", "skipped"}
     assert list(data["rows"]) == ["C0", "C1", "C2", "C3", "D0", "D1", "D2"]
@@ -292,6 +292,13 @@ def test_fingerprint_change_reembeds_without_rebuild(repo: Path) -> None:
     assert report.embeddings_done == len(after["vectors"]) == len(other.texts)
     assert after["manifest"]["embedder_fingerprint"] == other.fingerprint
     assert after["manifest"]["dimensions"] == 32
+    # the run that switched models says so, once: the next run has nothing to say
+    (notice,) = [w for w in report.notices if "embedding model changed" in w]
+    assert HashEmbedder(dimensions=64).fingerprint in notice and other.fingerprint in notice
+    assert "rows are kept" in notice
+    again = run(repo, other)
+    assert not [w for w in again.notices]
+    assert again.embeddings_done == 0
 
 
 def test_splitter_change_is_a_mismatch_until_rebuild(repo: Path) -> None:

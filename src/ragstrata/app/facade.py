@@ -237,9 +237,16 @@ class Ragstrata:
         from ragstrata.retrieve.retriever import Retriever
 
         # A blocking pre-flight finding (no index, other schema, ...) refuses with its message.
-        blocking = blocking_error(run_checks(self, quick=True))
+        findings = run_checks(self, quick=True)
+        blocking = blocking_error(findings)
         if blocking is not None:
             raise blocking
+        # vectors of another embedding model: answers still come, lexical only, and say so
+        notices = tuple(
+            f"{f.observation}; {getattr(f, 'fix', '')}"
+            for f in findings.findings
+            if f.category == "stale"
+        )
         sessions = SessionStore(self.index_dir / "sessions")
         state = sessions.load(session) if session else None
         plan = self.router.plan(question, state, self.repo_context())
@@ -255,7 +262,9 @@ class Ragstrata:
         plan_dict = plan.model_dump(mode="json")
         if session:
             sessions.save(session, next_state(plan_dict, state))
-        return AskResult(plan=plan_dict, evidence=evidence, answer=answer, session=session)
+        return AskResult(
+            plan=plan_dict, evidence=evidence, answer=answer, session=session, notices=notices
+        )
 
     def definition(
         self,

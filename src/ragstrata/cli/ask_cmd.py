@@ -89,11 +89,12 @@ def ask_command(
 
 
 def answer_warnings(result: AskResult) -> list[str]:
-    """One-line warnings for stderr: the LLM failed (extractive fallback), or cited nothing."""
+    """One-line warnings for stderr: the index's notices (vectors of another embedding model),
+    the LLM failed (extractive fallback), or cited nothing."""
     answer = result.answer
     meta = answer.public_meta()
     who = " ".join(str(v) for v in (meta["provider"], meta["model"]) if v) or "LLM"
-    out = []
+    out = [f"note: {notice}" for notice in result.notices]
     if answer.fallback_reason:
         out.append(
             f"warning: the LLM ({who}) failed, showing the extractive answer: "

@@ -110,6 +110,8 @@ def index_command(
                 markup=False,
             )
             raise SystemExit(130) from None  # typer.Exit is swallowed by standalone_mode=False
+    for notice in report.notices:
+        err.print(f"note: {notice}", markup=False)
     if as_json:
         print_json(report.to_dict())
     else:

@@ -90,12 +90,14 @@ class Answer:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class AskResult:
-    """The whole result of ``ragstrata ask``: plan, evidence, answer, session."""
+    """The whole result of ``ragstrata ask``: plan, evidence, answer, session, and notices about
+    the index the answer came from (e.g. its vectors were made by another embedding model)."""
 
     plan: dict[str, Any]
     evidence: Evidence
     answer: Answer
     session: str | None = None
+    notices: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -104,4 +106,5 @@ class AskResult:
             "evidence": self.evidence.to_dict(),
             "answer": self.answer.to_dict(),
             "session": self.session,
+            "notices": list(self.notices),
         }

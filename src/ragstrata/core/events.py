@@ -88,6 +88,7 @@ class IndexReport:
     seconds: float = 0.0
     relations_rewritten: int = 0  # unchanged files whose C2 targets moved
     warnings: tuple[str, ...] = ()
+    notices: tuple[str, ...] = ()  # what the user should be told once (the model changed, ...)
     dry_run: bool = False
     estimate: Estimate | None = None
     paths: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # dry run only
@@ -108,6 +109,7 @@ class IndexReport:
             "embeddings": {"done": self.embeddings_done, "pending": self.embeddings_pending},
             "seconds": round(self.seconds, 3),
             "secrets": _secrets(self.secrets_redacted),
+            "notices": list(self.notices),
         }
         if self.dry_run:
             out["dry_run"] = True

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ragstrata.embed.base import Embedder
-from ragstrata.embed.local import MINILM_MODEL, OnnxMiniLMEmbedder
+from ragstrata.embed.local import CODE_MODEL, MINILM_MODEL, OnnxMiniLMEmbedder
 from ragstrata.embed.multilingual import (
     E5_DOCUMENT_TEMPLATE,
     E5_MODEL,
@@ -23,7 +23,7 @@ from ragstrata.settings import EmbedderSettings
 
 __all__ = ["LOCAL_MODELS", "PROVIDERS", "make_embedder"]
 
-LOCAL_MODELS = (MINILM_MODEL, E5_MODEL)
+LOCAL_MODELS = (MINILM_MODEL, CODE_MODEL, E5_MODEL)
 """Model names the ``local`` provider accepts (the first is the default)."""
 
 PROVIDERS = ("local", "hash", "openai", "ollama")
@@ -33,7 +33,7 @@ _LOCAL_DIMENSIONS = 384
 
 def _minilm(settings: EmbedderSettings) -> Embedder:
     return OnnxMiniLMEmbedder(
-        MINILM_MODEL,
+        settings.model,
         batch_size=settings.batch_size,
         document_template=settings.document_template,
         query_template=settings.query_template,
@@ -53,6 +53,7 @@ def _e5(settings: EmbedderSettings) -> Embedder:
 
 _LOCAL: dict[str, Callable[[EmbedderSettings], Embedder]] = {
     MINILM_MODEL: _minilm,
+    CODE_MODEL: _minilm,
     E5_MODEL: _e5,
 }
 

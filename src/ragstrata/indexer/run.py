@@ -40,7 +40,7 @@ from pathlib import Path
 from ragstrata.core.events import Estimate, IndexEvent, IndexReport
 from ragstrata.core.rows import FileRows, Layer, RelationRow, Row
 from ragstrata.core.texts import DEFAULT_EMBED_LAYERS, embedding_text
-from ragstrata.core.values import CatalogEntry
+from ragstrata.core.values import CatalogEntry, Manifest
 from ragstrata.embed.base import Embedder
 from ragstrata.indexer.embed_fill import fill_vectors
 from ragstrata.indexer.manifest import check_manifest, expected_manifest
@@ -117,10 +117,13 @@ class Indexer:
         if rebuild and exists:
             self.store.remove_files(list(self.store.catalog()))
             self.store.drop_vectors(None)
+        notices: tuple[str, ...] = ()
         if check.new or check.reembed or rebuild:
             self.store.write_manifest(expected)  # before any row: the index describes itself
             if check.reembed:
                 self.store.drop_vectors(keep_fingerprint=expected.embedder_fingerprint)
+                if stored is not None and not rebuild:
+                    notices = (_model_changed(stored.embedder_fingerprint, expected),)
         warnings: tuple[str, ...] = ()
         rewritten = 0
         redacted: dict[str, tuple[str, ...]] = {}
@@ -143,6 +146,7 @@ class Indexer:
             seconds=time.perf_counter() - started,
             relations_rewritten=rewritten,
             warnings=warnings,
+            notices=notices,
             secrets_redacted=dict(
                 sorted(Counter(k for ks in redacted.values() for k in ks).items())
             ),
@@ -319,3 +323,11 @@ def _hand_back_heap() -> None:
         libc.malloc_trim(0)
     except (OSError, AttributeError):  # not glibc (musl has no malloc_trim)
         return
+
+
+def _model_changed(old_fingerprint: str, expected: Manifest) -> str:
+    """The one line an index run reports when the embedding model changed since the last run."""
+    return (
+        f"the embedding model changed ({old_fingerprint} -> {expected.embedder_fingerprint}): "
+        "the old vectors were dropped and every text is re-embedded; rows are kept"
+    )
