@@ -29,6 +29,7 @@ __all__ = [
     "bench_cache",
     "code_tokens",
     "corpus_files",
+    "embed_model",
     "format_scores",
     "main_for",
     "parse_args",
@@ -109,6 +110,15 @@ def bench_cache() -> Path:
     prefix is the settings namespace, and ragstrata rejects names it does not know.)"""
     env = os.environ.get("RSTRATA_BENCH_CACHE")
     return Path(env).expanduser() if env else Path.home() / ".cache" / "ragstrata-bench"
+
+
+def embed_model() -> str:
+    """The local model the dense baselines use: ragstrata's own choice for this run
+    (``RAGSTRATA_EMBEDDER_MODEL``, as ragstrata reads it), else the packaged MiniLM, so both
+    sides of a comparison embed with the same model."""
+    from ragstrata.embed.local import MINILM_MODEL
+
+    return os.environ.get("RAGSTRATA_EMBEDDER_MODEL") or MINILM_MODEL
 
 
 def code_tokens(text: str) -> list[str]:

@@ -5,9 +5,10 @@
   symbol and span ragstrata would.
 - ``bm25_defs``: BM25 (bm25s) over each definition's qualified name, signature and full text,
   tokenized by :func:`bench.baselines.common.code_tokens` (identifiers split).
-- ``dense_defs``: cosine over the packaged MiniLM (the same model as ragstrata), each definition
-  embedded whole (qualified name, then its text) up to the model's 256 tokens. Vectors are
-  cached by text hash in ``CACHE/defvectors.sqlite`` (trees of one repository share most).
+- ``dense_defs``: cosine over the same local model as ragstrata (``RAGSTRATA_EMBEDDER_MODEL``,
+  default the packaged MiniLM; no query map), each definition embedded whole (qualified name,
+  then its text) up to the model's 256 tokens. Vectors are cached by model and text hash in
+  ``CACHE/defvectors.sqlite`` (trees of one repository share most).
 - ``rrf_defs``: reciprocal-rank fusion (k = 60) of the two lists, 100 deep each.
 
 Hits are definitions (``symbol`` = qualified name); a query's file ranking is the order in which
@@ -29,7 +30,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from bench.baselines.common import Hits, bench_cache, code_tokens, main_for
+from bench.baselines.common import Hits, bench_cache, code_tokens, embed_model, main_for
 
 __all__ = [
     "DEPTH",
@@ -107,13 +108,15 @@ def _vectors(texts: Sequence[str]) -> Any:
     """Unit vectors of ``texts`` (MiniLM, 256 tokens), cached by text hash."""
     import numpy as np
 
-    from ragstrata.embed.local import OnnxMiniLMEmbedder
+    from ragstrata.embed.local import MINILM_MODEL, OnnxMiniLMEmbedder
 
     cache_dir = bench_cache()
     cache_dir.mkdir(parents=True, exist_ok=True)
     db = sqlite3.connect(cache_dir / "defvectors.sqlite")
     db.execute("CREATE TABLE IF NOT EXISTS v (h TEXT PRIMARY KEY, vec BLOB)")
-    keys = [hashlib.sha256(t.encode()).hexdigest()[:32] for t in texts]
+    model = embed_model()
+    salt = "" if model == MINILM_MODEL else f"{model}\n"  # the base model's cache stays valid
+    keys = [hashlib.sha256((salt + t).encode()).hexdigest()[:32] for t in texts]
     known: dict[str, Any] = {}
     for i in range(0, len(keys), 500):
         chunk = keys[i : i + 500]
@@ -122,7 +125,7 @@ def _vectors(texts: Sequence[str]) -> Any:
             known[h] = np.frombuffer(blob, dtype=np.float32)
     todo = sorted({k: t for k, t in zip(keys, texts, strict=True) if k not in known}.items())
     if todo:
-        embedder = OnnxMiniLMEmbedder(max_tokens=256)
+        embedder = OnnxMiniLMEmbedder(model, max_tokens=256, query_adapter=False)
         vecs = embedder.embed_array([t for _, t in todo])
         db.executemany(
             "INSERT OR REPLACE INTO v VALUES (?, ?)",
@@ -143,7 +146,8 @@ def _dense_ranks(rows: list[dict[str, Any]], tree: Path) -> dict[str, list[tuple
 
     defs = definitions(tree)
     matrix = _vectors([d.text for d in defs])
-    queries = OnnxMiniLMEmbedder(max_tokens=256).embed_array([str(r["query"]) for r in rows])
+    embedder = OnnxMiniLMEmbedder(embed_model(), max_tokens=256, query_adapter=False)
+    queries = embedder.embed_array([str(r["query"]) for r in rows])
     out = {}
     for row, q in zip(rows, queries, strict=True):
         scores = matrix @ q if len(defs) else np.zeros(0)
