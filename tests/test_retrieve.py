@@ -574,6 +574,17 @@ def test_profiles_are_data_and_complete() -> None:
         get_profile("nope")
 
 
+def test_the_code_encoder_weighs_its_dense_list_more_and_reads_no_raw_cyrillic() -> None:
+    for name in PROFILE_NAMES:
+        base, code = get_profile(name), get_profile(name, "all-MiniLM-L6-v2-code")
+        assert code.lists["dense"] == pytest.approx(1.5 * base.lists["dense"])
+        assert code.raw_dense_weight == 0.0 < base.raw_dense_weight
+        assert {k: v for k, v in code.lists.items() if k != "dense"} == {
+            k: v for k, v in base.lists.items() if k != "dense"
+        }
+        assert get_profile(name, "all-MiniLM-L6-v2-int8") is base  # no section: unchanged
+
+
 @pytest.mark.slow
 def test_real_minilm_embedder_ranks_russian_and_english_alike(tmp_path: Path) -> None:
     embedder = make_embedder(EmbedderSettings())

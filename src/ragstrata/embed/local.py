@@ -233,6 +233,11 @@ class OnnxMiniLMEmbedder(BatchedEmbedder):
         return f"{base}/qmap" if self._adapter is not None else base
 
     @property
+    def model_name(self) -> str:
+        """The settings name of the model (``embedder.model``)."""
+        return self._spec.name
+
+    @property
     def dimensions(self) -> int:
         """Vector length (384)."""
         return self._spec.dimensions

@@ -7,7 +7,7 @@ The table lives in ``ragstrata/data/retrieve/profiles.toml`` (one section per pr
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from importlib import resources
 from types import MappingProxyType
@@ -79,6 +79,8 @@ def _parse(name: str, data: dict[str, Any]) -> Profile:
 
 
 _DIRECTION_SECTION = "flow_direction"
+_ENCODER_SECTION = "encoder"
+_NOT_PROFILES = (_DIRECTION_SECTION, _ENCODER_SECTION)
 
 
 @lru_cache(maxsize=1)
@@ -103,7 +105,7 @@ def load_profiles() -> dict[str, Profile]:
     """Every profile of the packaged table, by name."""
     data = _table()
     profiles = {
-        name: _parse(name, section) for name, section in data.items() if name != _DIRECTION_SECTION
+        name: _parse(name, section) for name, section in data.items() if name not in _NOT_PROFILES
     }
     missing = [n for n in PROFILE_NAMES if n not in profiles]
     if missing:
@@ -111,9 +113,22 @@ def load_profiles() -> dict[str, Profile]:
     return profiles
 
 
-def get_profile(name: str) -> Profile:
-    """The profile ``name``; raises ``ConfigError`` naming the valid set."""
+@lru_cache(maxsize=8)
+def get_profile(name: str, encoder: str = "") -> Profile:
+    """The profile ``name``, adjusted for the local model ``encoder`` when the table has an
+    ``[encoder."<model>"]`` section (``dense_scale`` multiplies the dense list's weight,
+    ``raw_dense_weight`` replaces the profile's); raises ``ConfigError`` naming the valid set."""
     profiles = load_profiles()
     if name not in profiles:
         raise ConfigError(f"unknown rerank profile {name!r}; valid: {', '.join(sorted(profiles))}")
-    return profiles[name]
+    profile = profiles[name]
+    adjust = _table().get(_ENCODER_SECTION, {}).get(encoder) if encoder else None
+    if not adjust:
+        return profile
+    scale = adjust.get("dense_scale", 1.0)
+    raw = adjust.get("raw_dense_weight", profile.raw_dense_weight)
+    for key, value in (("dense_scale", scale), ("raw_dense_weight", raw)):
+        if not isinstance(value, int | float) or value < 0:
+            raise ConfigError(f"encoder {encoder!r}: {key} must be a number >= 0, got {value!r}")
+    lists = {**profile.lists, "dense": profile.lists.get("dense", 0.0) * float(scale)}
+    return replace(profile, raw_dense_weight=float(raw), lists=MappingProxyType(lists))

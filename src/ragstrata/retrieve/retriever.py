@@ -104,7 +104,8 @@ class Retriever:
         searched with a default depth)."""
         if top_k <= 0:
             raise ValueError(f"top_k must be a positive integer, got {top_k!r}")
-        profile = self._profile or get_profile(plan.retrieval_spec.rerank_profile)
+        encoder = str(getattr(self.embedder, "model_name", ""))
+        profile = self._profile or get_profile(plan.retrieval_spec.rerank_profile, encoder)
         depths = _layer_depths(plan, layers)
         scope = list(plan.retrieval_spec.filters.path_scope)
         prefixes = self._resolve_scope(scope) if scope else None
