@@ -7,6 +7,7 @@ from pathlib import Path
 
 from ragstrata import Ragstrata, load_settings
 from ragstrata.cli.ask_cmd import answer_warnings
+from ragstrata.mcp.render import render_answer
 
 
 def _open(repo: Path, dimensions: int) -> Ragstrata:
@@ -38,6 +39,7 @@ def test_a_new_model_is_told_then_refilled_with_the_rows_kept(tmp_path: Path) ->
             assert result.to_dict()["notices"] == [notice]
             warning = answer_warnings(result)[0]
             assert warning.startswith("note: ") and "\n" not in warning
+            assert render_answer(result.to_dict()).endswith(warning)  # what an agent reads
         report = rs.index()
         (told,) = report.notices
         assert "embedding model changed" in told and "rows are kept" in told

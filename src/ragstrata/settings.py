@@ -132,7 +132,7 @@ class EmbedderSettings(_Section):
     # where the local model's rewritten graph is cached (default: $XDG_CACHE_HOME/ragstrata/models,
     # else ~/.cache/ragstrata/models; set from the environment at the edge, never by a repository)
     cache_dir: Path | None = None
-    query_adapter: bool = True  # local model: map query vectors toward code (embed/adapter.py)
+    query_adapter: bool = True  # packaged MiniLM: map query vectors toward code (embed/adapter.py)
 
 
 class StoreSettings(_Section):

@@ -90,6 +90,7 @@ def render_answer(result: Mapping[str, Any]) -> str:
     if result.get("session"):
         status += f" (session {result['session']})"
     parts.append(status)
+    parts.extend(f"note: {notice}" for notice in result.get("notices") or ())
     return "\n\n".join(parts)
 
 
