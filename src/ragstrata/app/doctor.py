@@ -41,7 +41,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
-from ragstrata.core.transport import redact_url
 from ragstrata.errors import (
     ConfigError,
     IndexCorruptError,
@@ -346,6 +345,8 @@ def _check_llm(rs: Checked, out: list[DoctorFinding]) -> None:
         return  # reported by the settings check
     if runner is None:
         return
+
+    from ragstrata.core.transport import redact_url  # httpx: only when an LLM is checked
 
     shown = redact_url(llm.base_url) if llm.base_url else ""
     name = f"{llm.provider} model {llm.model!r}" + (f" at {shown}" if shown else "")
