@@ -104,7 +104,7 @@ def mcp_session(src: str, repo: Path, questions: list[str]) -> tuple[float, list
     """(seconds from process start to the ``initialize`` reply, seconds per ``ask`` call)."""
     start = time.perf_counter()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "ragstrata", "mcp", "--repo", str(repo)],
+        [sys.executable, "-m", "ragstrata", "mcp", "--repo", f"r={repo}"],
         env=_env(src),
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,

@@ -474,3 +474,39 @@ def test_failures_map_to_one_line_tool_errors(tmp_path: Path) -> None:
         "RuntimeError: boom at line 2"
     )
     assert _error(error_result(ValueError("bad top_k")), "invalid_argument")
+
+
+def test_warm_up_waits_for_the_first_reply_then_runs_once(repo: Path) -> None:
+    """Over stdio the warm-up starts after `initialize` is answered (it would hold the
+    interpreter while the client waits); it starts once, and not after the server stopped."""
+    import io
+
+    from ragstrata.cli.common import WarmUp
+    from ragstrata.mcp.stdio import _Wire
+
+    settings = load_settings(repo, env={}, overrides={"embedder": {"provider": "hash"}})
+    rs = Ragstrata(repo, settings)
+    rs.index()
+    searched: list[str] = []
+    real_search = rs.search
+
+    def counting_search(query: str, **kwargs: Any) -> Any:
+        searched.append(query)
+        return real_search(query, **kwargs)
+
+    rs.search = counting_search  # type: ignore[method-assign]
+    repos = RepoSet({"app": rs})
+    warm = WarmUp(repos)
+    out = io.StringIO()
+    wire = _Wire(io.StringIO(), out, on_first_reply=warm.start)
+    assert searched == []  # nothing before the first reply
+    anyio.run(wire.write, '{"jsonrpc": "2.0", "id": 1, "result": {}}\n')
+    anyio.run(wire.write, '{"jsonrpc": "2.0", "id": 2, "result": {}}\n')
+    warm.stop()  # joins the one warm-up thread
+    assert out.getvalue().count("\n") == 2
+    assert searched and len(searched) == len(set(searched))  # one pass, each query once
+    after = WarmUp(repos)
+    after.stop()
+    after.start()  # too late: the server has stopped
+    assert len(searched) == len(set(searched))
+    repos.close()

@@ -30,6 +30,7 @@ __all__ = [
     "MAX_TOP_K",
     "GlobalOptions",
     "ServedRepos",
+    "WarmUp",
     "WatchFlag",
     "edge_settings",
     "err_console",
@@ -196,6 +197,31 @@ def start_warm_up(served: Registry) -> Callable[[], None]:
         thread.join()
 
     return stop
+
+
+class WarmUp:
+    """:func:`start_warm_up` started once, when :meth:`start` is first called (the MCP stdio
+    server calls it after its first reply: warming up meanwhile would hold the interpreter while
+    the client waits for ``initialize``); :meth:`stop` joins it if it ever started, and keeps it
+    from starting afterwards."""
+
+    def __init__(self, served: Registry) -> None:
+        self._served = served
+        self._lock = threading.Lock()
+        self._stop: Callable[[], None] | None = None
+        self._closed = False
+
+    def start(self) -> None:
+        with self._lock:
+            if self._stop is None and not self._closed:
+                self._stop = start_warm_up(self._served)
+
+    def stop(self) -> None:
+        with self._lock:
+            self._closed = True
+            stop = self._stop
+        if stop is not None:
+            stop()
 
 
 ServedRepos = Annotated[

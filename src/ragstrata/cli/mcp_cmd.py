@@ -15,11 +15,11 @@ import typer
 
 from ragstrata.cli.common import (
     ServedRepos,
+    WarmUp,
     WatchFlag,
     edge_settings,
     is_loopback,
     open_served,
-    start_warm_up,
 )
 from ragstrata.errors import ConfigError
 
@@ -64,7 +64,7 @@ def mcp_command(
     facades = open_served(repo, ctx.obj)
     logging.basicConfig(level=logging.WARNING)  # stderr: stdout belongs to the protocol
     repos = RepoSet(facades)
-    stop_warming = start_warm_up(repos)
+    warm_up = WarmUp(repos)
     stop_watching = None
     if watch:
         from ragstrata.app.watchers import start_watchers
@@ -72,10 +72,15 @@ def mcp_command(
         stop_watching = start_watchers(
             facades, repos, settings_for=lambda folder: edge_settings(folder, options=ctx.obj)
         )
+    server = build_server(repos)
+    if transport is TransportChoice.STDIO:
+        server.on_first_reply = warm_up.start  # after `initialize` is answered
+    else:
+        warm_up.start()
     try:
-        run_server(build_server(repos), transport.value, host, port)
+        run_server(server, transport.value, host, port)
     finally:
-        stop_warming()
+        warm_up.stop()
         if stop_watching is not None:
             stop_watching()
         repos.close()

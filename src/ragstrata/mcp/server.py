@@ -92,7 +92,10 @@ def _arguments_error(tool: str, exc: ValidationError) -> CallToolResult:
 
 
 class RagstrataMCPServer(MCPServer[Any]):
-    """``MCPServer`` whose argument-validation errors are one line naming each bad field."""
+    """``MCPServer`` whose argument-validation errors are one line naming each bad field;
+    over stdio, ``on_first_reply`` (if set) is called once its first reply is written."""
+
+    on_first_reply: Callable[[], None] | None = None
 
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
@@ -109,7 +112,7 @@ class RagstrataMCPServer(MCPServer[Any]):
         (:mod:`ragstrata.mcp.stdio`) instead of dropped."""
         from ragstrata.mcp.stdio import serve_stdio
 
-        await serve_stdio(self._lowlevel_server)
+        await serve_stdio(self._lowlevel_server, on_first_reply=self.on_first_reply)
 
 
 def guarded(call: Callable[[], tools.ToolOutput]) -> CallToolResult:

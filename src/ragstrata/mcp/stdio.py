@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import os
 import threading
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import contextmanager
 from io import TextIOWrapper
 from typing import IO, Any
@@ -102,15 +102,21 @@ def _reply(ident: str | int | None, code: int, message: str) -> dict[str, Any]:
 class _Wire:
     """The client's end: lines in, whole lines out (one writer at a time)."""
 
-    def __init__(self, reader: IO[str], writer: IO[str]) -> None:
+    def __init__(
+        self, reader: IO[str], writer: IO[str], on_first_reply: Callable[[], None] | None = None
+    ) -> None:
         self.reader = reader
         self.writer = writer
         self.lock = threading.Lock()
+        self._on_first_reply = on_first_reply
 
     def _write(self, text: str) -> None:
         with self.lock:
             self.writer.write(text)
             self.writer.flush()
+            hook, self._on_first_reply = self._on_first_reply, None
+        if hook is not None:
+            hook()
 
     async def write(self, text: str) -> int:
         await anyio.to_thread.run_sync(self._write, text)
@@ -166,11 +172,12 @@ class _Lines:
         return self.wire.lines()
 
 
-async def serve_stdio(lowlevel: Any) -> None:
-    """Serve the SDK's low-level ``Server`` over stdin/stdout until stdin closes."""
+async def serve_stdio(lowlevel: Any, on_first_reply: Callable[[], None] | None = None) -> None:
+    """Serve the SDK's low-level ``Server`` over stdin/stdout until stdin closes;
+    ``on_first_reply`` is called once, after the first reply is written."""
     from mcp.server.stdio import stdio_server
 
     with _claimed_std() as (reader, writer):
-        wire = _Wire(reader, writer)
+        wire = _Wire(reader, writer, on_first_reply)
         async with stdio_server(stdin=_Lines(wire), stdout=wire) as (read, write):  # type: ignore[arg-type]
             await lowlevel.run(read, write, lowlevel.create_initialization_options())
