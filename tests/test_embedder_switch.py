@@ -28,7 +28,8 @@ def test_a_new_model_is_told_then_refilled_with_the_rows_kept(tmp_path: Path) ->
         first = rs.index()
         assert first.embeddings_pending == 0 and not first.notices
         rows = rs.status().rows
-        assert rs.ask("where is charge defined?").notices == ()
+        quiet = rs.ask("where is charge defined?")
+        assert quiet.notices == () and "notices" not in quiet.to_dict()  # the contract as is
     with _open(repo, 32) as rs:
         old, new = "hash/feature-hash-v1/64", rs.embedder.fingerprint
         for question in ("where is charge defined?", "где определена функция charge?"):
@@ -43,8 +44,10 @@ def test_a_new_model_is_told_then_refilled_with_the_rows_kept(tmp_path: Path) ->
         report = rs.index()
         (told,) = report.notices
         assert "embedding model changed" in told and "rows are kept" in told
+        assert report.to_dict()["notices"] == [told]
         assert report.embeddings_done > 0 and report.embeddings_pending == 0
         assert report.added == report.changed == 0  # no file was extracted again
         assert rs.status().rows == rows
         assert rs.ask("where is charge defined?").notices == ()
-        assert not rs.index().notices
+        again = rs.index()
+        assert not again.notices and "notices" not in again.to_dict()

@@ -225,7 +225,7 @@ def test_ask_mirrors_ask_json_and_continues_a_session(server: httpx.Client, pay:
     assert response.status_code == 200
     data = response.json()
     assert data == pay.ask(question).to_dict()
-    assert set(data) == {"plan", "hits", "evidence", "answer", "session", "notices"}
+    assert set(data) == {"plan", "hits", "evidence", "answer", "session"}
     # the answer contract: status and the lead sentence that opens the text
     assert data["answer"]["status"] == "answered"
     assert data["answer"]["lead"].startswith("`payments.gateway.charge` is called from")

@@ -165,7 +165,7 @@ def repo(tmp_path: Path) -> Path:
 def test_full_index_matches_ingestion_and_reports(repo: Path) -> None:
     report = run(repo)
     data = report.to_dict()
-    assert set(data) == {"files", "rows", "embeddings", "seconds", "secrets", "notices"}
+    assert set(data) == {"files", "rows", "embeddings", "seconds", "secrets"}
     assert data["secrets"] == {"redacted": 0, "by_kind": {}}
     assert set(data["files"]) == {"added", "changed", "removed", "unchanged", "skipped"}
     assert list(data["rows"]) == ["C0", "C1", "C2", "C3", "D0", "D1", "D2"]

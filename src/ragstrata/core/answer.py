@@ -100,11 +100,14 @@ class AskResult:
     notices: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        """The ``ask --json`` contract; ``notices`` appears only when there is one."""
+        out: dict[str, Any] = {
             "plan": self.plan,
             "hits": [h.to_dict() for h in self.evidence.hits],
             "evidence": self.evidence.to_dict(),
             "answer": self.answer.to_dict(),
             "session": self.session,
-            "notices": list(self.notices),
         }
+        if self.notices:
+            out["notices"] = list(self.notices)
+        return out

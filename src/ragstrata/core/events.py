@@ -109,8 +109,9 @@ class IndexReport:
             "embeddings": {"done": self.embeddings_done, "pending": self.embeddings_pending},
             "seconds": round(self.seconds, 3),
             "secrets": _secrets(self.secrets_redacted),
-            "notices": list(self.notices),
         }
+        if self.notices:  # only when there is something to tell (the model changed, ...)
+            out["notices"] = list(self.notices)
         if self.dry_run:
             out["dry_run"] = True
             out["estimate"] = self.estimate.to_dict() if self.estimate else None
