@@ -18,7 +18,7 @@ from ragstrata.relations.repository import ingest_repository
 from ragstrata.retrieve.fusion import CORROBORATION, RankedList, file_ranking, fuse, group_hits
 from ragstrata.retrieve.lexical import term_lists
 from ragstrata.retrieve.profiles import LIST_KINDS, PROFILE_NAMES, get_profile
-from ragstrata.retrieve.retriever import RELAXED_SCOPE, Retriever
+from ragstrata.retrieve.retriever import RELAXED_LANGUAGE, RELAXED_SCOPE, Retriever
 from ragstrata.settings import EmbedderSettings, IndexSettings
 from ragstrata.store.sqlite import SQLiteStore
 from ragstrata.testing import HashEmbedder
@@ -349,6 +349,26 @@ def test_empty_path_scope_is_relaxed_and_says_so(ask) -> None:  # type: ignore[n
     assert ev.hits, "a path scope that matches nothing must not return nothing"
     assert ev.hits[0].symbol == "users.service.UserService"
     assert all(any(r.startswith(RELAXED_SCOPE) for r in h.reasons) for h in ev.hits)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "fetch_profile fails: I don't think `math.h` has it, see profile.h",
+        "fetch_profile падает: в `math.h` такого нет",
+    ],
+)
+def test_a_language_no_file_is_in_is_relaxed_and_says_so(ask, question: str) -> None:  # type: ignore[no-untyped-def]
+    """A pasted C header in a Python repository's issue text must not filter everything out."""
+    ev = ask(question)
+    assert ev.hits, "a language filter that matches no indexed file must not return nothing"
+    assert ev.hits[0].symbol == "users.service.UserService.fetch_profile"
+    assert all(f"{RELAXED_LANGUAGE}: no c files indexed" in h.reasons for h in ev.hits)
+
+
+def test_a_language_the_repository_has_still_filters(ask) -> None:  # type: ignore[no-untyped-def]
+    ev = ask("where is fetch_profile in the python code?")
+    assert ev.hits and not any(r.startswith(RELAXED_LANGUAGE) for h in ev.hits for r in h.reasons)
 
 
 def test_tests_excluded_by_default_and_only_when_asked(ask) -> None:  # type: ignore[no-untyped-def]

@@ -29,6 +29,7 @@ from dataclasses import replace
 from functools import partial
 
 from ragstrata.core.evidence import Evidence, Hit
+from ragstrata.core.languages import detect_language
 from ragstrata.core.values import ScoredRow, SearchFilters
 from ragstrata.embed.base import Embedder
 from ragstrata.errors import ConfigError
@@ -48,9 +49,10 @@ from ragstrata.settings import Settings
 from ragstrata.store.protocols import Store
 from ragstrata.text.tokens import cyrillic_ratio, is_identifier, word_tokens
 
-__all__ = ["RELAXED_SCOPE", "Retriever", "plan_filters"]
+__all__ = ["RELAXED_LANGUAGE", "RELAXED_SCOPE", "Retriever", "plan_filters"]
 
 RELAXED_SCOPE = "path_scope relaxed"
+RELAXED_LANGUAGE = "language filter relaxed"
 """Reason prefix on every hit when the plan's path scope matched nothing."""
 
 _DEFAULT_LAYER_K = 10
@@ -67,12 +69,15 @@ _TRUSTED = 0.85  # SYMBOL anchor confidence from which a lookup weighs fully
 _IS_TEST = {TestPolicy.EXCLUDE: False, TestPolicy.ONLY: True, TestPolicy.INCLUDE: None}
 
 
-def plan_filters(plan: RouterPlan, prefixes: Sequence[str] | None) -> SearchFilters:
-    """The store filters of ``plan`` with ``prefixes`` for its (resolved) path scope."""
+def plan_filters(
+    plan: RouterPlan, prefixes: Sequence[str] | None, languages: Sequence[str] | None = None
+) -> SearchFilters:
+    """The store filters of ``plan`` with ``prefixes`` for its (resolved) path scope and
+    ``languages`` for its language filter (default: the plan's own)."""
     f = plan.retrieval_spec.filters
     return SearchFilters(
         path_prefixes=tuple(prefixes) if prefixes else None,
-        languages=tuple(f.language) or None,
+        languages=tuple(f.language if languages is None else languages) or None,
         is_test=_IS_TEST[f.test_policy],
     )
 
@@ -112,11 +117,14 @@ class Retriever:
         relaxed = False
         if scope and not prefixes:
             relaxed = True
-        filters = plan_filters(plan, None if relaxed else prefixes)
+        wanted = list(plan.retrieval_spec.filters.language)
+        # a language no indexed file is in ("math.h" pasted into a Python issue) narrows to nothing
+        languages = self._indexed_languages(wanted) if wanted else None
+        filters = plan_filters(plan, None if relaxed else prefixes, languages)
         lists, matches = self._all_lists(plan, profile, depths, filters)
         if scope and not relaxed and not any(lst.rows for lst in lists):
             relaxed = True
-            filters = plan_filters(plan, None)
+            filters = plan_filters(plan, None, languages)
             lists, matches = self._all_lists(plan, profile, depths, filters)
         fused = fuse(lists, profile.rrf_k)
         flow_hits = [
@@ -130,9 +138,12 @@ class Retriever:
                 if lst.kind == "flow"
                 for r in lst.rows
             ]
-        if relaxed:
-            note = f"{RELAXED_SCOPE}: nothing under {', '.join(scope)}"
-            hits = [replace(h, reasons=(*h.reasons, note)) for h in hits]
+        notes = [f"{RELAXED_SCOPE}: nothing under {', '.join(scope)}"] if relaxed else []
+        if languages is not None and len(languages) < len(wanted):
+            missing = [lang for lang in wanted if lang not in languages]
+            notes.append(f"{RELAXED_LANGUAGE}: no {', '.join(missing)} files indexed")
+        if notes:
+            hits = [replace(h, reasons=(*h.reasons, *notes)) for h in hits]
         requirements = check_policy(plan, hits, matches, flow_hits)
         candidates = near_misses(self.store, matches, filters) if matches else ()
         return Evidence(hits=tuple(hits[:top_k]), requirements=requirements, candidates=candidates)
@@ -337,6 +348,19 @@ class Retriever:
             return cache[term]
 
         return probe
+
+    def _indexed_languages(self, wanted: Sequence[str]) -> list[str]:
+        """The languages of ``wanted`` that some indexed file is written in."""
+        left = set(wanted)
+        found: set[str] = set()
+        for path in self.store.catalog():
+            language = detect_language(path)
+            if language in left:
+                found.add(language)
+                left.discard(language)
+                if not left:
+                    break
+        return [lang for lang in wanted if lang in found]
 
     def _resolve_scope(self, scope: Sequence[str]) -> list[str]:
         """Path prefixes for the scope entries: an entry that is a prefix of some indexed path
