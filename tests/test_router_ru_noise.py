@@ -28,6 +28,10 @@ def _policy(query: str) -> str:
         ("где в тестах проверяется retry?", "ONLY"),
         ("где в наших тестах проверяется retry?", "ONLY"),
         ("show the tests for the retry logic", "ONLY"),
+        ("which tests for retry fail?", "ONLY"),
+        # an issue report that mentions failing tests asks about the code, not for tests alone
+        ("decompose() returns an arbitrary order; this is causing test failures for me", "INCLUDE"),
+        ("decompose() возвращает случайный порядок, из-за этого у меня падают тесты", "INCLUDE"),
         ("как работает retry в клиенте?", "EXCLUDE"),
     ],
 )

@@ -104,6 +104,7 @@ class RouterData:
     switch: Lexicon
     tests_include: Lexicon
     tests_only: Lexicon
+    tests_only_exact: Lexicon
     lang_before: WordSet
     lang_after: WordSet
     languages: tuple[LanguageRule, ...]
@@ -271,7 +272,8 @@ def load_router_data(cue_files: Sequence[Path] = ()) -> RouterData:
     switch = _strs(signals["switch"].get("ru"), "switch") + _strs(signals["switch"].get("en"), "")
     tests = signals["tests"]
     t_inc = _strs(tests.get("include_ru"), "tests") + _strs(tests.get("include_en"), "tests")
-    t_only = _strs(tests.get("only_ru"), "tests") + _strs(tests.get("only_en"), "tests")
+    t_only_ru = _strs(tests.get("only_ru"), "tests")
+    t_only_en = _strs(tests.get("only_en"), "tests")
     for path in cue_files:
         doc = _read_toml(Path(path))
         blocks += _blocks(doc, str(path))
@@ -281,8 +283,8 @@ def load_router_data(cue_files: Sequence[Path] = ()) -> RouterData:
         extra_tests = doc.get("tests", {})
         for key in ("include_ru", "include_en"):
             t_inc += _strs(extra_tests.get(key), f"{path} tests.{key}")
-        for key in ("only_ru", "only_en"):
-            t_only += _strs(extra_tests.get(key), f"{path} tests.{key}")
+        t_only_ru += _strs(extra_tests.get("only_ru"), f"{path} tests.only_ru")
+        t_only_en += _strs(extra_tests.get("only_en"), f"{path} tests.only_en")
     settings = intents_doc["settings"]
     max_gap = int(settings.get("max_gap", 3))
     entries = [(p, n) for n, b in enumerate(blocks) for p in b.phrases]
@@ -314,7 +316,10 @@ def load_router_data(cue_files: Sequence[Path] = ()) -> RouterData:
         anchor_hard=frozenset(_strs(intents_doc.get("anchor_hard", {}).get("keys"), "anchor_hard")),
         switch=Lexicon(((p, 0) for p in switch), 1),
         tests_include=Lexicon(((p, 0) for p in t_inc), 1),
-        tests_only=Lexicon(((p, 0) for p in t_only), 1),
+        # Russian puts a possessive or an adjective inside the phrase ("в наших тестах"); in
+        # English a word inside makes another phrase ("test failures for me" asks no tests)
+        tests_only=Lexicon(((p, 0) for p in t_only_ru), 1),
+        tests_only_exact=Lexicon(((p, 0) for p in t_only_en), 0),
         lang_before=WordSet(_strs(langs.get("before"), "languages.before")),
         lang_after=WordSet(_strs(langs.get("after"), "languages.after")),
         languages=rules,

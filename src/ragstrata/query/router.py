@@ -251,7 +251,7 @@ class Router:
     def _test_policy(
         self, qtoks: Sequence[QTok], anchors: Sequence[AnchorDraft], hits: Sequence[TermHit]
     ) -> TestPolicy:
-        if self.data.tests_only.find(qtoks):
+        if self.data.tests_only.find(qtoks) or self.data.tests_only_exact.find(qtoks):
             return TestPolicy.ONLY
         if self.data.tests_include.find(qtoks) or any(h.category == "test" for h in hits):
             return TestPolicy.INCLUDE
