@@ -52,8 +52,9 @@ from ragstrata.text.tokens import cyrillic_ratio, is_identifier, word_tokens
 __all__ = ["RELAXED_LANGUAGE", "RELAXED_SCOPE", "Retriever", "plan_filters"]
 
 RELAXED_SCOPE = "path_scope relaxed"
-RELAXED_LANGUAGE = "language filter relaxed"
 """Reason prefix on every hit when the plan's path scope matched nothing."""
+RELAXED_LANGUAGE = "language filter relaxed"
+"""Reason prefix on every hit when a language the plan filters by has no indexed file."""
 
 _DEFAULT_LAYER_K = 10
 _MAX_SUB_QUERIES = 4
