@@ -1,7 +1,8 @@
 """Build the configured embedder from ``EmbedderSettings``.
 
 Providers: ``local`` (a model shipped in a PyPI package: the MiniLM default, the fine-tuned
-code MiniLM shipped in this package, or the multilingual e5 option), ``hash`` (the deterministic fake, for tests and dry runs), and the remote
+code MiniLM shipped in this package, or the multilingual e5 option), ``hash`` (the
+deterministic fake, for tests and dry runs), and the remote
 ``openai`` (OpenAI-compatible ``/embeddings``) and ``ollama`` (``/api/embed``) services, which
 need ``embedder.base_url`` and ``embedder.model``.
 """

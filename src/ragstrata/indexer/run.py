@@ -40,7 +40,7 @@ from pathlib import Path
 from ragstrata.core.events import Estimate, IndexEvent, IndexReport
 from ragstrata.core.rows import FileRows, Layer, RelationRow, Row
 from ragstrata.core.texts import DEFAULT_EMBED_LAYERS, embedding_text
-from ragstrata.core.values import CatalogEntry, Manifest
+from ragstrata.core.values import CatalogEntry
 from ragstrata.embed.base import Embedder
 from ragstrata.indexer.embed_fill import fill_vectors
 from ragstrata.indexer.manifest import check_manifest, expected_manifest
@@ -123,7 +123,9 @@ class Indexer:
             if check.reembed:
                 self.store.drop_vectors(keep_fingerprint=expected.embedder_fingerprint)
                 if stored is not None and not rebuild:
-                    notices = (_model_changed(stored.embedder_fingerprint, expected),)
+                    notices = (
+                        _model_changed(stored.embedder_fingerprint, expected.embedder_fingerprint),
+                    )
         warnings: tuple[str, ...] = ()
         rewritten = 0
         redacted: dict[str, tuple[str, ...]] = {}
@@ -325,9 +327,9 @@ def _hand_back_heap() -> None:
         return
 
 
-def _model_changed(old_fingerprint: str, expected: Manifest) -> str:
+def _model_changed(old: str, new: str) -> str:
     """The one line an index run reports when the embedding model changed since the last run."""
     return (
-        f"the embedding model changed ({old_fingerprint} -> {expected.embedder_fingerprint}): "
+        f"the embedding model changed ({old} -> {new}): "
         "the old vectors were dropped and every text is re-embedded; rows are kept"
     )

@@ -114,13 +114,14 @@ class Retriever:
         profile = self._profile or get_profile(plan.retrieval_spec.rerank_profile, encoder)
         depths = _layer_depths(plan, layers)
         scope = list(plan.retrieval_spec.filters.path_scope)
-        prefixes = self._resolve_scope(scope) if scope else None
+        wanted = list(plan.retrieval_spec.filters.language)
+        paths = list(self.store.catalog()) if scope or wanted else []  # read once for both
+        prefixes = _resolve_scope(scope, paths) if scope else None
         relaxed = False
         if scope and not prefixes:
             relaxed = True
-        wanted = list(plan.retrieval_spec.filters.language)
         # a language no indexed file is in ("math.h" pasted into a Python issue) narrows to nothing
-        languages = self._indexed_languages(wanted) if wanted else None
+        languages = _indexed_languages(wanted, paths) if wanted else None
         filters = plan_filters(plan, None if relaxed else prefixes, languages)
         lists, matches = self._all_lists(plan, profile, depths, filters)
         if scope and not relaxed and not any(lst.rows for lst in lists):
@@ -350,40 +351,41 @@ class Retriever:
 
         return probe
 
-    def _indexed_languages(self, wanted: Sequence[str]) -> list[str]:
-        """The languages of ``wanted`` that some indexed file is written in."""
-        left = set(wanted)
-        found: set[str] = set()
-        for path in self.store.catalog():
-            language = detect_language(path)
-            if language in left:
-                found.add(language)
-                left.discard(language)
-                if not left:
-                    break
-        return [lang for lang in wanted if lang in found]
 
-    def _resolve_scope(self, scope: Sequence[str]) -> list[str]:
-        """Path prefixes for the scope entries: an entry that is a prefix of some indexed path
-        stays; otherwise indexed paths ending with ``/entry`` (or folders ``/entry/``), or the
-        indexed file an absolute or foreign path ends with. An entry that resolves to nothing
-        narrows nothing."""
-        paths = list(self.store.catalog())
-        out: list[str] = []
-        for raw in scope:
-            entry = clean_path(raw)
-            if not entry:
-                continue
-            probe = SearchFilters(path_prefixes=(entry,))
-            if any(probe.matches_path(p) for p in paths):
-                out.append(entry)
-                continue
-            for p in paths:
-                if ("/" + entry + "/") in ("/" + p) and not p.endswith("/" + entry):
-                    i = ("/" + p).index("/" + entry + "/")
-                    out.append(p[: i + len(entry)].lstrip("/"))
-            out += indexed_files(entry, paths)
-        return list(dict.fromkeys(out))
+def _indexed_languages(wanted: Sequence[str], paths: Sequence[str]) -> list[str]:
+    """The languages of ``wanted`` that some indexed file (of ``paths``) is written in."""
+    left = set(wanted)
+    found: set[str] = set()
+    for path in paths:
+        language = detect_language(path)
+        if language in left:
+            found.add(language)
+            left.discard(language)
+            if not left:
+                break
+    return [lang for lang in wanted if lang in found]
+
+
+def _resolve_scope(scope: Sequence[str], paths: Sequence[str]) -> list[str]:
+    """Path prefixes for the scope entries: an entry that is a prefix of some indexed path
+    stays; otherwise indexed paths ending with ``/entry`` (or folders ``/entry/``), or the
+    indexed file an absolute or foreign path ends with. An entry that resolves to nothing
+    narrows nothing."""
+    out: list[str] = []
+    for raw in scope:
+        entry = clean_path(raw)
+        if not entry:
+            continue
+        probe = SearchFilters(path_prefixes=(entry,))
+        if any(probe.matches_path(p) for p in paths):
+            out.append(entry)
+            continue
+        for p in paths:
+            if ("/" + entry + "/") in ("/" + p) and not p.endswith("/" + entry):
+                i = ("/" + p).index("/" + entry + "/")
+                out.append(p[: i + len(entry)].lstrip("/"))
+        out += indexed_files(entry, paths)
+    return list(dict.fromkeys(out))
 
 
 def _symbol_trust(plan: RouterPlan) -> dict[str, float]:
