@@ -20,11 +20,15 @@ __all__ = ["QuestionFacets"]
 class QuestionFacets:
     """What one question asks for (see the module docstring)."""
 
-    asks: frozenset[str] = frozenset()  # callers | callees | tests | how | where
+    asks: frozenset[str] = frozenset()  # callers | callees | tests | how | where | configure
     topics: tuple[str, ...] = ()  # documentation topics, strongest first
     kinds: tuple[str, ...] = ()  # definition kinds the question names, C1 kind names
     details: frozenset[str] = frozenset()  # returns | condition | error | otherwise | missing
     terms: tuple[str, ...] = ()  # content words, lower-case, English (RU words as their EN terms)
+    # the same words, one group per word of the question: a Latin word alone, a Russian word
+    # with all its English terms («исключение» -> exception, error, raise): matching any of a
+    # group is matching that one word
+    concepts: tuple[frozenset[str], ...] = ()
     words: frozenset[str] = frozenset()  # the question's own words, folded (any language)
     names_module: bool = False  # "модуль X", "the file X": a file or package is meant
     mentions_tests: bool = False  # any word about tests (a doc request may then target one)
@@ -50,3 +54,8 @@ class QuestionFacets:
     @property
     def how(self) -> bool:
         return "how" in self.asks
+
+    @property
+    def configure(self) -> bool:
+        """Asks how to change a behaviour ("how do I disable …", «как ограничить …»)."""
+        return "configure" in self.asks

@@ -21,6 +21,7 @@ from ragstrata.query.kinds import _lexicon as kinds_lexicon
 from ragstrata.query.kinds import question_kinds
 from ragstrata.query.lexicon import Lexicon, query_tokens
 from ragstrata.query.models import RouterPlan, TestPolicy
+from ragstrata.query.terms import default_expander
 from ragstrata.text.stopwords import is_stopword
 from ragstrata.text.tokens import identifier_parts, tokenize
 
@@ -28,6 +29,7 @@ __all__ = [
     "ASKS",
     "DETAILS",
     "TOPICS",
+    "concepts_of",
     "content_terms",
     "facets_of",
     "heading_topic_score",
@@ -118,8 +120,32 @@ def facets_of(plan: RouterPlan) -> QuestionFacets:
     """The facets of ``plan``'s question, with its content words (:func:`content_terms`)."""
     tests_only = plan.retrieval_spec.filters.test_policy is TestPolicy.ONLY
     facets = read_facets(plan.query_plan.raw, tests_only)
-    terms = content_terms(plan.query_plan.raw, tuple(plan.query_plan.expansions))
-    return replace(facets, terms=terms)
+    expansions = tuple(plan.query_plan.expansions)
+    terms = content_terms(plan.query_plan.raw, expansions)
+    return replace(facets, terms=terms, concepts=concepts_of(plan.query_plan.raw, expansions))
+
+
+@lru_cache(maxsize=512)
+def concepts_of(question: str, expansions: tuple[str, ...] = ()) -> tuple[frozenset[str], ...]:
+    """The question's content words grouped by the word of the question they come from: each
+    Latin content word alone (with its identifier parts), each Russian term with the English
+    words of its expansions the plan kept (``expansions``; stopwords kept: «показ» -> show)."""
+    groups: list[frozenset[str]] = []
+    for tok in tokenize(question):
+        word = tok.text
+        if not word.isascii() or not any(ch.isalpha() for ch in word):
+            continue
+        parts = {p.lower() for p in (word, *identifier_parts(word))}
+        group = frozenset(p for p in parts if len(p) >= 3 and not is_stopword(p))
+        if group:
+            groups.append(group)
+    kept = {w for term in expansions for w in term.lower().split()}
+    for hit in default_expander().find(question):
+        words = {w for term in hit.expansions for w in term.lower().split()} & kept
+        group = frozenset(w for w in words if len(w) >= 3)
+        if group:
+            groups.append(group)
+    return tuple(dict.fromkeys(groups))
 
 
 @lru_cache(maxsize=512)

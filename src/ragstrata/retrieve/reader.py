@@ -127,10 +127,16 @@ class IndexReader:
 
     # ---------------------------------------------------------------- by literal term
     def rows_writing(
-        self, terms: str | Sequence[str], layers: Sequence[str], limit: int
+        self,
+        terms: str | Sequence[str],
+        layers: Sequence[str],
+        limit: int,
+        *,
+        is_test: bool | None = None,
     ) -> list[ScoredRow]:
         """Rows of ``layers`` whose analysed text holds ``terms`` (a string is analysed, a
         sequence term by term), best first: the candidates for a literal the question quotes
-        (an option, a header, a heading)."""
+        (an option, a header, a heading). ``is_test=False`` leaves tests out."""
         query = terms if isinstance(terms, str) else list(terms)
-        return list(self._store.search_lexical(query, SearchFilters(layers=tuple(layers)), limit))
+        filters = SearchFilters(layers=tuple(layers), is_test=is_test)
+        return list(self._store.search_lexical(query, filters, limit))

@@ -39,6 +39,7 @@ from ragstrata.answer.graphs.sections import (
     has_body,
     topic_sections,
 )
+from ragstrata.answer.graphs.settings import settings_part
 from ragstrata.core.answer import Answer
 from ragstrata.core.evidence import Evidence, Hit
 from ragstrata.core.languages import detect_language, is_test
@@ -114,7 +115,13 @@ class CodeQAGraph(EvidenceGraph):
             if usage is not None:
                 parts.append(usage[0])
                 lead = usage[1]
-        if asks_a_detail(plan, focus, defs):
+        setting = None
+        if focus.configure and not names and not lead:
+            setting = settings_part(self.reader, plan, evidence, focus, msgs, citations)
+            if setting is not None:
+                parts.append(setting[0])
+                lead = setting[1]
+        if setting is None and asks_a_detail(plan, focus, defs):
             detail = self._detail_part(defs[0], focus, msgs, citations)
             if detail is not None:
                 part, lead = detail

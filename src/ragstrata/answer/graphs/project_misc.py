@@ -39,6 +39,7 @@ from ragstrata.answer.graphs.sections import (
     readme_overview,
     topic_sections,
 )
+from ragstrata.answer.graphs.settings import settings_part
 from ragstrata.core.answer import Answer
 from ragstrata.core.evidence import Evidence, Hit
 from ragstrata.core.languages import detect_language
@@ -140,6 +141,12 @@ class ProjectMiscGraph(EvidenceGraph):
         quoted: list[tuple[str, int, int]] = []
         lead = ""
         setup = [t for t in focus.topics if t in _SETUP_TOPICS]
+        if focus.configure:  # "how do I turn off …": the setting leads, then the docs
+            setting = settings_part(self.reader, plan, evidence, focus, msgs, citations)
+            if setting is not None:
+                parts.append(setting[0])
+                lead = setting[1]
+                quoted += setting[2]
         if setup:
             found = topic_sections(self.reader, paths, setup, focus.words)
             for section in found:
@@ -153,7 +160,7 @@ class ProjectMiscGraph(EvidenceGraph):
                     + quote_block(hit.path, hit.text, hit.start_line)
                 )
                 quoted.append((hit.path, hit.start_line, hit.end_line))
-        if focus.asks and not focus.topics:
+        if focus.asks and not focus.topics and not lead:
             code = self._code_part(evidence, msgs, citations, quoted)
             if code is not None:
                 parts.append(code[0])

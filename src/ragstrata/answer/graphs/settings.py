@@ -1,0 +1,257 @@
+"""The settings a configuration question asks for: the one line a user changes.
+
+"How do I make the router answer 405 instead of 404?", «как отключить показ страницы с
+трассировкой исключения?», "How do I change the port?": the answer is a setting — an exported
+field of an options struct with its doc comment, a documented member of a config interface, a
+``set :port, …`` line, an environment variable the code reads, a key of a defaults table, a
+module constant — not the function that happens to share a word. :func:`find_settings` reads
+the code rows retrieval and the lexical index found for the question's words, finds the lines
+that declare a setting (:data:`_DECLARATIONS`), and scores each by the question's content words
+(compared by stem) in the setting's own name (twice) and in its doc comment and line (once). A
+setting whose name is made only of the question's words counts as well as two more words.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from ragstrata.answer.graphs.base import CitationList, hit_from_scored, quote_block
+from ragstrata.answer.graphs.focus import not_overview_path, peripheral_path
+from ragstrata.answer.graphs.messages import Messages
+from ragstrata.core.evidence import Evidence, Hit
+from ragstrata.core.languages import detect_language, is_test
+from ragstrata.core.question import QuestionFacets
+from ragstrata.query.models import AnchorType, RouterPlan
+from ragstrata.retrieve.reader import IndexReader, mentions
+
+__all__ = ["MIN_SCORE", "Setting", "find_settings", "settings_part"]
+
+MIN_SCORE = 4.0
+"""What a setting must score to lead the answer (two words of the question in its name, or
+one name made of the question's words, or four words of its doc comment)."""
+
+_STEM = 4  # as the detail reader: "listens" ~ "listen", "exceptions" ~ "exception"
+_WORD = re.compile(r"[A-Za-z][a-z]+|[A-Z]+(?![a-z])|\d+")
+_MAX_COMMENT = 12  # doc comment lines read above a declaration
+_POOL = 60  # code rows read for settings
+_TERM_QUERIES = 8  # the question's first words, each also looked up alone
+_SHOWN = 2  # settings quoted
+_DOC_POOL = 10  # documentation sections looked at for the best setting's name
+_DOC_LINES = 12  # lines of that section quoted
+_PROJECT = frozenset({"project"})  # the project's own name prefixes its settings
+# words a switch's name adds to what it switches (stems): USE_RICH, HAS_RICH, ENABLE_X, NO_X
+_SWITCH_WORDS = frozenset({"use", "has", "is", "enab", "disa", "allo", "no", "with", "can"})
+_ENV = (
+    r"(?:getenv|environ\.get|environ\[|ENV\[|ENV\.fetch\(|process\.env\.|env::var\(|"
+    r"System\.getenv\(|System\.getProperty\(|os\.LookupEnv\()"
+)
+# (pattern, a field that needs a doc comment): a declaration line and the setting it declares;
+# the others declare a setting as such (`set :port`, an environment variable, a defaults key)
+_DECLARATIONS: tuple[tuple[re.Pattern[str], bool], ...] = (
+    # Ruby / Sinatra-style: set :port, 4567
+    (re.compile(r"^\s*set\s+:(?P<name>\w+)\s*,"), False),
+    # an environment variable or a system property the code reads
+    (re.compile(_ENV + r"\s*\(?\s*[\"']?(?P<name>[A-Za-z][A-Za-z0-9_.]{2,})"), False),
+    # a key of a defaults table: "SESSION_COOKIE_SECURE": False
+    (re.compile(r"^\s*[\"'](?P<name>[A-Z][A-Z0-9_]{2,})[\"']\s*[:=]"), False),
+    # a module constant: HAS_RICH = ..., MAX_SIZE: int = ...
+    (re.compile(r"^(?:export\s+)?(?:const\s+|var\s+)?(?P<name>[A-Z][A-Z0-9_]{2,})\s*(?::[^=]+)?=\s*\S"), False),
+    # a Java/Kotlin constant
+    (re.compile(r"\bstatic\s+final\s+[\w<>\[\], ]+?\s+(?P<name>[A-Z][A-Z0-9_]+)\s*="), True),
+    # an exported Go struct field: HandleMethodNotAllowed bool
+    (re.compile(r"^\s+(?P<name>[A-Z]\w*)\s+(?:\*|\[\]|map\[\w+\])*[\w.]+\s*(?:`[^`]*`)?\s*(?://.*)?$"), True),
+    # a documented field or member: `pub threads: usize`, `jitless?: boolean`, `debug: bool =`
+    (
+        re.compile(
+            r"^\s+(?:pub(?:\([\w:]+\))?\s+|readonly\s+|public\s+)?(?P<name>[A-Za-z_]\w*)\??\s*:\s*[\w&<\[(\"'|]"
+        ),
+        True,
+    ),
+)  # fmt: skip
+_COMMENT = re.compile(r"^\s*(?://|#|/\*|\*|--|@|\"\"\"|''')")
+
+
+@dataclass(frozen=True, slots=True)
+class Setting:
+    """One declared setting: where it is (its doc comment and the declaration line), its name,
+    and how well it matches the question."""
+
+    path: str
+    start_line: int
+    end_line: int
+    name: str
+    text: str
+    score: float
+
+    @property
+    def span(self) -> tuple[str, int, int]:
+        return (self.path, self.start_line, self.end_line)
+
+
+def _stems(text: str) -> set[str]:
+    return {w.lower()[:_STEM] for w in _WORD.findall(text) if len(w) >= 3}
+
+
+def _comment_above(lines: list[str], k: int) -> int:
+    """The index of the first line of the comment block (and attributes) right above line
+    ``k`` (``k`` itself when there is none)."""
+    start = k
+    for j in range(k - 1, max(-1, k - 1 - _MAX_COMMENT), -1):
+        if not lines[j].strip() or not _COMMENT.match(lines[j]):
+            break
+        start = j
+    return start
+
+
+def _declared(line: str) -> tuple[str, bool] | None:
+    for pattern, documented in _DECLARATIONS:
+        found = pattern.search(line)
+        if found:
+            return found.group("name"), documented
+    return None
+
+
+def _score(
+    name: str,
+    words: set[str],
+    concepts: Sequence[frozenset[str]],
+    ignore: set[str],
+    explicit: bool,
+) -> float:
+    """Twice each word of the question in the setting's name, once each other one in its doc
+    comment and line; a name made of the question's words (besides the project's prefix and a
+    switch word: `TYPER_USE_RICH`, `HAS_RICH`) counts two more when it is declared as a setting
+    (`set :port`, an environment variable) or has two such words (`show_exceptions`)."""
+    own = _stems(name)
+    named = [c for c in concepts if c & own]
+    other = [c for c in concepts if c not in named and c & words]
+    score = 2.0 * len(named) + len(other)
+    core = own - ignore - _SWITCH_WORDS
+    covered = set().union(*named) if named else set()
+    if named and core <= covered and (explicit or len(core) >= 2):
+        score += 2.0
+    return score
+
+
+def settings_in(
+    path: str,
+    text: str,
+    first_line: int,
+    concepts: Sequence[frozenset[str]],
+    ignore: Iterable[str] = (),
+) -> list[Setting]:
+    """The settings declared in ``text`` (lines from ``first_line``), scored by ``concepts``
+    (the question's word groups; ``ignore``: the project's names, which prefix everything)."""
+    ignored = {w[:_STEM] for w in ignore}
+    groups = [g for g in ({w[:_STEM] for w in c if len(w) >= 3} - ignored for c in concepts) if g]
+    if not groups:
+        return []
+    lines = text.splitlines()
+    out: list[Setting] = []
+    for k, line in enumerate(lines):
+        if _COMMENT.match(line):
+            continue
+        end = k
+        if line.rstrip().endswith("(") and k + 1 < len(lines):  # os.getenv(\n "NAME", ...)
+            line, end = line.rstrip() + lines[k + 1].strip(), k + 1
+        found = _declared(line)
+        if found is None:
+            continue
+        name, documented = found
+        start = _comment_above(lines, k)
+        if documented and start == k:
+            continue  # a bare field or parameter says nothing about what it sets
+        words = set().union(*(_stems(x) for x in lines[start : end + 1]))
+        score = _score(name, words, groups, ignored, not documented)
+        if score > 0:
+            block = "\n".join(lines[start : end + 1])
+            out.append(Setting(path, first_line + start, first_line + end, name, block, score))
+    return out
+
+
+def find_settings(
+    hits: Iterable[Hit], concepts: Sequence[frozenset[str]], ignore: Iterable[str] = ()
+) -> list[Setting]:
+    """The settings declared in ``hits`` (code rows; tests, examples and repository pages left
+    out) that match ``concepts`` (the question's word groups, :attr:`QuestionFacets.concepts`;
+    ``ignore``: words such as the project's name that match everything), best first, each span
+    once."""
+    ignore = list(ignore)
+    found: dict[tuple[str, int], Setting] = {}
+    for hit in hits:
+        if is_test(hit.path, detect_language(hit.path)) or peripheral_path(hit.path):
+            continue
+        if not_overview_path(hit.path):
+            continue
+        for setting in settings_in(hit.path, hit.text, hit.start_line, concepts, ignore):
+            key = (setting.path, setting.end_line)
+            if key not in found or found[key].score < setting.score:
+                found[key] = setting
+    return sorted(found.values(), key=lambda s: (-s.score, s.path, s.start_line))
+
+
+def settings_part(
+    reader: IndexReader,
+    plan: RouterPlan,
+    evidence: Evidence,
+    focus: QuestionFacets,
+    msgs: Messages,
+    citations: CitationList,
+) -> tuple[str, str, list[tuple[str, int, int]]] | None:
+    """A configuration question's answer part: the best settings (doc comment and declaration
+    quoted, cited first), the lead naming the best one, and the spans quoted; None when no
+    setting scores :data:`MIN_SCORE` (the answer stays with the code retrieval found)."""
+    ignore = [
+        a.value.lower()
+        for a in plan.query_plan.anchors
+        if a.type is AnchorType.KEY_TERM and a.subtype in _PROJECT
+    ]
+    terms = [
+        t for t in dict.fromkeys(w for c in focus.concepts for w in sorted(c)) if t not in ignore
+    ]
+    code = [h for h in evidence.hits if h.layer in ("C1", "C3")]
+    layers = ("C1", "C3")
+    found = list(reader.rows_writing(terms, layers, _POOL, is_test=False)) if terms else []
+    for term in terms[:_TERM_QUERIES]:  # each word's rows, which the whole query may bury
+        found += reader.rows_writing([term], layers, _POOL, is_test=False)
+    rows = code + [hit_from_scored(s, "settings") for s in found]
+    found_settings = find_settings(rows, focus.concepts, ignore)
+    best = [s for s in found_settings if s.score >= MIN_SCORE][:_SHOWN]
+    if not best:
+        return None
+    parts = []
+    cites = []
+    for setting in best:
+        cited = citations.add(*setting.span)
+        cites.append(cited)
+        parts.append(
+            msgs.t("setting", name=setting.name, cite=cited)
+            + "\n"
+            + quote_block(setting.path, setting.text, setting.start_line)
+        )
+    docs = _documented(reader, best[0].name)
+    if docs is not None:
+        path, start, text = docs
+        cited = citations.add(path, start, start + text.count("\n"))
+        parts.append(
+            msgs.t("setting_docs", name=best[0].name, cite=cited)
+            + "\n"
+            + quote_block(path, text, start)
+        )
+    lead = msgs.t("lead_setting", name=best[0].name, cite=cites[0])
+    return "\n\n".join(parts), lead, [s.span for s in best]
+
+
+def _documented(reader: IndexReader, name: str) -> tuple[str, int, str] | None:
+    """Where the documentation writes the setting's name: the section's lines from the first
+    mention (path, first line, text), of the best section that mentions it."""
+    for scored in reader.rows_writing([name], ("D2",), _DOC_POOL):
+        if not mentions(scored.text, name) or not_overview_path(scored.path):
+            continue
+        lines = scored.text.splitlines()
+        first = next((k for k, line in enumerate(lines) if mentions(line, name)), 0)
+        text = "\n".join(lines[first : first + _DOC_LINES]).rstrip()
+        return scored.path, scored.start_line + first, text
+    return None

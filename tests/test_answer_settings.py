@@ -1,0 +1,168 @@
+"""Configuration questions lead with the setting a user changes, in English and Russian.
+
+A small repository in four languages: an options struct whose documented field is the answer
+beside a function that shares the question's words, a Sinatra-style ``set :port``, an
+environment variable read over two lines, and a config interface member documented by the
+words of the question. The answers come from a real index (SQLite, hash embedder).
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Iterator
+
+import pytest
+
+from ragstrata.answer.graphs.settings import settings_in
+from ragstrata.app.facade import Ragstrata
+from ragstrata.settings import EmbedderSettings, Settings
+
+FILES = {
+    "go.mod": "module example.com/relay\n\ngo 1.22\n",
+    "engine.go": """
+        package relay
+
+        // Engine dispatches requests to handlers.
+        type Engine struct {
+        \t// RejectUnknownMethods if enabled, a request whose path is known but whose method
+        \t// is not is answered with 405 Method Not Allowed instead of 404.
+        \tRejectUnknownMethods bool
+
+        \t// MaxBodyMemory is the memory limit used when parsing a multipart form body.
+        \tMaxBodyMemory int64
+
+        \troutes map[string]string
+        }
+
+        // allowedMethods lists the methods a path answers to.
+        func (engine *Engine) allowedMethods(path string) []string {
+        \treturn nil
+        }
+        """,
+    "lib/relay/base.rb": """
+        module Relay
+          class Base
+            set :port, Integer(ENV['PORT'] || 4567)
+            set :show_errors, true
+            set :logging, false
+          end
+        end
+        """,
+    "relay_py/hooks.py": '''
+        import os
+
+
+        def install_hook():
+            """Install the exception hook."""
+            plain = os.getenv(
+                "RELAY_STANDARD_TRACEBACK", ""
+            )
+            return plain
+        ''',
+    "web/config.ts": """
+        export interface RelayConfig {
+          /** Skip the compiled validators; for environments that forbid eval. */
+          interpreted?: boolean;
+          retries?: number;
+        }
+        """,
+}
+
+
+@pytest.fixture(scope="module")
+def rs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Ragstrata]:
+    root = tmp_path_factory.mktemp("relay")
+    for rel, text in FILES.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+    repo = Ragstrata(root, Settings(embedder=EmbedderSettings(provider="hash", dimensions=64)))
+    repo.index()
+    yield repo
+    repo.close()
+
+
+def _line_of(rs: Ragstrata, path: str, needle: str) -> int:
+    text = (rs.repo / path).read_text(encoding="utf-8").splitlines()
+    return next(n for n, line in enumerate(text, 1) if needle in line)
+
+
+def _lead(rs: Ragstrata, question: str) -> tuple[str, int, int, str]:
+    result = rs.ask(question)
+    first = result.answer.citations[0]
+    return first.path, first.start_line, first.end_line, result.answer.lead
+
+
+@pytest.mark.parametrize(
+    ("question", "path", "needle", "name"),
+    [
+        (
+            "How do I make the engine answer 405 Method Not Allowed when only the method is wrong?",
+            "engine.go",
+            "RejectUnknownMethods bool",
+            "RejectUnknownMethods",
+        ),
+        (
+            "Как ограничить память при разборе multipart-формы?",
+            "engine.go",
+            "MaxBodyMemory int64",
+            "MaxBodyMemory",
+        ),
+        ("How do I change the port the server listens on?", "lib/relay/base.rb", ":port", "port"),
+        (
+            "Как отключить показ ошибок в браузере?",
+            "lib/relay/base.rb",
+            ":show_errors",
+            "show_errors",
+        ),
+        (
+            "Как включить стандартный трейсбек вместо красивого?",
+            "relay_py/hooks.py",
+            '"RELAY_STANDARD_TRACEBACK"',
+            "RELAY_STANDARD_TRACEBACK",
+        ),
+        (
+            "How do I disable compiled validators where the environment forbids eval?",
+            "web/config.ts",
+            "interpreted?: boolean",
+            "interpreted",
+        ),
+    ],
+)
+def test_configuration_question_leads_with_the_setting(
+    rs: Ragstrata, question: str, path: str, needle: str, name: str
+) -> None:
+    cited_path, start, end, lead = _lead(rs, question)
+    line = _line_of(rs, path, needle)
+    assert cited_path == path
+    assert start <= line <= end and end - start <= 3  # the declaration and its doc comment
+    assert f"`{name}`" in lead
+
+
+def test_setting_lead_speaks_the_question_language(rs: Ragstrata) -> None:
+    assert _lead(rs, "Как изменить порт сервера?")[3].startswith("Это настройка `port`")
+    assert _lead(rs, "How do I change the server port?")[3].startswith("The setting is `port`")
+
+
+def test_a_how_question_is_not_answered_by_a_setting(rs: Ragstrata) -> None:
+    """Only a question about changing a behaviour is answered by a setting."""
+    lead = _lead(rs, "How does the engine decide which methods a path allows?")[3]
+    assert "setting" not in lead.lower()
+
+
+def test_an_undocumented_field_is_not_a_setting() -> None:
+    text = "type Engine struct {\n\troutes map[string]string\n\tPort int\n}\n"
+    concepts = [frozenset({"port"})]
+    assert settings_in("engine.go", text, 1, concepts) == []
+    documented = "type Engine struct {\n\t// Port to listen on.\n\tPort int\n}\n"
+    (found,) = settings_in("engine.go", documented, 10, concepts)
+    assert (found.name, found.start_line, found.end_line) == ("Port", 11, 12)
+
+
+def test_a_word_group_counts_once() -> None:
+    """«исключение» -> exception, error, raise is one word of the question: a setting named
+    by two of its synonyms does not beat one named by two different words."""
+    text = "set :raise_errors, true\nset :show_exceptions, true\n"
+    concepts = [frozenset({"exception", "error", "raise"}), frozenset({"show", "display"})]
+    best = max(settings_in("base.rb", text, 1, concepts), key=lambda s: s.score)
+    assert best.name == "show_exceptions"
