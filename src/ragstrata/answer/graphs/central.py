@@ -15,7 +15,7 @@ from collections import defaultdict
 from ragstrata.answer.graphs.base import CitationList, first_sentence, short_name
 from ragstrata.answer.graphs.focus import peripheral_path
 from ragstrata.answer.graphs.messages import Messages
-from ragstrata.answer.graphs.sections import prose_paragraph, readme_overview
+from ragstrata.answer.graphs.sections import readme_parts
 from ragstrata.core.languages import detect_language, is_test
 from ragstrata.core.rows import DefinitionRow
 from ragstrata.core.values import DefinitionKey, SymbolMode
@@ -108,10 +108,11 @@ def overview_parts(
     rest of the code uses most (:func:`parts_part`); and the lead."""
     out: list[str] = []
     lead = ""
-    section = readme_overview(reader, reader.paths())
-    if section is not None:
-        cited = citations.add(section.path, section.start_line, section.end_line)
-        summary = prose_paragraph(section.text)
+    found_readme = readme_parts(reader, reader.paths())
+    if found_readme is not None:
+        path, start, text = found_readme
+        cited = citations.add(path, start, start + text.count("\n"))
+        summary = text
         lead = msgs.t("lead_overview", cite=cited, summary=first_sentence(summary))
         out.append(msgs.t("overview", cite=cited) + "\n\n" + summary)
     found = parts_part(reader, msgs, citations)

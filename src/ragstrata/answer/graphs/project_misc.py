@@ -36,7 +36,7 @@ from ragstrata.answer.graphs.messages import Messages
 from ragstrata.answer.graphs.sections import (
     has_body,
     prose_paragraph,
-    readme_overview,
+    readme_parts,
     topic_sections,
 )
 from ragstrata.answer.graphs.settings import settings_part
@@ -258,9 +258,24 @@ class ProjectMiscGraph(EvidenceGraph):
 
     # ------------------------------------------------------------------ sources
     def _overview(self, paths: list[str]) -> Hit | None:
-        """The root README's first section of running text (not a title, badges or a logo)."""
-        section = readme_overview(self.reader, paths)
-        return None if section is None else hit_from_scored(scored_row(section, 0.0), "readme")
+        """Where the root README says what the project is (:func:`readme_parts`): its
+        paragraph or its features, not the title, badges, a logo or release news."""
+        found = readme_parts(self.reader, paths)
+        if found is None:
+            return None
+        path, start, text = found
+        end = start + text.count("\n")
+        return Hit(
+            layer="D1",
+            path=path,
+            start_line=start,
+            end_line=end,
+            symbol=None,
+            score=0.0,
+            reasons=("readme",),
+            text=text,
+            kind="section",
+        )
 
     def _manifests(self, paths: list[str]) -> list[tuple[Manifest, str]]:
         """Top-level manifests, each parsed from its whole indexed text."""

@@ -31,6 +31,7 @@ __all__ = [
     "has_body",
     "project_docs",
     "prose_paragraph",
+    "readme_parts",
     "topic_sections",
 ]
 
@@ -138,4 +139,80 @@ def readme_overview(reader: IndexReader, paths: Sequence[str]) -> SectionRow | N
         for section in reader.sections(path):
             if prose_paragraph(section.text):
                 return section
+    return None
+
+
+_PARTS_LINES = 20  # a README section naming the parts is cited by this many lines at most
+_PARTS_HEADING_WORDS = (
+    2  # "Features", "Key features", «Компоненты»: not "Apache Commons Components"
+)
+_README_HEAD = 80  # the README's description of itself is in its first lines
+# "Gin is a …", "Apache Commons Lang, a package …", "Package `mux` implements …", «X — это …»
+_DESCRIBES = re.compile(
+    r"^\W*[^.!?]{1,60}?\s(?:is|are)\s+(?:a|an|the)\s|^[^,.!?]{1,50},\s+(?:a|an|the)\s"
+    r"|\b(?:implements|provides)\b|\s[—–-]\s+(?:это\s)?|\bэто\b",
+    re.IGNORECASE,
+)
+
+
+def _paragraphs(text: str) -> list[tuple[int, list[str]]]:
+    """The paragraphs of running text in ``text``: (index of the first line, lines)."""
+    out: list[tuple[int, list[str]]] = []
+    block: list[str] = []
+    first = 0
+    for k, line in enumerate([*text.splitlines(), ""]):
+        if line.strip():
+            if not block:
+                first = k
+            block.append(line.rstrip())
+            continue
+        if block and not any(
+            _NOT_PROSE.match(ln) or _HEADING.match(ln) or _UNDERLINE.match(ln) for ln in block[:1]
+        ):
+            head = block[0].lstrip()
+            code = head.startswith(("```", "$ ", "- [", "* [", "<!--"))
+            if (
+                not code
+                and not block[0].startswith(("    ", "\t"))
+                and len(" ".join(block).split()) >= 3
+            ):
+                out.append((first, block))
+        block = []
+    return out
+
+
+def readme_parts(reader: IndexReader, paths: Sequence[str]) -> tuple[str, int, str] | None:
+    """Where the root README describes the project and its parts: a section whose own short
+    heading names them ("Features", "Architecture", «Компоненты»; not the title section), else
+    the paragraph of its first lines that says what the project is ("Gin is a …"), else the
+    first paragraph of running text: (path, first line, the lines to cite), never the badges,
+    logos and release news around them."""
+    readmes = [p for p in paths if posixpath.basename(p).lower().startswith("readme")]
+    readmes.sort(key=lambda p: (doc_rank(p), p))
+    for path in readmes[:1]:
+        sections = reader.sections(path)
+        for section in sections[1:]:
+            if section.level > 2 or not has_body(section.text, section.heading_path):
+                continue
+            title = section.heading_path.rsplit(">", 1)[-1]
+            if len(title.split()) > _PARTS_HEADING_WORDS:
+                continue
+            if any(heading_topic_score(title, [t]) == 4 for t in ("parts", "overview")):
+                lines = section.text.splitlines()
+                skip = 0  # the heading itself, its underline and blank lines
+                while skip < len(lines) and (
+                    not lines[skip].strip()
+                    or _HEADING.match(lines[skip])
+                    or _UNDERLINE.match(lines[skip])
+                    or lines[skip].strip() == title.strip()
+                ):
+                    skip += 1
+                text = "\n".join(lines[skip : skip + _PARTS_LINES]).rstrip()
+                return path, section.start_line + skip, text
+        head = [s for s in sections if s.start_line <= _README_HEAD]
+        found = [(s, k, lines) for s in head for k, lines in _paragraphs(s.text)]
+        described = [f for f in found if _DESCRIBES.search(f[2][0])] + found[:1]
+        if described:
+            section, k, lines = described[0]
+            return path, section.start_line + k, "\n".join(lines)
     return None

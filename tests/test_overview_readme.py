@@ -1,0 +1,116 @@
+"""An overview leads with the README's own description of the project, cited tightly.
+
+"What are the main parts of X?" is answered first by where the README says what the project
+is and what it is made of: a short "Features" / «Компоненты» section when there is one, else
+the paragraph that says what the project is ("Relay is a …"), never the badges, the logo, the
+release news or a whole section around them. Real index (SQLite, hash embedder).
+"""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from ragstrata.app.facade import Ragstrata
+from ragstrata.settings import EmbedderSettings, Settings
+
+CODE = {
+    "relay/engine.go": """
+        package relay
+
+        // Engine dispatches requests to handlers.
+        type Engine struct {
+        \troutes map[string]string
+        }
+
+        // New makes an Engine.
+        func New() *Engine { return &Engine{} }
+        """,
+    "relay/group.go": """
+        package relay
+
+        // Group shares a prefix.
+        type Group struct {
+        \tengine *Engine
+        }
+
+        func (g *Group) add() { g.engine = New() }
+        """,
+    "go.mod": "module example.com/relay\n\ngo 1.22\n",
+}
+
+NEWS_README = """
+    # Relay
+
+    [![Build](https://ci.example/badge.svg)](https://ci.example)
+
+    ## Relay 2.0 is out!
+
+    We're excited to announce the release of Relay 2.0 with faster routing.
+
+    ---
+
+    Relay is a small HTTP router for Go that matches requests to handlers.
+
+    ## Install
+
+    go get example.com/relay
+    """
+
+FEATURES_README = """
+    # Relay
+
+    Relay routes requests.
+
+    ## Features
+
+    * Routes with variables in the path.
+    * Groups of routes under one prefix.
+
+    ## Install
+
+    go get example.com/relay
+    """
+
+
+def _repo(root: Path, readme: str) -> Ragstrata:
+    files = {**CODE, "README.md": readme}
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+    repo = Ragstrata(root, Settings(embedder=EmbedderSettings(provider="hash", dimensions=64)))
+    repo.index()
+    return repo
+
+
+def _line_of(root: Path, needle: str) -> int:
+    lines = (root / "README.md").read_text(encoding="utf-8").splitlines()
+    return next(n for n, line in enumerate(lines, 1) if needle in line)
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["What are the main parts of relay and what does each do?", "Из каких частей состоит relay?"],
+)
+def test_overview_cites_the_paragraph_that_says_what_the_project_is(
+    tmp_path: Path, question: str
+) -> None:
+    with _repo(tmp_path, NEWS_README) as repo:
+        result = repo.ask(question)
+    first = result.answer.citations[0]
+    line = _line_of(tmp_path, "Relay is a small HTTP router")
+    assert (first.path, first.start_line, first.end_line) == ("README.md", line, line)
+    assert "Relay is a small HTTP router" in result.answer.lead
+    assert "excited" not in result.answer.lead
+
+
+def test_overview_cites_a_features_section_without_its_heading(tmp_path: Path) -> None:
+    with _repo(tmp_path, FEATURES_README) as repo:
+        result = repo.ask("What are the main parts of relay?")
+    first = result.answer.citations[0]
+    start = _line_of(tmp_path, "* Routes with variables")
+    assert (first.path, first.start_line) == ("README.md", start)
+    assert first.end_line == _line_of(tmp_path, "* Groups of routes")
