@@ -293,11 +293,11 @@ def test_generate_docs_graph_unknown_target_offers_candidates(store: SQLiteStore
     [
         (
             "what is this project about?",
-            ("**Overview** (from `README.md:1-3`)", "**Manifests:**", "**Entry points:**"),
+            ("**Overview** (from `README.md:3`)", "**Manifests:**", "**Entry points:**"),
         ),
         (
             "о чём этот проект?",
-            ("**Описание** (из `README.md:1-3`)", "**Манифесты:**", "**Точки входа:**"),
+            ("**Описание** (из `README.md:3`)", "**Манифесты:**", "**Точки входа:**"),
         ),
     ],
 )
@@ -312,7 +312,7 @@ def test_project_misc_overview(store: SQLiteStore, question: str, labels: tuple[
     assert "`paydemo` → `payments.cli:main` (`pyproject.toml:7`)" in answer.text
     assert "`src/`" in answer.text and "`tests/`" in answer.text
     assert "python" in answer.text
-    assert {("README.md", 1, 3), ("pyproject.toml", 7, 7)} <= _cites(answer.citations)
+    assert {("README.md", 3, 3), ("pyproject.toml", 7, 7)} <= _cites(answer.citations)
 
 
 # ----------------------------------------------------------------------------- LLM path

@@ -135,7 +135,7 @@ def test_human_output_has_answer_citations_and_status(
     code, out, _ = run(capsys, "ask", "what is this project about?", "--repo", str(repo))
     assert code == 0
     assert "A tiny payments library." in out
-    assert "citations:" in out and "README.md:1-3" in out
+    assert "citations:" in out and "README.md:3" in out
     assert "evidence: satisfied" in out
 
 

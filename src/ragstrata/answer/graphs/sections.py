@@ -211,6 +211,9 @@ def readme_parts(reader: IndexReader, paths: Sequence[str]) -> tuple[str, int, s
                 return path, section.start_line + skip, text
         head = [s for s in sections if s.start_line <= _README_HEAD]
         found = [(s, k, lines) for s in head for k, lines in _paragraphs(s.text)]
+        if not found:  # a long preamble of titles: the first section of running text
+            first = readme_overview(reader, [path])
+            found = [(first, k, lines) for k, lines in _paragraphs(first.text)] if first else []
         described = [f for f in found if _DESCRIBES.search(f[2][0])] + found[:1]
         if described:
             section, k, lines = described[0]
