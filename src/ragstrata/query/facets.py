@@ -70,6 +70,11 @@ def _asks() -> Lexicon:
 
 
 @lru_cache(maxsize=1)
+def _leading_how() -> frozenset[str]:
+    return frozenset(str(w) for w in _data()["ask"]["how"].get("leading", []))
+
+
+@lru_cache(maxsize=1)
 def _details() -> Lexicon:
     return _lexicon("detail", DETAILS)
 
@@ -100,6 +105,8 @@ def read_facets(question: str, tests_only: bool = False) -> QuestionFacets:
     asks = {ASKS[p.label] for p, _, _ in _asks().find(toks)}
     if tests_only:
         asks.add("tests")
+    if not asks and toks and toks[0].text.lower() in _leading_how() and not _topics().find(toks):
+        asks.add("how")  # "How are errors turned into …", «Как fd разбирает …»
     counts: dict[str, int] = {}
     for phrase, _, _ in _topics().find(toks):
         counts[TOPICS[phrase.label]] = counts.get(TOPICS[phrase.label], 0) + 1

@@ -26,7 +26,12 @@ from ragstrata.answer.graphs.base import (
 from ragstrata.answer.graphs.central import overview_parts
 from ragstrata.answer.graphs.common import EvidenceGraph
 from ragstrata.answer.graphs.detail import answering_lines, asks_a_detail, names_any
-from ragstrata.answer.graphs.focus import literal_hits, peripheral_path, question_names, term_hits
+from ragstrata.answer.graphs.focus import (
+    literal_hits,
+    peripheral_path,
+    question_names,
+    term_hits,
+)
 from ragstrata.answer.graphs.messages import Messages
 from ragstrata.answer.graphs.missing import nothing_found_answer
 from ragstrata.answer.graphs.ranking import (
@@ -95,7 +100,7 @@ class CodeQAGraph(EvidenceGraph):
         names = question_names(plan)
         defs = definition_hits(plan, evidence, how=focus.how, kinds=focus.kinds, terms=focus.terms)
         if focus.how and defs:
-            defs = worker_first(defs, self.reader)
+            defs = worker_first(defs, self.reader, focus.concepts)
         if focus.tests and names:
             tests_part, lead = self._tests_part(names[0], defs, evidence, msgs, citations)
             if tests_part:

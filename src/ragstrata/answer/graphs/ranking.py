@@ -16,7 +16,7 @@ from ragstrata.answer.graphs.focus import peripheral_path
 from ragstrata.core.evidence import Evidence, Hit
 from ragstrata.core.languages import detect_language, is_test
 from ragstrata.core.names import suffix_match
-from ragstrata.core.rows import RelationRow
+from ragstrata.core.rows import DefinitionRow, RelationRow
 from ragstrata.core.values import Direction, SymbolMode, scored_row
 from ragstrata.query.models import RouterPlan
 from ragstrata.retrieve.reader import IndexReader
@@ -32,6 +32,9 @@ _STEM = 5  # a question word names a folder or file when their first letters agr
 _ACCESSOR_LINES = 3  # a callable shorter than this only hands a value on
 _THIN_LINES = 8  # a wrapper: at most this many lines and no loop
 _LOOP = re.compile(r"\b(?:for|while|loop|each|map)\b")
+_NAME_STEM = 4  # a question word is in a body when their first letters agree
+_NAME_WORD = re.compile(r"[A-Za-z][a-z]+|[A-Z]+(?![a-z])")
+_WORKER_WORDS = 2  # a wrapper's callee takes the lead with this many of the question's words
 _WORKER_HOPS = 2  # how far a how-answer follows a thin wrapper to the function doing the work
 
 
@@ -90,6 +93,12 @@ def definition_hits(
     return disjoint_hits(hits)[:MAX_DEFINITIONS]
 
 
+def _words_in(text: str, groups: list[set[str]]) -> int:
+    """How many of the question's word groups ``text`` carries."""
+    stems = {w.lower()[:_NAME_STEM] for w in _NAME_WORD.findall(text) if len(w) >= 3}
+    return sum(1 for g in groups if g & stems)
+
+
 def _in_named_part(path: str, terms: tuple[str, ...]) -> bool:
     """True when a folder or the file of ``path`` is named by a word of the question ("how
     does the indexer decide…" and ``indexer/plan.py``)."""
@@ -105,11 +114,15 @@ def _in_named_part(path: str, terms: tuple[str, ...]) -> bool:
 
 def doing_rank(hit: Hit) -> tuple[bool, int]:
     """How-questions: the project's own code before examples, benchmarks and tests; then a
-    function with a body before a one-line accessor, before types and declarations."""
+    function with a body before a one-line accessor or an attribute writer, before types and
+    declarations."""
     beside = peripheral_path(hit.path) or is_test(hit.path, detect_language(hit.path))
     kind = hit.kind or ""
     if kind in _DOING_KINDS:
-        return beside, 0 if hit.end_line - hit.start_line >= _ACCESSOR_LINES else 1
+        # a writer (`public=` in Ruby) only stores its value, as a one-line accessor reads it
+        writer = (hit.symbol or "").endswith("=")
+        short = hit.end_line - hit.start_line < _ACCESSOR_LINES
+        return beside, 1 if short or writer else 0
     return beside, 3 if kind in _DECLARING_KINDS else 2
 
 
@@ -117,11 +130,15 @@ def last_name(symbol: str) -> str:
     return _SEGMENT_SEP.split(symbol)[-1]
 
 
-def worker_first(defs: list[Hit], reader: IndexReader) -> list[Hit]:
+def worker_first(
+    defs: list[Hit], reader: IndexReader, concepts: tuple[frozenset[str], ...] = ()
+) -> list[Hit]:
     """A how-answer leads with the function that does the work: a short wrapper (no loop)
-    whose only resolved call into the project's own code is a longer function hands the lead
-    to that callee (at most :data:`_WORKER_HOPS` hops: ``Recovery`` -> ``RecoveryWithWriter``
-    -> the worker); the wrapper follows."""
+    whose resolved calls into the project's own code reach a longer function hands the lead
+    to that callee — its only one, or the one whose body carries the most words of the
+    question (``concepts``, at least :data:`_WORKER_WORDS`; ``Bind`` -> ``binding.Default``,
+    the switch over JSON, XML and form content types) — at most :data:`_WORKER_HOPS` hops:
+    ``Recovery`` -> ``RecoveryWithWriter`` -> the worker; the wrapper follows."""
     lead = defs[0]
     for _ in range(_WORKER_HOPS):
         thin = lead.end_line - lead.start_line <= _THIN_LINES and not _LOOP.search(lead.text)
@@ -133,14 +150,33 @@ def worker_first(defs: list[Hit], reader: IndexReader) -> list[Hit]:
             for s in calls
             if isinstance(s.row, RelationRow) and s.row.to_symbol and s.row.resolution == "exact"
         }
+        rows = [
+            row
+            for target in sorted(targets)
+            if (row := reader.resolver.resolve(target, limit=1, modes=(SymbolMode.QUALIFIED,)).best)
+            is not None
+            and row.end_line - row.start_line > lead.end_line - lead.start_line
+        ]
         if len(targets) != 1:
+            rows = _best_worded(rows, concepts)
+        if len(rows) != 1:
             break
-        row = reader.resolver.resolve(
-            targets.pop() or "", limit=1, modes=(SymbolMode.QUALIFIED,)
-        ).best
-        if row is None or row.end_line - row.start_line <= lead.end_line - lead.start_line:
-            break
-        lead = hit_from_scored(scored_row(row, 0.0), "worker")
+        lead = hit_from_scored(scored_row(rows[0], 0.0), "worker")
     if lead is defs[0]:
         return defs
     return [lead, *(h for h in defs if h.symbol != lead.symbol)]
+
+
+def _best_worded(
+    rows: list[DefinitionRow], concepts: tuple[frozenset[str], ...]
+) -> list[DefinitionRow]:
+    """The one row whose text carries the most of the question's word groups (at least
+    :data:`_WORKER_WORDS`), or none when two tie."""
+    groups = [{w[:_NAME_STEM] for w in c if len(w) >= 3} for c in concepts]
+    scored = [(_words_in(row.text, groups), row) for row in rows]
+    scored.sort(key=lambda pair: -pair[0])
+    if not scored or scored[0][0] < _WORKER_WORDS:
+        return []
+    if len(scored) > 1 and scored[1][0] == scored[0][0]:
+        return []
+    return [scored[0][1]]

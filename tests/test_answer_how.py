@@ -1,0 +1,144 @@
+"""How-questions in plain words lead with the function that does the work.
+
+Three classes, each on a real index (SQLite, hash embedder): a question that opens with
+"how" / «как» and asks nothing else is a how-question; a thin wrapper with several calls hands
+the lead to the callee whose body carries the question's words (``Bind`` -> ``Default``, the
+switch over JSON, XML and form); an attribute writer (``public=``) is an accessor, not the work.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Iterator
+
+import pytest
+
+from ragstrata.app.facade import Ragstrata
+from ragstrata.query.facets import read_facets
+from ragstrata.settings import EmbedderSettings, Settings
+
+FILES = {
+    "go.mod": "module example.com/web\n\ngo 1.22\n",
+    "context.go": """
+        package web
+
+        // Context carries one request.
+        type Context struct {
+        \tMethod string
+        \tType   string
+        }
+
+        // Bind decodes the request body into obj with the binding its content type selects.
+        func (c *Context) Bind(obj any) error {
+        \tb := Default(c.Method, c.Type)
+        \treturn c.MustBindWith(obj, b)
+        }
+
+        // MustBindWith decodes with b and aborts the request on an error.
+        func (c *Context) MustBindWith(obj any, b string) error {
+        \tif b == "" {
+        \t\treturn nil
+        \t}
+        \tc.Method = b
+        \treturn nil
+        }
+        """,
+    "binding.go": """
+        package web
+
+        // Default returns the binding for a method and a content type.
+        func Default(method, contentType string) string {
+        \tif method == "GET" {
+        \t\treturn "form"
+        \t}
+        \tswitch contentType {
+        \tcase "application/json":
+        \t\treturn "json"
+        \tcase "application/xml", "text/xml":
+        \t\treturn "xml"
+        \tdefault:
+        \t\treturn "form"
+        \t}
+        }
+        """,
+    "lib/web/base.rb": """
+        module Web
+          class Base
+            # Serve static files from this public folder: the folder static files are served
+            # from when a request names one.
+            def public=(value)
+              warn 'public= is deprecated, serve files with public_folder'
+              set(:public_folder, value)
+            end
+
+            # Answer with a file when the path names one.
+            def static!(env)
+              return if (public_dir = settings.public_folder).nil?
+              path = File.expand_path(public_dir + unescape(request.path_info))
+              return unless path.start_with?(public_dir)
+              return unless File.file?(path)
+              env['sinatra.static_file'] = path
+              send_file path, disposition: nil
+            end
+          end
+        end
+        """,
+}
+
+
+@pytest.fixture(scope="module")
+def rs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Ragstrata]:
+    root = tmp_path_factory.mktemp("web")
+    for rel, text in FILES.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+    repo = Ragstrata(root, Settings(embedder=EmbedderSettings(provider="hash", dimensions=64)))
+    repo.index()
+    yield repo
+    repo.close()
+
+
+def _line_of(rs: Ragstrata, path: str, needle: str) -> int:
+    lines = (rs.repo / path).read_text(encoding="utf-8").splitlines()
+    return next(n for n, line in enumerate(lines, 1) if needle in line)
+
+
+@pytest.mark.parametrize(
+    ("question", "how"),
+    [
+        ("How are validation errors turned into a readable message?", True),
+        ("Как fd разбирает ограничение по размеру файла?", True),
+        ("Что zod делает с ключами объекта, которых нет в схеме?", True),
+        ("How do I change the port?", False),  # a configuration question
+        ("Как установить gorilla/mux?", False),  # an install question
+        ("How do I install it?", False),
+    ],
+)
+def test_a_question_opening_with_how_and_asking_nothing_else_is_a_how_question(
+    question: str, how: bool
+) -> None:
+    assert read_facets(question).how is how
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How does the context choose how to parse the request body as json, xml or form?",
+        "Как контекст выбирает, как разбирать тело запроса — как json, xml или form?",
+    ],
+)
+def test_a_wrapper_hands_the_lead_to_the_callee_doing_the_described_work(
+    rs: Ragstrata, question: str
+) -> None:
+    result = rs.ask(question)
+    first = result.answer.citations[0]
+    default = _line_of(rs, "binding.go", "func Default")
+    assert (first.path, first.start_line) == ("binding.go", default)
+
+
+def test_an_attribute_writer_does_not_lead_a_how_answer(rs: Ragstrata) -> None:
+    result = rs.ask("How does the base serve a static file from the public folder?")
+    first = result.answer.citations[0]
+    assert first.path == "lib/web/base.rb"
+    assert "static!" in result.answer.lead and "public=" not in result.answer.lead
