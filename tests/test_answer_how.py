@@ -4,12 +4,15 @@ Three classes, each on a real index (SQLite, hash embedder): a question that ope
 "how" / «как» and asks nothing else is a how-question; a thin wrapper with several calls hands
 the lead to the callee whose body carries the question's words (``Bind`` -> ``Default``, the
 switch over JSON, XML and form); an attribute writer (``public=``) is an accessor, not the work.
+A detail follow-up's two-word phrase ("not found") picks the lines that write it as one name
+(``INDEX_NOT_FOUND``).
 """
 
 from __future__ import annotations
 
 import textwrap
 from collections.abc import Iterator
+from dataclasses import replace
 
 import pytest
 
@@ -83,6 +86,27 @@ FILES = {
           end
         end
         """,
+    "src/main/java/org/ex/Tags.java": """
+        package org.ex;
+
+        public class Tags {
+            static final int INDEX_NOT_FOUND = -1;
+
+            public static String substringBetween(String str, String open, String close) {
+                if (str == null || open == null || close == null) {
+                    return null;
+                }
+                int start = str.indexOf(open);
+                if (start != INDEX_NOT_FOUND) {
+                    int end = str.indexOf(close, start + open.length());
+                    if (end != INDEX_NOT_FOUND) {
+                        return str.substring(start + open.length(), end);
+                    }
+                }
+                return null;
+            }
+        }
+        """,
 }
 
 
@@ -142,3 +166,39 @@ def test_an_attribute_writer_does_not_lead_a_how_answer(rs: Ragstrata) -> None:
     first = result.answer.citations[0]
     assert first.path == "lib/web/base.rb"
     assert "static!" in result.answer.lead and "public=" not in result.answer.lead
+
+
+def test_a_detail_follow_up_reads_a_phrase_written_as_one_name(rs: Ragstrata) -> None:
+    rs.ask("Where is substringBetween defined?", session="tags")
+    result = rs.ask("and what does it return when the closing tag is not found?", session="tags")
+    first = result.answer.citations[0]
+    guard = _line_of(rs, "src/main/java/org/ex/Tags.java", "if (start != INDEX_NOT_FOUND)")
+    last = _line_of(rs, "src/main/java/org/ex/Tags.java", "return str.substring")
+    assert first.path == "src/main/java/org/ex/Tags.java"
+    assert guard <= first.start_line and first.end_line <= last + 2
+
+
+def test_a_phrase_written_as_one_name_outweighs_its_words_apart() -> None:
+    from ragstrata.answer.graphs.detail import answering_lines
+    from ragstrata.core.rows import DefinitionRow
+
+    text = (
+        "static String tail(String s, String close) {\n"
+        "    if (closeFound(s)) {\n"
+        "        return s;\n"
+        "    }\n"
+        "    if (indexOf(s, close) == NOT_FOUND) {\n"
+        "        return null;\n"
+        "    }\n"
+        "    return s;\n"
+        "}\n"
+    )
+    row = DefinitionRow(
+        id="1", path="T.java", language="java", is_test=False, start_line=1, end_line=9,
+        content_hash="h", kind="method", name="tail", symbol="T.tail",
+        signature="static String tail(String s, String close)", text=text,
+    )  # fmt: skip
+    facets = read_facets("and what does it return when the closing tag is not found?")
+    facets = replace(facets, terms=("return", "closing", "tag", "found"))
+    span = answering_lines(row, facets)
+    assert span is not None and (span.start_line, span.end_line) == (5, 7)

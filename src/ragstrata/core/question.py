@@ -29,6 +29,9 @@ class QuestionFacets:
     # with all its English terms («исключение» -> exception, error, raise): matching any of a
     # group is matching that one word
     concepts: tuple[frozenset[str], ...] = ()
+    # adjacent Latin words of the question, stopwords kept ("not found", "closing tag"): an
+    # identifier written of them (`INDEX_NOT_FOUND`) says more than each word alone
+    phrases: tuple[tuple[str, str], ...] = ()
     words: frozenset[str] = frozenset()  # the question's own words, folded (any language)
     names_module: bool = False  # "модуль X", "the file X": a file or package is meant
     mentions_tests: bool = False  # any word about tests (a doc request may then target one)

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from functools import lru_cache
 from importlib import resources
+from itertools import pairwise
 from typing import Any
 
 from ragstrata.core.question import QuestionFacets
@@ -112,6 +113,8 @@ def read_facets(question: str, tests_only: bool = False) -> QuestionFacets:
         counts[TOPICS[phrase.label]] = counts.get(TOPICS[phrase.label], 0) + 1
     topics = tuple(sorted(counts, key=lambda t: (-counts[t], TOPICS.index(t))))
     details = frozenset(DETAILS[p.label] for p, _, _ in _details().find(toks))
+    latin = [t.text.lower() for t in toks if t.text.isascii() and t.text.isalpha()]
+    phrases = tuple(dict.fromkeys(pairwise(latin)))
     return QuestionFacets(
         frozenset(asks),
         topics,
@@ -120,6 +123,7 @@ def read_facets(question: str, tests_only: bool = False) -> QuestionFacets:
         words=frozenset(t.text for t in toks if len(t.text) >= 3),
         names_module=bool(_MODULE_WORDS.search(question)),
         mentions_tests=bool(_TEST_WORDS.search(question)),
+        phrases=phrases,
     )
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import pairwise
 
 from ragstrata.answer.graphs.base import question_symbols
 from ragstrata.core.evidence import Hit
@@ -21,6 +22,7 @@ from ragstrata.core.names import suffix_match
 from ragstrata.core.question import QuestionFacets
 from ragstrata.core.rows import DefinitionRow
 from ragstrata.query.models import AnchorType, RouterPlan
+from ragstrata.text.stopwords import is_stopword
 
 __all__ = ["MAX_LINES", "DetailSpan", "answering_lines", "asks_a_detail", "names_any"]
 
@@ -55,10 +57,21 @@ def _stems(text: str) -> set[str]:
     return {w.lower()[:_STEM] for w in _WORD.findall(text) if len(w) >= 3}
 
 
-def _line_score(line: str, stems: set[str], facets: QuestionFacets) -> float:
+def _phrases_in(text: str, phrases: frozenset[tuple[str, str]]) -> int:
+    """How many of the question's two-word phrases ``text`` writes as adjacent parts of its
+    words (``INDEX_NOT_FOUND`` for "not found")."""
+    if not phrases:
+        return 0
+    words = [w.lower() for w in _WORD.findall(text)]
+    return len(phrases & set(pairwise(words)))
+
+
+def _line_score(
+    line: str, stems: set[str], facets: QuestionFacets, phrases: frozenset[tuple[str, str]]
+) -> float:
     if not line.strip() or _COMMENT.match(line):
         return 0.0
-    matched = len(_stems(line) & stems)
+    matched = len(_stems(line) & stems) + _phrases_in(line, phrases)
     shape = _shape_score(line, facets)
     if not matched and shape < _SHAPE_ALONE:
         return 0.0
@@ -120,6 +133,7 @@ def answering_lines(row: DefinitionRow, facets: QuestionFacets) -> DetailSpan | 
     of the branch count, each once), any other line by itself."""
     stems = {t[:_STEM] for t in facets.terms if len(t) >= 3}
     stems -= _stems(row.name)  # the definition's own name says nothing about the detail
+    phrases = frozenset(p for p in facets.phrases if not all(is_stopword(w) for w in p))
     lines = row.text.splitlines()
     if len(lines) < 3 or not stems:
         return None
@@ -132,16 +146,20 @@ def answering_lines(row: DefinitionRow, facets: QuestionFacets) -> DetailSpan | 
             continue
         start, end = _block(lines, k)
         end = min(end, start + MAX_LINES - 1)
+        while end > start and (not lines[end].strip() or _COMMENT.match(lines[end])):
+            end -= 1  # a cut block ends on code, not on the comment of what follows
         if _CONDITION.search(line) and not _RETURN.search(line):
             words: set[str] = set()
+            said = 0
             for j in range(k, end + 1):
                 if not _COMMENT.match(lines[j]):
                     words |= _stems(lines[j])
-            matched = len(words & stems)
+                    said = max(said, _phrases_in(lines[j], phrases))
+            matched = len(words & stems) + said
             shape = _shape_score(line, facets)
             score = 2.0 * matched + shape if matched or shape >= _SHAPE_ALONE else 0.0
         else:
-            score = _line_score(line, stems, facets)
+            score = _line_score(line, stems, facets, phrases)
         if score > 0 and (best is None or (score, -start) > best[:2]):
             best = (score, -start, start, end)
     if best is None:
