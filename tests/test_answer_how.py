@@ -64,6 +64,17 @@ FILES = {
         \t}
         }
         """,
+    "method.go": """
+        package web
+
+        // IsGet reports whether a request method is GET.
+        func IsGet(method string) bool {
+        	if method == "GET" {
+        		return true
+        	}
+        	return false
+        }
+        """,
     "lib/web/base.rb": """
         module Web
           class Base
@@ -202,3 +213,34 @@ def test_a_phrase_written_as_one_name_outweighs_its_words_apart() -> None:
     facets = replace(facets, terms=("return", "closing", "tag", "found"))
     span = answering_lines(row, facets)
     assert span is not None and (span.start_line, span.end_line) == (5, 7)
+
+
+def test_a_follow_up_to_a_plain_question_is_answered_inside_the_answer_s_topic(
+    rs: Ragstrata,
+) -> None:
+    """The user named no symbol; the definition the answer led with is the topic of "and
+    what if …?", and the lines of it that answer are cited (not another definition's card)."""
+    rs.ask("How does the context choose how to parse the request body as json, xml or form?",
+           session="topic")  # fmt: skip
+    result = rs.ask("and what if it is a GET?", session="topic")
+    first = result.answer.citations[0]
+    guard = _line_of(rs, "binding.go", 'if method == "GET"')
+    assert (first.path, first.start_line) == ("binding.go", guard)
+    assert first.end_line <= guard + 2
+
+
+def test_the_answer_s_topic_is_kept_weakly_and_only_when_no_symbol_was_named() -> None:
+    from ragstrata.app.sessions import ANSWER_TOPIC_CONFIDENCE, next_state
+    from ragstrata.query.router import Router
+
+    router = Router()
+    plain = router.plan("How does it decide which route matches?").model_dump(mode="json")
+    state = next_state(plain, None, "mux.Route.Match")
+    (topic,) = state["active_anchors"]
+    assert (topic["value"], topic["subtype"]) == ("mux.Route.Match", "answer")
+    assert topic["confidence"] == ANSWER_TOPIC_CONFIDENCE
+    named = router.plan("Where is the function DefaultQuery defined?").model_dump(mode="json")
+    values = [a["value"] for a in next_state(named, None, "gin.Context.Query")["active_anchors"]]
+    assert "gin.Context.Query" not in values and "DefaultQuery" in values
+    follow = router.plan("and what if the method does not match?", state)
+    assert "mux.Route.Match" not in follow.query_plan.keyword_hints  # no search term

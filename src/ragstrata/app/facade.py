@@ -261,7 +261,7 @@ class Ragstrata:
         answer = replace(answer, footer=evidence_footer(plan, evidence, answer))
         plan_dict = plan.model_dump(mode="json")
         if session:
-            sessions.save(session, next_state(plan_dict, state))
+            sessions.save(session, next_state(plan_dict, state, answer.meta.get("topic")))
         return AskResult(
             plan=plan_dict, evidence=evidence, answer=answer, session=session, notices=notices
         )

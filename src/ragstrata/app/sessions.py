@@ -16,23 +16,48 @@ from pathlib import Path
 from typing import Any
 
 from ragstrata.errors import InvalidStateError
+from ragstrata.query.plan_fields import ANSWER_TOPIC
 from ragstrata.text.visible import visible
 
-__all__ = ["SessionStore", "next_state"]
+__all__ = ["ANSWER_TOPIC_CONFIDENCE", "SessionStore", "next_state"]
 
 # fullmatch, not match + "$": "$" also matches before a trailing newline ("ok\n" would pass).
 _NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 _TOPIC_ANCHORS = frozenset({"FILE_PATH", "SYMBOL", "DOC_REF"})
+ANSWER_TOPIC_CONFIDENCE = 0.4
+"""Confidence of the topic a previous answer led with (the user did not name it)."""
 
 
-def next_state(plan: dict[str, Any], previous: dict[str, Any] | None) -> dict[str, Any]:
+def next_state(
+    plan: dict[str, Any], previous: dict[str, Any] | None, topic: str | None = None
+) -> dict[str, Any]:
     """The conversation state after answering ``plan``.
 
     The topic's anchors are the plan's own FILE_PATH / SYMBOL / DOC_REF anchors (those found in
-    the question first, then those carried from the state), without spans.
+    the question first, then those carried from the state), without spans. A question that
+    named no symbol ("how does it decide which route matches?") keeps the definition its answer
+    led with (``topic``) as a weak topic (subtype ``answer``, :data:`ANSWER_TOPIC_CONFIDENCE`):
+    the next question's retrieval hardly leans on it, and a follow-up about a detail is answered
+    inside it only when its lines answer better than what retrieval found.
     """
     anchors = []
     seen: set[tuple[str, str]] = set()
+    own = [
+        a
+        for a in plan["query_plan"]["anchors"]
+        if a["type"] == "SYMBOL" and a.get("source", "query") == "query"
+    ]
+    if topic and not own:
+        seen.add(("SYMBOL", topic))
+        anchors.append(
+            {
+                "type": "SYMBOL",
+                "value": topic,
+                "subtype": ANSWER_TOPIC,
+                "span": None,
+                "confidence": ANSWER_TOPIC_CONFIDENCE,
+            }
+        )
     for anchor in plan["query_plan"]["anchors"]:
         key = (anchor["type"], anchor["value"])
         if anchor["type"] in _TOPIC_ANCHORS and key not in seen:

@@ -29,6 +29,11 @@ _CARRIED_MAX_CONFIDENCE = 0.6
 _SCOPE_MIN_CONFIDENCE = 0.7
 
 
+ANSWER_TOPIC = "answer"
+"""Subtype of a carried SYMBOL anchor that is the definition the previous answer led with (the
+user named none): kept for the answer to weigh, never a search term or a lookup."""
+
+
 def cue_tokens(toks: Sequence[Token], ext: Extraction) -> list[QTok]:
     """Tokens that may carry cues: not inside code in backticks, URLs or paths."""
     spans = ext.code_spans + [
@@ -102,6 +107,8 @@ def keyword_hints(anchors: Sequence[AnchorDraft]) -> list[str]:
     seen: set[str] = set()
     ordered = sorted(anchors, key=lambda a: a.source != "query")  # stable: query first
     for a in ordered:
+        if a.type is AnchorType.SYMBOL and a.subtype == ANSWER_TOPIC:
+            continue  # the previous answer's topic: the question did not ask for it
         if a.type is AnchorType.SYMBOL:
             value = a.value
         elif a.type is AnchorType.FILE_PATH:
@@ -131,7 +138,7 @@ def expansions(hits: Sequence[TermHit], anchors: Sequence[AnchorDraft]) -> list[
         for term in h.expansions:
             add(term, h.surface)
     for a in anchors:
-        if a.type is not AnchorType.SYMBOL or a.subtype in {"word", "backticked"}:
+        if a.type is not AnchorType.SYMBOL or a.subtype in {"word", "backticked", ANSWER_TOPIC}:
             continue
         parts = identifier_parts(a.value)
         if len(parts) >= 2:

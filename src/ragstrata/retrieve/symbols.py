@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from ragstrata.core.values import SearchFilters, SymbolMode
 from ragstrata.query.models import AnchorType, RouterPlan
+from ragstrata.query.plan_fields import ANSWER_TOPIC
 from ragstrata.retrieve.resolve import CASCADE, STRICT_MODES, SymbolMatch, SymbolResolver
 from ragstrata.store.protocols import Store
 
@@ -18,8 +19,14 @@ __all__ = ["CASCADE", "STRICT_MODES", "SymbolMatch", "lookup", "named_symbols"]
 
 
 def named_symbols(plan: RouterPlan) -> list[str]:
-    """SYMBOL anchor values, the question's own first, then those carried from the session."""
-    anchors = [a for a in plan.query_plan.anchors if a.type is AnchorType.SYMBOL]
+    """SYMBOL anchor values, the question's own first, then those carried from the session —
+    not the topic a previous answer led with (subtype ``answer``): the user named none, so
+    retrieval looks for what the question says, and the answer weighs the topic."""
+    anchors = [
+        a
+        for a in plan.query_plan.anchors
+        if a.type is AnchorType.SYMBOL and a.subtype != ANSWER_TOPIC
+    ]
     anchors.sort(key=lambda a: (a.source != "query", -a.confidence))
     return list(dict.fromkeys(a.value.strip("`()") for a in anchors if a.value.strip("`()")))
 

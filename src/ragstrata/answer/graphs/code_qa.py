@@ -53,7 +53,8 @@ from ragstrata.core.question import QuestionFacets
 from ragstrata.core.rows import DefinitionRow, RelationRow
 from ragstrata.core.values import Direction, SearchFilters, scored_row
 from ragstrata.query.facets import facets_of
-from ragstrata.query.models import RouterPlan
+from ragstrata.query.models import AnchorType, RouterPlan
+from ragstrata.query.plan_fields import ANSWER_TOPIC
 
 __all__ = ["MAX_DEFINITIONS", "MAX_RELATED", "MAX_SNIPPETS", "CodeQAGraph", "overlaps"]
 
@@ -105,6 +106,9 @@ class CodeQAGraph(EvidenceGraph):
             tests_part, lead = self._tests_part(names[0], defs, evidence, msgs, citations)
             if tests_part:
                 parts.append(tests_part)
+        topic = _answered_topic(plan)
+        if topic:  # the previous answer's guess leads only where its lines answer best
+            names = [n for n in names if n != topic]
         if names and not any(names_any(h, names) for h in defs):
             # retrieval ranked no definition of the name asked about (a topic carried from the
             # session, a lookup scoped to tests): the one resolver's definitions lead
@@ -127,6 +131,8 @@ class CodeQAGraph(EvidenceGraph):
                 parts.append(setting[0])
                 lead = setting[1]
         if setting is None and asks_a_detail(plan, focus, defs):
+            if topic:
+                defs = self._best_detail([*self._resolved([topic]), *defs], focus)
             detail = self._detail_part(defs[0], focus, msgs, citations)
             if detail is not None:
                 part, lead = detail
@@ -170,7 +176,10 @@ class CodeQAGraph(EvidenceGraph):
         if not lead and citations.items():
             c = citations.items()[0]
             lead = msgs.t("lead_relevant", cite=cite(c.path, c.start_line, c.end_line))
-        return self.extractive_answer(parts, citations, msgs, lead=lead)
+        answer = self.extractive_answer(parts, citations, msgs, lead=lead)
+        if defs and defs[0].symbol and setting is None:
+            answer.meta["topic"] = defs[0].symbol  # what a follow-up may ask about
+        return answer
 
     # ------------------------------------------------------------------ parts
     def _usage_part(
@@ -227,6 +236,19 @@ class CodeQAGraph(EvidenceGraph):
             + quote_block(row.path, "\n".join(lines), span.start_line)
         )
         return part, msgs.t("lead_detail", symbol=row.symbol, cite=cited)
+
+    def _best_detail(self, defs: list[Hit], focus: QuestionFacets) -> list[Hit]:
+        """The topic the previous answer led with (``defs[0]``) or a definition retrieval found
+        for the follow-up, whichever has the lines that answer it best (the topic on a tie):
+        the topic was the previous answer's, not the user's."""
+        ordered = disjoint_hits(defs)
+        best, best_score = 1 if len(ordered) > 1 else 0, 0.0  # no lines: what retrieval found
+        for n, hit in enumerate(ordered[: MAX_DEFINITIONS + 1]):
+            row = self.definition(hit)
+            span = answering_lines(row, focus) if row is not None else None
+            if span is not None and span.score > best_score:
+                best, best_score = n, span.score
+        return [ordered[best], *(h for n, h in enumerate(ordered) if n != best)]
 
     def _resolved(
         self, names: list[str], kinds: tuple[str, ...] = (), *, how: bool = False
@@ -494,3 +516,12 @@ def is_possible(rel: RelationRow) -> bool:
     if rel.resolution:
         return rel.resolution == "possible"
     return rel.to_symbol is None
+
+
+def _answered_topic(plan: RouterPlan) -> str:
+    """The conversation's topic when it is the definition the previous answer led with (the
+    user named none, here or before), else ``""``."""
+    symbols = [a for a in plan.query_plan.anchors if a.type is AnchorType.SYMBOL]
+    if any(a.source == "query" or a.subtype != ANSWER_TOPIC for a in symbols):
+        return ""
+    return symbols[0].value if symbols else ""

@@ -19,6 +19,7 @@ from ragstrata.core.names import suffix_match
 from ragstrata.core.rows import DefinitionRow, RelationRow
 from ragstrata.core.values import Direction, SymbolMode, scored_row
 from ragstrata.query.models import RouterPlan
+from ragstrata.query.plan_fields import ANSWER_TOPIC
 from ragstrata.retrieve.reader import IndexReader
 
 __all__ = ["MAX_DEFINITIONS", "definition_hits", "doing_rank", "last_name", "worker_first"]
@@ -52,7 +53,9 @@ def definition_hits(
     method whose body does the work before the types and declarations that only mention it."""
     req = evidence.requirements.get("require_def")
     hits = [h for h in (req.hits if req else ()) if h.layer == "C1"]
-    symbols = question_symbols(plan)
+    # the topic a previous answer led with is no name the user gave (see code_qa)
+    answered = {a.value for a in plan.query_plan.anchors if a.subtype == ANSWER_TOPIC}
+    symbols = [s for s in question_symbols(plan) if s not in answered]
     if not hits or how:
         # a how-question: every definition retrieval ranked may do the work
         hits += [h for h in evidence.hits if h.layer == "C1" and h not in hits]
