@@ -69,10 +69,10 @@ FILES = {
 
         // IsGet reports whether a request method is GET.
         func IsGet(method string) bool {
-        	if method == "GET" {
-        		return true
-        	}
-        	return false
+        \tif method == "GET" {
+        \t\treturn true
+        \t}
+        \treturn false
         }
         """,
     "lib/web/base.rb": """
@@ -244,3 +244,22 @@ def test_the_answer_s_topic_is_kept_weakly_and_only_when_no_symbol_was_named() -
     assert "gin.Context.Query" not in values and "DefaultQuery" in values
     follow = router.plan("and what if the method does not match?", state)
     assert "mux.Route.Match" not in follow.query_plan.keyword_hints  # no search term
+
+
+def test_a_callable_that_is_mostly_its_parameter_list_declares_and_does_no_work() -> None:
+    from ragstrata.answer.graphs.ranking import doing_rank
+    from ragstrata.core.evidence import Hit
+
+    params = "".join(f"    option_{n}: int = {n},\n" for n in range(30))
+    declared = f"def Option(\n{params}) -> Any:\n    return OptionInfo(option_0)\n"
+    worker = "def get_param(info):\n" + "".join(f"    step_{n}(info)\n" for n in range(30))
+
+    def hit(name: str, text: str) -> Hit:
+        lines = text.count("\n")
+        return Hit(
+            layer="C1", path="pkg/params.py", start_line=1, end_line=lines, symbol=name,
+            score=1.0, reasons=(), text=text, kind="function",
+        )  # fmt: skip
+
+    assert doing_rank(hit("pkg.params.Option", declared)) == (False, 3)  # as a declaration
+    assert doing_rank(hit("pkg.main.get_param", worker)) == (False, 0)

@@ -36,6 +36,8 @@ _LOOP = re.compile(r"\b(?:for|while|loop|each|map)\b")
 _NAME_STEM = 4  # a question word is in a body when their first letters agree
 _NAME_WORD = re.compile(r"[A-Za-z][a-z]+|[A-Z]+(?![a-z])")
 _WORKER_WORDS = 2  # a wrapper's callee takes the lead with this many of the question's words
+_DECLARING_MIN_LINES = 20  # a callable this long whose signature takes ...
+_SIGNATURE_SHARE = 0.5  # ... this share of its lines declares parameters, it does no work
 _WORKER_HOPS = 2  # how far a how-answer follows a thin wrapper to the function doing the work
 
 
@@ -118,15 +120,33 @@ def _in_named_part(path: str, terms: tuple[str, ...]) -> bool:
 def doing_rank(hit: Hit) -> tuple[bool, int]:
     """How-questions: the project's own code before examples, benchmarks and tests; then a
     function with a body before a one-line accessor or an attribute writer, before types and
-    declarations."""
+    declarations (a function that is mostly its parameter list among them)."""
     beside = peripheral_path(hit.path) or is_test(hit.path, detect_language(hit.path))
     kind = hit.kind or ""
+    if kind in _DOING_KINDS and _mostly_signature(hit.text):
+        return beside, 3  # `Argument(...)`: hundreds of declared parameters, no work
     if kind in _DOING_KINDS:
         # a writer (`public=` in Ruby) only stores its value, as a one-line accessor reads it
         writer = (hit.symbol or "").endswith("=")
         short = hit.end_line - hit.start_line < _ACCESSOR_LINES
         return beside, 1 if short or writer else 0
     return beside, 3 if kind in _DECLARING_KINDS else 2
+
+
+def _mostly_signature(text: str) -> bool:
+    """True for a long callable whose parameter list takes most of its lines (a declaration of
+    options that hands them to a constructor: typer's ``Argument``, FastAPI's ``Query``)."""
+    lines = text.splitlines()
+    if len(lines) < _DECLARING_MIN_LINES:
+        return False
+    indent = len(lines[0]) - len(lines[0].lstrip())
+    for n, line in enumerate(lines[1:], 2):
+        # the line closing the parameter list at the definition's own indentation: `) -> Any:`
+        if line.startswith(")", indent) and len(line) - len(line.lstrip()) == indent:
+            return n >= _SIGNATURE_SHARE * len(lines)
+        if line.strip() and len(line) - len(line.lstrip()) <= indent:
+            return False  # the body began: a short signature
+    return False
 
 
 def last_name(symbol: str) -> str:
