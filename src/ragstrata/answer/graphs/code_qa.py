@@ -119,7 +119,7 @@ class CodeQAGraph(EvidenceGraph):
                 parts += found[0]
                 lead = found[1]
                 defs = []
-        if "usage" in focus.topics and not names:
+        if "usage" in focus.topics and not names and not focus.how:
             usage = self._usage_part(focus, msgs, citations)
             if usage is not None:
                 parts.append(usage[0])
