@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from ragstrata.answer.graphs.base import CitationList, hit_from_scored, quote_block
@@ -116,7 +117,7 @@ def _declared(line: str) -> tuple[str, bool] | None:
 def _score(
     name: str,
     words: set[str],
-    concepts: Sequence[frozenset[str]],
+    concepts: Sequence[AbstractSet[str]],
     ignore: set[str],
     explicit: bool,
 ) -> float:
