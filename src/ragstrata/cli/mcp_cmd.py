@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 from enum import StrEnum
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -22,6 +22,9 @@ from ragstrata.cli.common import (
     open_served,
 )
 from ragstrata.errors import ConfigError
+
+if TYPE_CHECKING:
+    from ragstrata.mcp.repos import RepoSet
 
 __all__ = ["TransportChoice", "check_loopback", "mcp_command"]
 
@@ -57,7 +60,6 @@ def mcp_command(
 ) -> None:
     """Serve the repository tools to coding agents over MCP (Model Context Protocol)."""
     from ragstrata.mcp.repos import RepoSet
-    from ragstrata.mcp.server import build_server, run_server
 
     if transport is TransportChoice.HTTP:
         check_loopback(host)
@@ -72,15 +74,34 @@ def mcp_command(
         stop_watching = start_watchers(
             facades, repos, settings_for=lambda folder: edge_settings(folder, options=ctx.obj)
         )
-    server = build_server(repos)
-    if transport is TransportChoice.STDIO:
-        server.on_first_reply = warm_up.start  # after `initialize` is answered
-    else:
-        warm_up.start()
     try:
-        run_server(server, transport.value, host, port)
+        if transport is TransportChoice.STDIO:
+            _serve_stdio(repos, warm_up)
+        else:
+            from ragstrata.mcp.server import build_server, run_server
+
+            server = build_server(repos)
+            warm_up.start()
+            run_server(server, "http", host, port)
     finally:
         warm_up.stop()
         if stop_watching is not None:
             stop_watching()
         repos.close()
+
+
+def _serve_stdio(repos: RepoSet, warm_up: WarmUp) -> None:
+    """stdio: ``initialize`` is answered before the MCP SDK is imported (most of a second),
+    then the SDK serves the same wire; the warm-up starts after the SDK's first reply."""
+    from ragstrata.core.version import __version__
+    from ragstrata.mcp.descriptions import INSTRUCTIONS
+    from ragstrata.mcp.early import answer_initialize, claimed_std
+
+    with claimed_std() as (reader, writer):
+        early = answer_initialize(reader, writer, "ragstrata", __version__, INSTRUCTIONS)
+        from ragstrata.mcp.server import build_server, run_server
+
+        server = build_server(repos)
+        server.on_first_reply = warm_up.start
+        server.claimed = (reader, writer, early)
+        run_server(server, "stdio")

@@ -17,7 +17,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from typing import Annotated, Any, Literal
+from typing import IO, Annotated, Any, Literal
 
 import anyio.from_thread
 from mcp.server.mcpserver import Context, MCPServer
@@ -31,6 +31,7 @@ from ragstrata.core.version import __version__
 from ragstrata.errors import RagstrataError
 from ragstrata.mcp import tools
 from ragstrata.mcp.descriptions import INSTRUCTIONS, TOOLS
+from ragstrata.mcp.early import EarlyStart
 
 __all__ = [
     "LAYERS",
@@ -96,6 +97,7 @@ class RagstrataMCPServer(MCPServer[Any]):
     over stdio, ``on_first_reply`` (if set) is called once its first reply is written."""
 
     on_first_reply: Callable[[], None] | None = None
+    claimed: tuple[IO[str], IO[str], EarlyStart] | None = None  # stdio read before the SDK
 
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
@@ -112,7 +114,9 @@ class RagstrataMCPServer(MCPServer[Any]):
         (:mod:`ragstrata.mcp.stdio`) instead of dropped."""
         from ragstrata.mcp.stdio import serve_stdio
 
-        await serve_stdio(self._lowlevel_server, on_first_reply=self.on_first_reply)
+        await serve_stdio(
+            self._lowlevel_server, on_first_reply=self.on_first_reply, claimed=self.claimed
+        )
 
 
 def guarded(call: Callable[[], tools.ToolOutput]) -> CallToolResult:

@@ -8,21 +8,22 @@ wrong in one line, with the request's ``id`` when one can be read, and is not pa
 lines go to the SDK's own transport unchanged.
 
 While serving, file descriptors 0 and 1 point at the null device and at stderr (as the SDK
-does), so stray output of a library cannot corrupt the wire.
+does), so stray output of a library cannot corrupt the wire. When ``initialize`` was answered
+before the SDK was imported (:mod:`ragstrata.mcp.early`), its line still goes to the SDK first
+and the SDK's reply to it is dropped.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import threading
-from collections.abc import AsyncIterator, Callable, Iterator
-from contextlib import contextmanager
-from io import TextIOWrapper
+from collections.abc import AsyncIterator, Callable
 from typing import IO, Any
 
 import anyio
 import anyio.to_thread
+
+from ragstrata.mcp.early import EarlyStart, claimed_std
 
 __all__ = ["check_line", "serve_stdio"]
 
@@ -103,17 +104,39 @@ class _Wire:
     """The client's end: lines in, whole lines out (one writer at a time)."""
 
     def __init__(
-        self, reader: IO[str], writer: IO[str], on_first_reply: Callable[[], None] | None = None
+        self,
+        reader: IO[str],
+        writer: IO[str],
+        on_first_reply: Callable[[], None] | None = None,
+        early: EarlyStart | None = None,
     ) -> None:
         self.reader = reader
         self.writer = writer
         self.lock = threading.Lock()
         self._on_first_reply = on_first_reply
+        self._pending = [early.first_line] if early is not None and early.first_line else []
+        self._answered = early.answered if early is not None else None
+
+    def _already_answered(self, text: str) -> bool:
+        """True (once) for the SDK's reply to the ``initialize`` answered early."""
+        if self._answered is None:
+            return False
+        try:
+            message = json.loads(text)
+        except ValueError:
+            return False
+        if not isinstance(message, dict) or message.get("id") != self._answered:
+            return False
+        if "result" not in message and "error" not in message:
+            return False
+        self._answered = None
+        return True
 
     def _write(self, text: str) -> None:
         with self.lock:
-            self.writer.write(text)
-            self.writer.flush()
+            if not self._already_answered(text):
+                self.writer.write(text)
+                self.writer.flush()
             hook, self._on_first_reply = self._on_first_reply, None
         if hook is not None:
             hook()
@@ -128,7 +151,10 @@ class _Wire:
     async def lines(self) -> AsyncIterator[str]:
         """Lines the server may read; bad ones are answered here and held back."""
         while True:
-            line = await anyio.to_thread.run_sync(self.reader.readline, abandon_on_cancel=True)
+            if self._pending:
+                line = self._pending.pop()
+            else:
+                line = await anyio.to_thread.run_sync(self.reader.readline, abandon_on_cancel=True)
             if not line:
                 return
             if not line.strip():
@@ -138,28 +164,6 @@ class _Wire:
                 yield line
             else:
                 await self.write(json.dumps(error) + "\n")
-
-
-@contextmanager
-def _claimed_std() -> Iterator[tuple[IO[str], IO[str]]]:
-    """Private copies of stdin/stdout for the wire; fds 0 and 1 diverted meanwhile. The
-    copies are never closed: a reading thread may still block on them after the server ends."""
-    wire_in, wire_out = os.dup(0), os.dup(1)
-    null = os.open(os.devnull, os.O_RDONLY)
-    os.dup2(null, 0)
-    os.close(null)
-    os.dup2(2, 1)
-    reader = TextIOWrapper(
-        os.fdopen(wire_in, "rb", closefd=False), encoding="utf-8", errors="replace"
-    )
-    writer = TextIOWrapper(
-        os.fdopen(wire_out, "wb", closefd=False), encoding="utf-8", write_through=True
-    )
-    try:
-        yield reader, writer
-    finally:
-        os.dup2(wire_in, 0)
-        os.dup2(wire_out, 1)
 
 
 class _Lines:
@@ -172,12 +176,24 @@ class _Lines:
         return self.wire.lines()
 
 
-async def serve_stdio(lowlevel: Any, on_first_reply: Callable[[], None] | None = None) -> None:
+async def serve_stdio(
+    lowlevel: Any,
+    on_first_reply: Callable[[], None] | None = None,
+    claimed: tuple[IO[str], IO[str], EarlyStart] | None = None,
+) -> None:
     """Serve the SDK's low-level ``Server`` over stdin/stdout until stdin closes;
-    ``on_first_reply`` is called once, after the first reply is written."""
+    ``on_first_reply`` is called once, after the SDK's first reply. ``claimed``: the wire
+    already claimed and its first line read (:func:`ragstrata.mcp.early.answer_initialize`)."""
+    if claimed is not None:
+        reader, writer, early = claimed
+        await _serve(lowlevel, _Wire(reader, writer, on_first_reply, early))
+        return
+    with claimed_std() as (reader, writer):
+        await _serve(lowlevel, _Wire(reader, writer, on_first_reply))
+
+
+async def _serve(lowlevel: Any, wire: _Wire) -> None:
     from mcp.server.stdio import stdio_server
 
-    with _claimed_std() as (reader, writer):
-        wire = _Wire(reader, writer, on_first_reply)
-        async with stdio_server(stdin=_Lines(wire), stdout=wire) as (read, write):  # type: ignore[arg-type]
-            await lowlevel.run(read, write, lowlevel.create_initialization_options())
+    async with stdio_server(stdin=_Lines(wire), stdout=wire) as (read, write):  # type: ignore[arg-type]
+        await lowlevel.run(read, write, lowlevel.create_initialization_options())
