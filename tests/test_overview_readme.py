@@ -114,3 +114,37 @@ def test_overview_cites_a_features_section_without_its_heading(tmp_path: Path) -
     start = _line_of(tmp_path, "* Routes with variables")
     assert (first.path, first.start_line) == ("README.md", start)
     assert first.end_line == _line_of(tmp_path, "* Groups of routes")
+
+
+HOWTO_README = """
+    # Relay
+
+    Relay is a small HTTP router for Go.
+
+    ## Serving Single Page Applications
+
+    Serve the static files of a single page application and its API from one place: the
+    static handler serves files, static assets and the index page for every other path.
+
+    ## Static Files
+
+    Use a path prefix to serve files from a folder:
+
+        r.PathPrefix("/static/").Handler(http.FileServer(dir))
+    """
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How do I serve static files from a folder with relay?",
+        "Как мне отдавать статические файлы?",
+    ],
+)
+def test_a_how_do_i_question_leads_with_the_section_headed_by_its_words(
+    tmp_path: Path, question: str
+) -> None:
+    with _repo(tmp_path, HOWTO_README) as repo:
+        result = repo.ask(question)
+    first = result.answer.citations[0]
+    assert (first.path, first.start_line) == ("README.md", _line_of(tmp_path, "## Static Files"))

@@ -42,6 +42,7 @@ from ragstrata.answer.graphs.ranking import (
 )
 from ragstrata.answer.graphs.sections import (
     has_body,
+    heading_section,
     topic_sections,
 )
 from ragstrata.answer.graphs.settings import settings_part
@@ -130,6 +131,12 @@ class CodeQAGraph(EvidenceGraph):
             if setting is not None:
                 parts.append(setting[0])
                 lead = setting[1]
+        if "howto" in focus.asks and not (focus.how or focus.configure or names or lead):
+            # "How do I serve static files?": the documentation section headed so leads
+            howto = self._heading_part(focus, msgs, citations)
+            if howto is not None:
+                parts.append(howto[0])
+                lead = howto[1]
         if setting is None and asks_a_detail(plan, focus, defs):
             if topic:
                 defs = self._best_detail([*self._resolved([topic]), *defs], focus)
@@ -198,6 +205,24 @@ class CodeQAGraph(EvidenceGraph):
             )
             return part, msgs.t("lead_section", heading=title, cite=cited)
         return None
+
+    def _heading_part(
+        self, focus: QuestionFacets, msgs: Messages, citations: CitationList
+    ) -> tuple[str, str] | None:
+        """The documentation section whose heading is made of the question's words, quoted,
+        and the lead."""
+        section = heading_section(self.reader, self.reader.paths(), focus.concepts)
+        if section is None:
+            return None
+        hit = hit_from_scored(scored_row(section, 0.0), "code:heading")
+        cited = citations.add_hit(hit)
+        title = section.heading_path.rsplit(">", 1)[-1].strip()
+        part = (
+            msgs.t("section", heading=section.heading_path, cite=cited)
+            + "\n"
+            + quote_block(hit.path, hit.text, hit.start_line)
+        )
+        return part, msgs.t("lead_section", heading=title, cite=cited)
 
     def _term_part(
         self, term: str, evidence: Evidence, msgs: Messages, citations: CitationList

@@ -35,6 +35,7 @@ from ragstrata.answer.graphs.focus import not_overview_path
 from ragstrata.answer.graphs.messages import Messages
 from ragstrata.answer.graphs.sections import (
     has_body,
+    heading_section,
     prose_paragraph,
     readme_parts,
     topic_sections,
@@ -154,6 +155,20 @@ class ProjectMiscGraph(EvidenceGraph):
                 cited = citations.add_hit(hit)
                 title = section.heading_path.rsplit(">", 1)[-1].strip()
                 lead = lead or msgs.t("lead_section", heading=title, cite=cited)
+                parts.append(
+                    msgs.t("section", heading=section.heading_path, cite=cited)
+                    + "\n"
+                    + quote_block(hit.path, hit.text, hit.start_line)
+                )
+                quoted.append((hit.path, hit.start_line, hit.end_line))
+        if "howto" in focus.asks and not focus.topics and not lead:
+            # "How do I serve static files?": the section headed so answers it
+            section = heading_section(self.reader, paths, focus.concepts)
+            if section is not None:
+                hit = hit_from_scored(scored_row(section, 0.0), "project:heading")
+                cited = citations.add_hit(hit)
+                title = section.heading_path.rsplit(">", 1)[-1].strip()
+                lead = msgs.t("lead_section", heading=title, cite=cited)
                 parts.append(
                     msgs.t("section", heading=section.heading_path, cite=cited)
                     + "\n"

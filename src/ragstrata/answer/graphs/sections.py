@@ -130,6 +130,33 @@ def topic_sections(
     return [s for _, s in scored[:limit]]
 
 
+def heading_section(
+    reader: IndexReader, paths: Sequence[str], concepts: Sequence[frozenset[str]]
+) -> SectionRow | None:
+    """The documentation section whose own heading is made of the question's words ("How do I
+    serve static files?" and ``### Static Files``): at least two of the question's words
+    (a Russian word counts by its English terms, once), or every word of a one-word heading
+    that is not a generic one; the best match first, then the root README and shallower
+    documents."""
+    groups = [{w[:_HEADING_STEM] for w in c if len(w) >= 3} for c in concepts]
+    groups = [g for g in groups if g]
+    best: tuple[tuple[int, int, int], SectionRow] | None = None
+    for path in project_docs(paths):
+        for section in reader.sections(path):
+            if section.level == 0 or not has_body(section.text, section.heading_path):
+                continue
+            title = section.heading_path.rsplit(">", 1)[-1]
+            words = {w.lower()[:_HEADING_STEM] for w in _TITLE_WORD.findall(title)}
+            words = {w for w in words if len(w) >= 3}
+            matched = sum(1 for g in groups if g & words)
+            if matched < 2 and not (matched == 1 and len(words) == 1):
+                continue
+            key = (-matched, doc_rank(path), section.start_line)
+            if best is None or key < best[0]:
+                best = (key, section)
+    return best[1] if best else None
+
+
 def readme_overview(reader: IndexReader, paths: Sequence[str]) -> SectionRow | None:
     """The root README's first section of running text (not a title, badges or a logo): the
     project's own description of itself and its parts."""
@@ -142,6 +169,8 @@ def readme_overview(reader: IndexReader, paths: Sequence[str]) -> SectionRow | N
     return None
 
 
+_HEADING_STEM = 4  # a question word names a heading word when their first letters agree
+_TITLE_WORD = re.compile(r"[A-Za-z][a-z]+|[A-Z]+(?![a-z])")
 _PARTS_LINES = 20  # a README section naming the parts is cited by this many lines at most
 _PARTS_HEADING_WORDS = (
     2  # "Features", "Key features", «Компоненты»: not "Apache Commons Components"
