@@ -166,3 +166,25 @@ def test_a_word_group_counts_once() -> None:
     concepts = [frozenset({"exception", "error", "raise"}), frozenset({"show", "display"})]
     best = max(settings_in("base.rb", text, 1, concepts), key=lambda s: s.score)
     assert best.name == "show_exceptions"
+
+
+def test_a_documented_attribute_is_a_setting_and_its_default_comes_after_it() -> None:
+    text = (
+        "class Session:\n"
+        "    def __init__(self):\n"
+        "        #: Maximum number of redirects allowed; over this limit an error is raised.\n"
+        "        self.max_redirects = DEFAULT_REDIRECT_LIMIT\n"
+        "        #: Trust environment settings for proxy configuration.\n"
+        "        self.trust_env = True\n"
+        "        self.cookies = {}\n"
+        "DEFAULT_REDIRECT_LIMIT = 30\n"
+    )
+    limit = [frozenset({"limit", "restrict"}), frozenset({"number"}), frozenset({"redirect"})]
+    found = sorted(settings_in("sessions.py", text, 1, limit), key=lambda s: -s.score)
+    assert [s.name for s in found[:2]] == ["max_redirects", "DEFAULT_REDIRECT_LIMIT"]
+    assert (found[0].start_line, found[0].end_line) == (3, 4)
+    # "env" in a name is the question's "environment"; an undocumented attribute is no setting
+    env = [frozenset({"environment"}), frozenset({"proxy"}), frozenset({"settings"})]
+    (trust,) = [s for s in settings_in("sessions.py", text, 1, env) if s.name == "trust_env"]
+    assert trust.score >= 4
+    assert not [s for s in settings_in("sessions.py", text, 1, [frozenset({"cookies"})])]

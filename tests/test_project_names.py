@@ -119,6 +119,26 @@ def test_project_names_read_root_and_packages_not_tests_examples_or_private(
         assert name not in found.names
 
 
+def test_a_python_package_names_the_project_when_setup_py_reads_its_name_from_a_variable(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "checkout-46e939b5"
+    files = {
+        "setup.py": 'setup(name=about["__title__"], packages=["httpkit"])\n',
+        "src/httpkit/__init__.py": "",
+        "src/httpkit/sessions.py": "",
+        "tests/__init__.py": "",
+        "docs/conf.py": "",
+    }
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, encoding="utf-8")
+    names = project_names(root, files).names
+    assert "httpkit" in names and "tests" not in names
+    many = {f"pkg{n}/__init__.py": "" for n in range(3)}  # a folder of packages names none
+    assert not {"pkg0", "pkg1", "pkg2"} & set(project_names(root, many).names)
+
+
 # ---------------------------------------------------------------------- router
 CONTEXT = {"project_names": ["tiny-wrap", "tiny_wrap", "gin"], "dependencies": ["unicode-width"]}
 

@@ -15,6 +15,9 @@ defined. The names come from:
 - ``Cargo.toml``: ``[package]``, ``[lib]`` and ``[[bin]]`` names; ``[*dependencies]`` keys;
 - ``*.gemspec``: ``.name =``; ``add_*dependency`` names;
 - ``pom.xml``: the project's own ``artifactId``; the ``artifactId`` of each dependency;
+- a Python repository's top-level import package (``src/requests/__init__.py`` ->
+  ``requests``; one or two of them), which names the project even when ``setup.py`` reads its
+  name from a variable;
 - the repository folder's name (``flask@2ac8...`` and ``flask-3.1.0`` -> ``flask``).
 
 Every name also stands in its ``-`` / ``_`` spellings (crate ``fd-find`` is ``fd_find`` in
@@ -50,6 +53,7 @@ MANIFEST_NAMES = (
 _MAX_BYTES = 256 * 1024
 _MAX_DEPTH = 2  # folders below the root where a manifest still names the project
 _MAX_NAMES = 400
+_MAX_PACKAGES = 2  # top-level Python packages that still name the project
 _SKIP_DIRS = frozenset(
     {
         "test", "tests", "testdata", "testing", "spec", "fixtures", "fixture", "examples",
@@ -115,12 +119,29 @@ def project_names(root: Path, paths: Iterable[str]) -> ProjectNames:
         own, needs = parse_names(path, text, nested="/" in path)
         names += own
         deps += needs
+    names += _import_packages(paths)
     folder = _FOLDER_TAIL.sub("", root.name)
     if folder:
         names.append(folder)
     own_forms = _forms(names, tails=False)
     dep_forms = [d for d in _forms(deps, tails=True) if d not in set(own_forms)]
     return ProjectNames(tuple(own_forms[:_MAX_NAMES]), tuple(dep_forms[:_MAX_NAMES]))
+
+
+def _import_packages(paths: Iterable[str]) -> list[str]:
+    """The Python package a repository is (``src/requests/__init__.py`` or
+    ``requests/__init__.py`` -> ``requests``): its import name, even when ``setup.py`` reads
+    the distribution name from a variable. At most :data:`_MAX_PACKAGES` of them, else none (a
+    folder of many packages names no one project)."""
+    found = set()
+    for path in paths:
+        parts = path.split("/")
+        if parts[-1] != "__init__.py":
+            continue
+        folders = parts[1:-1] if parts[0] == "src" else parts[:-1]
+        if len(folders) == 1 and folders[0].lower() not in _SKIP_DIRS:
+            found.add(folders[0])
+    return sorted(found) if len(found) <= _MAX_PACKAGES else []
 
 
 def _read(path: Path) -> str | None:

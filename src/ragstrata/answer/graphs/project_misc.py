@@ -161,7 +161,7 @@ class ProjectMiscGraph(EvidenceGraph):
                     + quote_block(hit.path, hit.text, hit.start_line)
                 )
                 quoted.append((hit.path, hit.start_line, hit.end_line))
-        if "howto" in focus.asks and not focus.topics and not lead:
+        if "howto" in focus.asks and not (focus.topics or focus.configure or lead):
             # "How do I serve static files?": the section headed so answers it
             section = heading_section(self.reader, paths, focus.concepts)
             if section is not None:

@@ -2,9 +2,10 @@
 
 "How do I make the router answer 405 instead of 404?", «как отключить показ страницы с
 трассировкой исключения?», "How do I change the port?": the answer is a setting — an exported
-field of an options struct with its doc comment, a documented member of a config interface, a
-``set :port, …`` line, an environment variable the code reads, a key of a defaults table, a
-module constant — not the function that happens to share a word. :func:`find_settings` reads
+field of an options struct with its doc comment, a documented member of a config interface or
+attribute of a session object (``self.verify = True``), a ``set :port, …`` line, an
+environment variable the code reads, a key of a defaults table, a module constant — not the
+function that happens to share a word. :func:`find_settings` reads
 the code rows retrieval and the lexical index found for the question's words, finds the lines
 that declare a setting (:data:`_DECLARATIONS`), and scores each by the question's content words
 (compared by stem) in the setting's own name (twice) and in its doc comment and line (once). A
@@ -43,6 +44,8 @@ _DOC_POOL = 10  # documentation sections looked at for the best setting's name
 _DOC_LINES = 12  # lines of that section quoted
 _PROJECT = frozenset({"project"})  # the project's own name prefixes its settings
 # words a switch's name adds to what it switches (stems): USE_RICH, HAS_RICH, ENABLE_X, NO_X
+_DEFAULT = "defa"  # the stem of "default": DEFAULT_X is the default of a setting X
+_BOUNDS = frozenset({"max", "min"})
 _SWITCH_WORDS = frozenset({"use", "has", "is", "enab", "disa", "allo", "no", "with", "can"})
 _ENV = (
     r"(?:getenv|environ\.get|environ\[|ENV\[|ENV\.fetch\(|process\.env\.|env::var\(|"
@@ -61,6 +64,9 @@ _DECLARATIONS: tuple[tuple[re.Pattern[str], bool], ...] = (
     (re.compile(r"^(?:export\s+)?(?:const\s+|var\s+)?(?P<name>[A-Z][A-Z0-9_]{2,})\s*(?::[^=]+)?=\s*\S"), False),
     # a Java/Kotlin constant
     (re.compile(r"\bstatic\s+final\s+[\w<>\[\], ]+?\s+(?P<name>[A-Z][A-Z0-9_]+)\s*="), True),
+    # a documented attribute an object starts with: `self.verify = True` (`#:` comment above),
+    # `this.timeout = 0`, `@port = 4567`
+    (re.compile(r"^\s+(?:self\.|this\.|@)(?P<name>[A-Za-z_]\w*)\s*(?::[^=]+)?=(?!=)\s*\S"), True),
     # an exported Go struct field: HandleMethodNotAllowed bool
     (re.compile(r"^\s+(?P<name>[A-Z]\w*)\s+(?:\*|\[\]|map\[\w+\])*[\w.]+\s*(?:`[^`]*`)?\s*(?://.*)?$"), True),
     # a documented field or member: `pub threads: usize`, `jitless?: boolean`, `debug: bool =`
@@ -114,6 +120,12 @@ def _declared(line: str) -> tuple[str, bool] | None:
     return None
 
 
+def _meets(group: AbstractSet[str], stems: AbstractSet[str]) -> bool:
+    """True when a word of ``group`` and one of ``stems`` agree: the same stem, or one the
+    start of the other (``env`` and ``environment``)."""
+    return any(a.startswith(b) or b.startswith(a) for a in group for b in stems)
+
+
 def _score(
     name: str,
     words: set[str],
@@ -124,15 +136,17 @@ def _score(
     """Twice each word of the question in the setting's name, once each other one in its doc
     comment and line; a name made of the question's words (besides the project's prefix and a
     switch word: `TYPER_USE_RICH`, `HAS_RICH`) counts two more when it is declared as a setting
-    (`set :port`, an environment variable) or has two such words (`show_exceptions`)."""
-    own = _stems(name)
-    named = [c for c in concepts if c & own]
-    other = [c for c in concepts if c not in named and c & words]
+    (`set :port`, an environment variable) or has two such words (`show_exceptions`). A
+    default (`DEFAULT_REDIRECT_LIMIT`) comes after the setting it is the default of."""
+    own = _stems(name) - _BOUNDS  # MAX_ / MIN_ prefix half of all limits: they tell none apart
+    named = [c for c in concepts if _meets(c, own)]
+    other = [c for c in concepts if c not in named and _meets(c, words)]
     score = 2.0 * len(named) + len(other)
-    core = own - ignore - _SWITCH_WORDS
-    covered = set().union(*named) if named else set()
-    if named and core <= covered and (explicit or len(core) >= 2):
+    core = {w for w in own - ignore - _SWITCH_WORDS if not any(_meets(c, {w}) for c in named)}
+    if named and not core and (explicit or len(own - ignore - _SWITCH_WORDS) >= 2):
         score += 2.0
+    if _DEFAULT in own:
+        score -= 1.0
     return score
 
 
