@@ -43,6 +43,7 @@ from ragstrata.answer.graphs.ranking import (
 from ragstrata.answer.graphs.sections import (
     has_body,
     heading_section,
+    quoted_section,
     topic_sections,
 )
 from ragstrata.answer.graphs.settings import settings_part
@@ -52,7 +53,7 @@ from ragstrata.core.languages import detect_language, is_test
 from ragstrata.core.names import last_segment
 from ragstrata.core.question import QuestionFacets
 from ragstrata.core.rows import DefinitionRow, RelationRow
-from ragstrata.core.values import Direction, SearchFilters, scored_row
+from ragstrata.core.values import Direction, SearchFilters
 from ragstrata.query.facets import facets_of
 from ragstrata.query.models import AnchorType, RouterPlan
 from ragstrata.query.plan_fields import ANSWER_TOPIC
@@ -195,15 +196,8 @@ class CodeQAGraph(EvidenceGraph):
         """ "How do I search for files with an extension?": the usage section of the docs
         answers how to use the program (the code behind it follows); and the lead."""
         for section in topic_sections(self.reader, self.reader.paths(), ["usage"], focus.words, 1):
-            hit = hit_from_scored(scored_row(section, 0.0), "code:usage")
-            cited = citations.add_hit(hit)
-            title = section.heading_path.rsplit(">", 1)[-1].strip()
-            part = (
-                msgs.t("section", heading=section.heading_path, cite=cited)
-                + "\n"
-                + quote_block(hit.path, hit.text, hit.start_line)
-            )
-            return part, msgs.t("lead_section", heading=title, cite=cited)
+            part, lead, _ = quoted_section(section, msgs, citations, "code:usage")
+            return part, lead
         return None
 
     def _heading_part(
@@ -214,15 +208,8 @@ class CodeQAGraph(EvidenceGraph):
         section = heading_section(self.reader, self.reader.paths(), focus.concepts)
         if section is None:
             return None
-        hit = hit_from_scored(scored_row(section, 0.0), "code:heading")
-        cited = citations.add_hit(hit)
-        title = section.heading_path.rsplit(">", 1)[-1].strip()
-        part = (
-            msgs.t("section", heading=section.heading_path, cite=cited)
-            + "\n"
-            + quote_block(hit.path, hit.text, hit.start_line)
-        )
-        return part, msgs.t("lead_section", heading=title, cite=cited)
+        part, lead, _ = quoted_section(section, msgs, citations, "code:heading")
+        return part, lead
 
     def _term_part(
         self, term: str, evidence: Evidence, msgs: Messages, citations: CitationList

@@ -23,9 +23,7 @@ from ragstrata.answer.graphs.base import (
     CitationList,
     cite,
     first_sentence,
-    hit_from_scored,
     overlaps,
-    quote_block,
     quote_hits,
 )
 from ragstrata.answer.graphs.central import parts_part
@@ -37,6 +35,7 @@ from ragstrata.answer.graphs.sections import (
     has_body,
     heading_section,
     prose_paragraph,
+    quoted_section,
     readme_parts,
     topic_sections,
 )
@@ -44,7 +43,6 @@ from ragstrata.answer.graphs.settings import settings_part
 from ragstrata.core.answer import Answer
 from ragstrata.core.evidence import Evidence, Hit
 from ragstrata.core.languages import detect_language
-from ragstrata.core.values import scored_row
 from ragstrata.query.facets import facets_of
 from ragstrata.query.models import RouterPlan
 
@@ -149,31 +147,17 @@ class ProjectMiscGraph(EvidenceGraph):
                 lead = setting[1]
                 quoted += setting[2]
         if setup:
-            found = topic_sections(self.reader, paths, setup, focus.words)
-            for section in found:
-                hit = hit_from_scored(scored_row(section, 0.0), "project:topic")
-                cited = citations.add_hit(hit)
-                title = section.heading_path.rsplit(">", 1)[-1].strip()
-                lead = lead or msgs.t("lead_section", heading=title, cite=cited)
-                parts.append(
-                    msgs.t("section", heading=section.heading_path, cite=cited)
-                    + "\n"
-                    + quote_block(hit.path, hit.text, hit.start_line)
-                )
+            for section in topic_sections(self.reader, paths, setup, focus.words):
+                part, section_lead, hit = quoted_section(section, msgs, citations, "project:topic")
+                lead = lead or section_lead
+                parts.append(part)
                 quoted.append((hit.path, hit.start_line, hit.end_line))
         if "howto" in focus.asks and not (focus.topics or focus.configure or lead):
             # "How do I serve static files?": the section headed so answers it
-            section = heading_section(self.reader, paths, focus.concepts)
-            if section is not None:
-                hit = hit_from_scored(scored_row(section, 0.0), "project:heading")
-                cited = citations.add_hit(hit)
-                title = section.heading_path.rsplit(">", 1)[-1].strip()
-                lead = msgs.t("lead_section", heading=title, cite=cited)
-                parts.append(
-                    msgs.t("section", heading=section.heading_path, cite=cited)
-                    + "\n"
-                    + quote_block(hit.path, hit.text, hit.start_line)
-                )
+            headed = heading_section(self.reader, paths, focus.concepts)
+            if headed is not None:
+                part, lead, hit = quoted_section(headed, msgs, citations, "project:heading")
+                parts.append(part)
                 quoted.append((hit.path, hit.start_line, hit.end_line))
         if focus.asks and not focus.topics and not lead:
             code = self._code_part(evidence, msgs, citations, quoted)

@@ -19,9 +19,13 @@ import posixpath
 import re
 from collections.abc import Iterable, Sequence
 
+from ragstrata.answer.graphs.base import CitationList, hit_from_scored, quote_block
 from ragstrata.answer.graphs.focus import not_overview_path
+from ragstrata.answer.graphs.messages import Messages
+from ragstrata.core.evidence import Hit
 from ragstrata.core.languages import detect_language
 from ragstrata.core.rows import SectionRow
+from ragstrata.core.values import scored_row
 from ragstrata.query.facets import heading_topic_score
 from ragstrata.query.lexicon import query_tokens
 from ragstrata.retrieve.reader import IndexReader
@@ -248,3 +252,18 @@ def readme_parts(reader: IndexReader, paths: Sequence[str]) -> tuple[str, int, s
             section, k, lines = described[0]
             return path, section.start_line + k, "\n".join(lines)
     return None
+
+
+def quoted_section(
+    section: SectionRow, msgs: Messages, citations: CitationList, reason: str
+) -> tuple[str, str, Hit]:
+    """A section quoted under its heading path and cited, the lead naming it, and its hit."""
+    hit = hit_from_scored(scored_row(section, 0.0), reason)
+    cited = citations.add_hit(hit)
+    title = section.heading_path.rsplit(">", 1)[-1].strip()
+    part = (
+        msgs.t("section", heading=section.heading_path, cite=cited)
+        + "\n"
+        + quote_block(hit.path, hit.text, hit.start_line)
+    )
+    return part, msgs.t("lead_section", heading=title, cite=cited), hit
