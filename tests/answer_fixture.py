@@ -3,15 +3,17 @@ a prompt-injection line, and a pyproject with a console script; plus index/evide
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 
 from ragstrata.answer.graphs.base import hit_from_scored
+from ragstrata.app.facade import Ragstrata
 from ragstrata.core.evidence import Evidence, Hit, Requirement
 from ragstrata.core.values import CatalogEntry, SearchFilters, SymbolMode
 from ragstrata.query.models import RouterPlan
 from ragstrata.query.router import Router
 from ragstrata.relations.repository import ingest_repository
-from ragstrata.settings import IndexSettings
+from ragstrata.settings import EmbedderSettings, IndexSettings, Settings
 from ragstrata.store.protocols import Store
 from ragstrata.store.sqlite import SQLiteStore
 
@@ -83,6 +85,18 @@ def write_repo(root: Path) -> Path:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
     return root
+
+
+def indexed(root: Path, files: dict[str, str]) -> Ragstrata:
+    """Write ``files`` (dedented) under ``root`` and index them (SQLite, hash embedder): the
+    facade, open; close it when done."""
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+    repo = Ragstrata(root, Settings(embedder=EmbedderSettings(provider="hash", dimensions=64)))
+    repo.index()
+    return repo
 
 
 def load_store(root: Path) -> SQLiteStore:

@@ -10,15 +10,14 @@ A detail follow-up's two-word phrase ("not found") picks the lines that write it
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Iterator
 from dataclasses import replace
 
 import pytest
 
+from answer_fixture import indexed
 from ragstrata.app.facade import Ragstrata
 from ragstrata.query.facets import read_facets
-from ragstrata.settings import EmbedderSettings, Settings
 
 FILES = {
     "go.mod": "module example.com/web\n\ngo 1.22\n",
@@ -123,15 +122,8 @@ FILES = {
 
 @pytest.fixture(scope="module")
 def rs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Ragstrata]:
-    root = tmp_path_factory.mktemp("web")
-    for rel, text in FILES.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
-    repo = Ragstrata(root, Settings(embedder=EmbedderSettings(provider="hash", dimensions=64)))
-    repo.index()
-    yield repo
-    repo.close()
+    with indexed(tmp_path_factory.mktemp("web"), FILES) as repo:
+        yield repo
 
 
 def _line_of(rs: Ragstrata, path: str, needle: str) -> int:

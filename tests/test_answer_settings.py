@@ -8,14 +8,13 @@ words of the question. The answers come from a real index (SQLite, hash embedder
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Iterator
 
 import pytest
 
+from answer_fixture import indexed
 from ragstrata.answer.graphs.settings import settings_in
 from ragstrata.app.facade import Ragstrata
-from ragstrata.settings import EmbedderSettings, Settings
 
 FILES = {
     "go.mod": "module example.com/relay\n\ngo 1.22\n",
@@ -71,15 +70,8 @@ FILES = {
 
 @pytest.fixture(scope="module")
 def rs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Ragstrata]:
-    root = tmp_path_factory.mktemp("relay")
-    for rel, text in FILES.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
-    repo = Ragstrata(root, Settings(embedder=EmbedderSettings(provider="hash", dimensions=64)))
-    repo.index()
-    yield repo
-    repo.close()
+    with indexed(tmp_path_factory.mktemp("relay"), FILES) as repo:
+        yield repo
 
 
 def _line_of(rs: Ragstrata, path: str, needle: str) -> int:

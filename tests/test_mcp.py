@@ -4,18 +4,15 @@ hash embedder."""
 
 from __future__ import annotations
 
-import json
 import os
-import queue
 import re
 import socket
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import anyio
 import pytest
@@ -23,6 +20,7 @@ from mcp import Client, StdioServerParameters
 from mcp.types import CallToolResult
 
 from answer_fixture import write_repo
+from mcp_wire import exchange
 from ragstrata.app.facade import Ragstrata
 from ragstrata.cli.app import main
 from ragstrata.cli.common import parse_repo_arg
@@ -384,37 +382,7 @@ def test_stdio_mode_writes_nothing_but_protocol_to_stdout(repo: Path) -> None:
             "params": {"name": "reindex", "arguments": {}},
         },
     ]
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "ragstrata", "mcp", "--repo", str(repo)],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        env={**os.environ, **HASH_ENV},
-    )
-    assert proc.stdin is not None and proc.stdout is not None
-    lines: queue.Queue[bytes] = queue.Queue()
-
-    def pump(stdout: IO[bytes]) -> None:
-        for line in stdout:
-            lines.put(line)
-
-    threading.Thread(target=pump, args=(proc.stdout,), daemon=True).start()
-    try:
-        proc.stdin.write(b"".join(json.dumps(m).encode() + b"\n" for m in messages))
-        proc.stdin.flush()
-        seen: list[dict[str, Any]] = []
-        while not any(m.get("id") == 2 for m in seen):
-            seen.append(json.loads(lines.get(timeout=60)))
-        proc.stdin.close()
-        assert proc.wait(timeout=30) == 0
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        if proc.stderr:
-            proc.stderr.close()
-    while not lines.empty():
-        seen.append(json.loads(lines.get()))
+    seen = exchange(repo, messages, 2)
     assert all(m["jsonrpc"] == "2.0" for m in seen)
     (reply,) = [m for m in seen if m.get("id") == 2]
     assert reply["result"]["structuredContent"]["files"]["unchanged"] == 5

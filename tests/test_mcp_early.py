@@ -9,13 +9,8 @@ from __future__ import annotations
 
 import io
 import json
-import os
-import queue
-import subprocess
-import sys
-import threading
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import anyio
 import pytest
@@ -25,6 +20,7 @@ from mcp.types import ServerCapabilities
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, LATEST_HANDSHAKE_VERSION
 
 from answer_fixture import write_repo
+from mcp_wire import exchange
 from ragstrata.app.facade import Ragstrata
 from ragstrata.core.version import __version__
 from ragstrata.mcp.descriptions import INSTRUCTIONS
@@ -114,35 +110,7 @@ def test_one_reply_per_request_over_the_real_wire(tmp_path: Path) -> None:
         {"jsonrpc": "2.0", "method": "notifications/initialized"},
         {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
     ]
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "ragstrata", "mcp", "--repo", str(repo)],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        env={**os.environ, **HASH_ENV},
-    )
-    assert proc.stdin is not None and proc.stdout is not None
-    lines: queue.Queue[bytes] = queue.Queue()
-
-    def pump(stdout: IO[bytes]) -> None:
-        for line in stdout:
-            lines.put(line)
-
-    threading.Thread(target=pump, args=(proc.stdout,), daemon=True).start()
-    try:
-        proc.stdin.write(b"".join(json.dumps(m).encode() + b"\n" for m in messages))
-        proc.stdin.flush()
-        seen: list[dict[str, Any]] = []
-        while not any(m.get("id") == 2 for m in seen):
-            seen.append(json.loads(lines.get(timeout=60)))
-        proc.stdin.close()
-        assert proc.wait(timeout=30) == 0
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-    while not lines.empty():
-        seen.append(json.loads(lines.get()))
+    seen = exchange(repo, messages, 2)
     first = seen[0]
     assert first["id"] == 1 and first["result"]["protocolVersion"] == "2025-06-18"
     assert [m.get("id") for m in seen] == [1, 2]  # no second reply to `initialize`

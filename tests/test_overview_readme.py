@@ -8,13 +8,12 @@ release news or a whole section around them. Real index (SQLite, hash embedder).
 
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 import pytest
 
+from answer_fixture import indexed
 from ragstrata.app.facade import Ragstrata
-from ragstrata.settings import EmbedderSettings, Settings
 
 CODE = {
     "relay/engine.go": """
@@ -76,14 +75,7 @@ FEATURES_README = """
 
 
 def _repo(root: Path, readme: str) -> Ragstrata:
-    files = {**CODE, "README.md": readme}
-    for rel, text in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
-    repo = Ragstrata(root, Settings(embedder=EmbedderSettings(provider="hash", dimensions=64)))
-    repo.index()
-    return repo
+    return indexed(root, {**CODE, "README.md": readme})
 
 
 def _line_of(root: Path, needle: str) -> int:
