@@ -26,7 +26,7 @@ test: $(STAMP)
 	$(BIN)/python -m pytest -n 2 -q
 
 # The quick loop: everything but the tests marked slow (kill -9, Chromium, PostgreSQL, the real
-# embedding model, fresh-interpreter smoke tests).
+# embedding model, fresh-interpreter smoke tests, the end-to-end hostile runs).
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -n 2 -q -m "not slow"
 

@@ -94,6 +94,7 @@ def ingested() -> dict[str, tuple[dict[str, str], list[Row]]]:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("package", [p for _, p in CASES])
 def test_every_ast_definition_is_a_c1_row(ingested, package):
     texts, rows = ingested[package]

@@ -45,6 +45,7 @@ def test_a_vector_does_not_depend_on_its_batch(
     np.testing.assert_allclose(alone, together, atol=1e-5)
 
 
+@pytest.mark.slow
 def test_the_rewrite_is_cached_under_the_model_hash(tmp_path: Path) -> None:
     source = OnnxMiniLMEmbedder().model_path
     first = integer_graph(source, tmp_path)

@@ -184,6 +184,7 @@ def test_llm_prose_checked_cited_and_cached(
         assert code == 0 and fake.calls == 7 and "is defined here" not in plain
 
 
+@pytest.mark.slow
 def test_fresh_interpreter_imports() -> None:
     """No import cycle: the gendocs modules import alone in a fresh interpreter."""
     import subprocess

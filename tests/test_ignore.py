@@ -100,6 +100,7 @@ def _check(lines: list[str], paths: list[str]) -> None:
             assert ours.match(path) == reference.match_file(path), (lines, path)
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(PATTERNS, min_size=1, max_size=8), st.lists(PATHS, min_size=1, max_size=20))
 def test_screened_spec_answers_as_gitignorespec(lines: list[str], paths: list[str]) -> None:

@@ -488,6 +488,7 @@ def test_429_retry_after_seconds_is_honoured(openai_server: ProviderServer) -> N
     assert len(openai_server.requests) == 2
 
 
+@pytest.mark.slow
 def test_429_real_retry_after_waits(openai_server: ProviderServer) -> None:
     openai_server.script("/v1/chat/completions", Reply(429, "slow down", {"Retry-After": "1"}))
     runner = OpenAIChatRunner(

@@ -101,6 +101,7 @@ def test_anything_but_a_well_formed_initialize_is_left_to_the_sdk(line: str) -> 
     assert out.getvalue() == ""  # nothing written: the SDK (and the line gate) answers it
 
 
+@pytest.mark.slow
 def test_one_reply_per_request_over_the_real_wire(tmp_path: Path) -> None:
     """A real `ragstrata mcp`: the early reply comes first, the SDK's copy of it never does,
     and the session the SDK holds serves `tools/list` after it."""

@@ -62,6 +62,7 @@ def test_importing_ragstrata_loads_no_stage() -> None:
     assert out.stdout.strip() == "[]"
 
 
+@pytest.mark.slow
 def test_the_readme_library_example_runs_as_written(tmp_path: Path) -> None:
     """The README's "As a library" block, run with its repository path pointed at a fixture
     (and the hash embedder, so no model loads)."""

@@ -289,6 +289,7 @@ def test_http_and_mcp_give_the_same_repository_errors(pay: Ragstrata, bare: Rags
     )
 
 
+@pytest.mark.slow
 def test_a_second_reindex_over_mcp_waits_its_turn(pay: Ragstrata) -> None:
     repos = RepoSet({"pay": pay})
     claim = repos.claim_index("pay", owner="job 7")  # an index run is under way
@@ -327,6 +328,7 @@ def test_claim_with_wait_blocks_until_release(pay: Ragstrata) -> None:
     assert got == ["job 2"] and registry.indexer("pay") == "job 2"
 
 
+@pytest.mark.slow
 def test_server_watchers_index_only_when_the_registry_lets_them(tmp_path: Path) -> None:
     from ragstrata.app.watchers import start_watchers
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 import ragstrata
 from ragstrata.relations.index import Index
 from test_code_extract import Extracted, _file
@@ -43,6 +45,7 @@ def test_nested_project_import_resolves_and_an_ambiguous_one_does_not() -> None:
     assert call.to_symbol is None  # two projects named flaskr: the import names neither
 
 
+@pytest.mark.slow
 def test_nested_module_equals_the_scan_on_this_package_nested_in_folders() -> None:
     # the package's top modules in one folder, its store/ in another (without the package's
     # own __init__: there ``store`` is the nested project), so some names find one module,

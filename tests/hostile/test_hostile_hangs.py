@@ -20,6 +20,8 @@ import pytest
 
 from hostile.hostile_util import clean_env, mcp_call, run_proc, write_tree
 
+pytestmark = pytest.mark.slow  # end-to-end runs: processes, servers, whole indexes
+
 LIMIT_S = 60
 SRC = Path(__file__).resolve().parents[2] / "src"
 

@@ -21,6 +21,8 @@ from answer_fixture import write_repo
 from hostile.hostile_util import clean_env, run_proc
 from ragstrata.mcp.stdio import check_line
 
+pytestmark = pytest.mark.slow  # end-to-end runs: processes, servers, whole indexes
+
 INIT = {
     "jsonrpc": "2.0",
     "id": 0,

@@ -27,6 +27,8 @@ from ragstrata.settings import load_settings
 from test_http_api import LiveServer
 from test_llm_providers import ProviderServer, Reply, openai_chat, openai_error
 
+pytestmark = pytest.mark.slow  # end-to-end runs: processes, servers, whole indexes
+
 KEY = "sk-proj-" + "Q7x" * 12
 USER = "alice"
 PASSWORD = "hunter2-" + "p" * 16

@@ -24,6 +24,8 @@ from ragstrata.http import create_app
 from ragstrata.settings import load_settings
 from test_http_api import LiveServer
 
+pytestmark = pytest.mark.slow  # end-to-end runs: processes, servers, whole indexes
+
 _rng = random.Random(26)
 _ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 

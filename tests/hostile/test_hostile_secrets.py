@@ -26,6 +26,8 @@ from ragstrata.settings import load_settings
 from ragstrata.store.scan import rows_by_path
 from test_http_api import LiveServer
 
+pytestmark = pytest.mark.slow  # end-to-end runs: processes, servers, whole indexes
+
 SECRET_FILES = (
     "deploy_key",
     "keys/backup.txt",

@@ -27,6 +27,8 @@ from ragstrata.testing import HashEmbedder
 from test_http_api import LiveServer
 from test_llm_providers import KEY, ProviderServer, Reply, openai_app, openai_chat
 
+pytestmark = pytest.mark.slow  # end-to-end runs: processes, servers, whole indexes
+
 SRC = Path(__file__).resolve().parents[2] / "src"
 
 

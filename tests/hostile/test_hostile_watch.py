@@ -30,6 +30,8 @@ from ragstrata.http import create_app
 from ragstrata.settings import load_settings
 from test_http_api import LiveServer
 
+pytestmark = pytest.mark.slow  # end-to-end runs: processes, servers, whole indexes
+
 LIMIT_S = 90
 
 
