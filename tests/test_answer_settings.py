@@ -180,3 +180,30 @@ def test_a_documented_attribute_is_a_setting_and_its_default_comes_after_it() ->
     (trust,) = [s for s in settings_in("sessions.py", text, 1, env) if s.name == "trust_env"]
     assert trust.score >= 4
     assert not [s for s in settings_in("sessions.py", text, 1, [frozenset({"cookies"})])]
+
+
+def test_a_command_line_option_is_a_setting_named_by_its_longest_flag() -> None:
+    text = (
+        "def pytest_addoption(parser):\n"
+        "    group.addoption(\n"
+        '        "--lf",\n'
+        '        "--last-failed",\n'
+        '        action="store_true",\n'
+        '        help="Rerun only the tests that failed at the last run",\n'
+        "    )\n"
+        "    group.addoption(\n"
+        '        "--ff",\n'
+        '        "--failed-first",\n'
+        '        action="store_true",\n'
+        '        help="Run all tests, but run the last failures first",\n'
+        "    )\n"
+        '    parser.addini("cache_dir", default=".cache", help="Cache directory path")\n'
+        "    self._cache = {}\n"
+    )
+    first = [frozenset({"failed"}), frozenset({"last"}), frozenset({"first"}), frozenset({"run"})]
+    best = max(settings_in("cache.py", text, 1, first), key=lambda s: s.score)
+    assert (best.name, best.start_line, best.end_line) == ("failed-first", 8, 13)
+    folder = [frozenset({"directory", "folder"}), frozenset({"cache"})]
+    best = max(settings_in("cache.py", text, 1, folder), key=lambda s: s.score)
+    assert (best.name, best.start_line) == ("cache_dir", 14)
+    assert not [s for s in settings_in("cache.py", text, 1, folder) if s.name == "_cache"]

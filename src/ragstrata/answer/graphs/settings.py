@@ -77,6 +77,12 @@ _DECLARATIONS: tuple[tuple[re.Pattern[str], bool], ...] = (
         True,
     ),
 )  # fmt: skip
+_OPTION_CALL = re.compile(
+    r"\b(?:add_argument|addoption|addini|add_option|(?:click|typer)\.option|\.flag)\(\s*"
+)
+_LITERAL = re.compile(r"[\"']([^\"'\n]{1,80})[\"']")
+_HISTORY = re.compile(r"(?i)(?:^|/)(?:changelog|changes|history|news|release[-_ ]?notes)[^/]*$")
+_OPTION_LINES = 15  # an option declaration with its help text is read this far at most
 _COMMENT = re.compile(r"^\s*(?://|#|/\*|\*|--|@|\"\"\"|''')")
 
 
@@ -110,6 +116,41 @@ def _comment_above(lines: list[str], k: int) -> int:
             break
         start = j
     return start
+
+
+def _option_call(lines: list[str], k: int) -> tuple[str, int] | None:
+    """A command-line option or ini key declared by a call that starts on line ``k``
+    (``add_argument``, ``addoption``, ``addini``, ``add_option``, ``click.option``): its longest
+    flag (``--failed-first``) or key, and the index of the line that closes the call (its help
+    text is what it is scored by)."""
+    if not _OPTION_CALL.search(lines[k]):
+        return None
+    depth, end, text = 0, k, []
+    for j in range(k, min(len(lines), k + _OPTION_LINES)):
+        text.append(lines[j])
+        depth += lines[j].count("(") - lines[j].count(")")
+        end = j
+        if depth <= 0:
+            break
+    call = " ".join(text)
+    opened = _OPTION_CALL.search(call)
+    if opened is None:
+        return None
+    call = call[opened.end() :]
+    names: list[str] = []
+    for m in _LITERAL.finditer(call):
+        if call[: m.start()].strip(" ,") and not names:
+            break  # the first argument is no string: not a declaration by name
+        if names and not m.group(1).startswith("-"):
+            break
+        names.append(m.group(1))
+        rest = call[m.end() :].lstrip()
+        if not rest.startswith(","):
+            break
+        call = call[: m.end()] + rest
+    if not names:
+        return None
+    return max(names, key=len).lstrip("-"), end
 
 
 def _declared(line: str) -> tuple[str, bool] | None:
@@ -169,12 +210,17 @@ def settings_in(
         if _COMMENT.match(line):
             continue
         end = k
-        if line.rstrip().endswith("(") and k + 1 < len(lines):  # os.getenv(\n "NAME", ...)
-            line, end = line.rstrip() + lines[k + 1].strip(), k + 1
-        found = _declared(line)
-        if found is None:
-            continue
-        name, documented = found
+        option = _option_call(lines, k)
+        if option is not None:  # parser.addoption("--failed-first", ..., help="…")
+            name, end = option
+            documented = False
+        else:
+            if line.rstrip().endswith("(") and k + 1 < len(lines):  # os.getenv(\n "NAME", ...)
+                line, end = line.rstrip() + lines[k + 1].strip(), k + 1
+            found = _declared(line)
+            if found is None or found[0].startswith("_"):
+                continue  # `self._cache = …`: private state, no setting
+            name, documented = found
         start = _comment_above(lines, k)
         if documented and start == k:
             continue  # a bare field or parameter says nothing about what it sets
@@ -265,6 +311,8 @@ def _documented(reader: IndexReader, name: str) -> tuple[str, int, str] | None:
     for scored in reader.rows_writing([name], ("D2",), _DOC_POOL):
         if not mentions(scored.text, name) or not_overview_path(scored.path):
             continue
+        if _HISTORY.search(scored.path):
+            continue  # a changelog names a setting when it changed, not what it does
         lines = scored.text.splitlines()
         first = next((k for k, line in enumerate(lines) if mentions(line, name)), 0)
         text = "\n".join(lines[first : first + _DOC_LINES]).rstrip()
