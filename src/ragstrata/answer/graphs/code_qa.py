@@ -11,7 +11,6 @@ sections quoted with line numbers. Every span shown is cited. Which definitions 
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 
 from ragstrata.answer.graphs.base import (
     CitationList,
@@ -40,6 +39,13 @@ from ragstrata.answer.graphs.ranking import (
     doing_rank,
     worker_first,
 )
+from ragstrata.answer.graphs.relations import (
+    MAX_RELATED,
+    call_sites,
+    hit_items,
+    is_possible,
+    relation_items,
+)
 from ragstrata.answer.graphs.sections import (
     has_body,
     heading_section,
@@ -60,7 +66,7 @@ from ragstrata.query.plan_fields import ANSWER_TOPIC
 
 __all__ = ["MAX_DEFINITIONS", "MAX_RELATED", "MAX_SNIPPETS", "CodeQAGraph", "overlaps"]
 
-MAX_RELATED = 8
+
 MAX_SNIPPETS = 3
 MAX_LEAD_ITEMS = 3
 _QUOTED_LAYERS = ("C1", "C3", "D1", "D2")
@@ -166,7 +172,7 @@ class CodeQAGraph(EvidenceGraph):
         flow = evidence.requirements.get("require_flow")
         extra_flow = [h for h in (flow.hits if flow else ()) if h.layer == "C2"]
         if not shown and extra_flow:
-            parts.append(self._items(msgs.t("callers"), extra_flow, msgs, citations))
+            parts.append(hit_items(msgs.t("callers"), extra_flow, msgs, citations))
         snippets = quote_hits(
             evidence.hits,
             citations,
@@ -311,9 +317,7 @@ class CodeQAGraph(EvidenceGraph):
         lead = ""
         callers_part = ""
         if callers and focus.callers:  # cited first: the call sites answer the question
-            callers_part = self._relation_items(
-                msgs.t(keys["callers"]), callers, msgs, citations, True
-            )
+            callers_part = relation_items(msgs.t(keys["callers"]), callers, msgs, citations, True)
         if first and focus.callers:
             lead = self._callers_lead(symbol, callers, row, hit, msgs, keys)
         span = (row.path, row.start_line, row.end_line) if row else None
@@ -337,19 +341,17 @@ class CodeQAGraph(EvidenceGraph):
             lead = msgs.t(key, symbol=symbol, kind=msgs.kind(kind).lower(), cite=cited)
             sure = [r for r in callers if not is_possible(r)]
             if sure and not focus.how:
-                lead += " " + msgs.t(keys["lead_called_count"], count=_count(sure))
+                lead += " " + msgs.t(keys["lead_called_count"], count=len(call_sites(sure)))
         if kind == "module":  # a module is imported, not called: its "callers" would be noise
             return "\n\n".join(lines), lead
         if callers and not callers_part:
-            callers_part = self._relation_items(
-                msgs.t(keys["callers"]), callers, msgs, citations, True
-            )
+            callers_part = relation_items(msgs.t(keys["callers"]), callers, msgs, citations, True)
             lines.append(callers_part)
         elif not callers:
             lines.append(msgs.t(keys["no_callers"], symbol=symbol))
         callees = self._relations(symbol, Direction.CALLEES)
         if callees:
-            lines.append(self._relation_items(msgs.t("callees"), callees, msgs, citations, False))
+            lines.append(relation_items(msgs.t("callees"), callees, msgs, citations, False))
         return "\n\n".join(lines), lead
 
     def _callers_lead(
@@ -365,10 +367,10 @@ class CodeQAGraph(EvidenceGraph):
         sure = [r for r in callers if not is_possible(r)]
         if not sure:
             if callers:
-                count = len(_sites(callers))
+                count = len(call_sites(callers))
                 return msgs.t("lead_possible_callers", symbol=symbol, count=count, cite=where)
             return msgs.t(keys["lead_no_callers"], symbol=symbol, cite=where)
-        sites = _sites(sure)
+        sites = call_sites(sure)
         items = ", ".join(f"`{name}` (`{cite}`)" for name, cite in sites[:MAX_LEAD_ITEMS])
         more = (
             msgs.t("lead_more", count=len(sites) - MAX_LEAD_ITEMS)
@@ -401,7 +403,7 @@ class CodeQAGraph(EvidenceGraph):
                     rows.append(scored.row)
         target = symbols[0] if symbols else name
         if rows:
-            sites = _sites(rows)
+            sites = call_sites(rows)
             items = ", ".join(f"`{n}` (`{c}`)" for n, c in sites[:MAX_LEAD_ITEMS])
             more = (
                 msgs.t("lead_more", count=len(sites) - MAX_LEAD_ITEMS)
@@ -409,7 +411,7 @@ class CodeQAGraph(EvidenceGraph):
                 else ""
             )
             lead = msgs.t("lead_tests", symbol=target, count=len(sites), items=items) + more
-            return self._relation_items(msgs.t("test_uses"), rows, msgs, citations, True), lead
+            return relation_items(msgs.t("test_uses"), rows, msgs, citations, True), lead
         tail = last_segment(name)
         lines = [h for h in literal_hits(evidence.hits, [tail]) if h.layer in ("C1", "C3")]
         lines = [h for h in lines if _is_test_path(h.path)]
@@ -427,86 +429,6 @@ class CodeQAGraph(EvidenceGraph):
         found = self.resolver.relations(symbol, direction, kinds, limit=50)
         return [s.row for s in found if isinstance(s.row, RelationRow)]
 
-    @staticmethod
-    def _relation_items(
-        title: str,
-        rows: list[RelationRow],
-        msgs: Messages,
-        citations: CitationList,
-        callers: bool,
-    ) -> str:
-        """The listed relations; callers the code resolves come first, callers that only
-        share the name are listed apart and labelled as possible."""
-        if callers:
-            sure = [r for r in rows if not is_possible(r)]
-            maybe = [r for r in rows if is_possible(r)]
-            parts = []
-            if sure:
-                parts.append(CodeQAGraph._items_of(title, sure, msgs, citations, True))
-            if maybe:
-                label = msgs.t("possible_callers")
-                parts.append(CodeQAGraph._items_of(label, maybe, msgs, citations, True))
-            return "\n\n".join(parts)
-        return CodeQAGraph._items_of(title, rows, msgs, citations, False)
-
-    @staticmethod
-    def _items_of(
-        title: str,
-        rows: list[RelationRow],
-        msgs: Messages,
-        citations: CitationList,
-        callers: bool,
-    ) -> str:
-        items = []
-        seen: set[tuple[str, str, int]] = set()
-        for rel in rows:
-            name = rel.from_symbol if callers else (rel.to_symbol or rel.to_name)
-            line = rel.line or rel.start_line
-            # every call site of a caller counts; a callee is listed once (its first call)
-            key = (name, rel.path, line) if callers else (name, "", 0)
-            if key in seen:
-                continue
-            seen.add(key)
-            items.append(msgs.t("item", name=name, cite=citations.add(rel.path, line, line)))
-        text = title + "\n" + "\n".join(items[:MAX_RELATED])
-        if len(items) > MAX_RELATED:
-            text += "\n\n" + msgs.t("more", count=len(items) - MAX_RELATED)
-        return text
-
-    @staticmethod
-    def _items(title: str, hits: list[Hit], msgs: Messages, citations: CitationList) -> str:
-        items = [
-            msgs.t("item", name=" ".join(h.text.split()), cite=citations.add_hit(h))
-            for h in hits[:MAX_RELATED]
-        ]
-        return title + "\n" + "\n".join(items)
-
-
-def _promote(evidence: Evidence, first: list[Hit]) -> Evidence:
-    """``evidence`` with the hits ``first`` moved to the front (in their order)."""
-    if not first:
-        return evidence
-    seen: set[str] = set()
-    hits: list[Hit] = []
-    for hit in [*first, *evidence.hits]:
-        if hit.citation not in seen:
-            seen.add(hit.citation)
-            hits.append(hit)
-    return replace(evidence, hits=tuple(hits))
-
-
-def _sites(rows: list[RelationRow]) -> list[tuple[str, str]]:
-    """Distinct call sites: (caller, ``path:line``)."""
-    out: dict[tuple[str, str], None] = {}
-    for rel in rows:
-        line = rel.line or rel.start_line
-        out.setdefault((rel.from_symbol, f"{rel.path}:{line}"), None)
-    return list(out)
-
-
-def _count(rows: list[RelationRow]) -> int:
-    return len(_sites(rows))
-
 
 def _is_test_path(path: str) -> bool:
     return is_test(path, detect_language(path))
@@ -520,14 +442,6 @@ def _identifier_likeness(name: str) -> int:
     if (name.isupper() and len(name) > 2) or re.search(r"\d", name):
         return 1
     return 0
-
-
-def is_possible(rel: RelationRow) -> bool:
-    """True for a call matched to the name only: the code does not show it reaches this
-    definition (``resolution`` "possible"; before that field existed, an unresolved target)."""
-    if rel.resolution:
-        return rel.resolution == "possible"
-    return rel.to_symbol is None
 
 
 def _answered_topic(plan: RouterPlan) -> str:
