@@ -13,6 +13,8 @@ condition that guards it. At most :data:`MAX_LINES` lines.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -24,7 +26,16 @@ from ragstrata.core.rows import DefinitionRow
 from ragstrata.query.models import AnchorType, RouterPlan
 from ragstrata.text.stopwords import is_stopword
 
-__all__ = ["MAX_LINES", "DetailSpan", "answering_lines", "asks_a_detail", "names_any"]
+__all__ = [
+    "MAX_LINES",
+    "STEM",
+    "DetailSpan",
+    "answering_lines",
+    "asks_a_detail",
+    "names_any",
+    "stem_groups",
+    "word_stems",
+]
 
 MAX_LINES = 8
 _WORD = re.compile(r"[A-Za-z][a-z]+|[A-Z]+(?![a-z])|\d+")
@@ -39,7 +50,7 @@ _ERROR = re.compile(
 _OTHERWISE = re.compile(r"^\s*(?:\}\s*)?(?:else\b(?!\s*if)|default\s*:|_\s*=>|otherwise\b)")
 _GUARD = re.compile(r"\b(?:return|raise|throw|halt|abort)\b.*\b(?:if|unless)\b|\b(?:unless)\b")
 _COMMENT = re.compile(r"^\s*(?:#|//|/\*|\*|--|\"\"\"|''')")
-_STEM = 4  # words compared by their first letters: "closing" ~ "close", "methods" ~ "method"
+STEM = 4  # words compared by their first letters: "closing" ~ "close", "methods" ~ "method"
 _SHAPE_ALONE = 3.0
 _SIGNATURE_LINES = 8  # a signature spans at most this many lines  # a line of the asked shape (`else`, a guard) counts with no word matched
 
@@ -53,8 +64,18 @@ class DetailSpan:
     score: float
 
 
-def _stems(text: str) -> set[str]:
-    return {w.lower()[:_STEM] for w in _WORD.findall(text) if len(w) >= 3}
+def word_stems(text: str) -> set[str]:
+    """The stems of the words of ``text`` (identifier parts split: ``HandleMethodNotAllowed``
+    -> ``hand``, ``meth``, ``not``, ``allo``), words under three letters left out."""
+    return {w.lower()[:STEM] for w in _WORD.findall(text) if len(w) >= 3}
+
+
+def stem_groups(concepts: Sequence[AbstractSet[str]], ignore: Iterable[str] = ()) -> list[set[str]]:
+    """The question's word groups (:attr:`QuestionFacets.concepts`) as stems, without the
+    stems of ``ignore`` (the project's names); empty groups left out."""
+    ignored = {w[:STEM] for w in ignore}
+    groups = ({w[:STEM] for w in c if len(w) >= 3} - ignored for c in concepts)
+    return [g for g in groups if g]
 
 
 def _phrases_in(text: str, phrases: frozenset[tuple[str, str]]) -> int:
@@ -71,7 +92,7 @@ def _line_score(
 ) -> float:
     if not line.strip() or _COMMENT.match(line):
         return 0.0
-    matched = len(_stems(line) & stems) + _phrases_in(line, phrases)
+    matched = len(word_stems(line) & stems) + _phrases_in(line, phrases)
     shape = _shape_score(line, facets)
     if not matched and shape < _SHAPE_ALONE:
         return 0.0
@@ -131,8 +152,8 @@ def answering_lines(row: DefinitionRow, facets: QuestionFacets) -> DetailSpan | 
     """The lines of ``row`` that answer the detail ``facets`` ask about, or None when no line
     of its body matches the question's words. A condition is scored with its body (the words
     of the branch count, each once), any other line by itself."""
-    stems = {t[:_STEM] for t in facets.terms if len(t) >= 3}
-    stems -= _stems(row.name)  # the definition's own name says nothing about the detail
+    stems = {t[:STEM] for t in facets.terms if len(t) >= 3}
+    stems -= word_stems(row.name)  # the definition's own name says nothing about the detail
     phrases = frozenset(p for p in facets.phrases if not all(is_stopword(w) for w in p))
     lines = row.text.splitlines()
     if len(lines) < 3 or not stems:
@@ -153,7 +174,7 @@ def answering_lines(row: DefinitionRow, facets: QuestionFacets) -> DetailSpan | 
             said = 0
             for j in range(k, end + 1):
                 if not _COMMENT.match(lines[j]):
-                    words |= _stems(lines[j])
+                    words |= word_stems(lines[j])
                     said = max(said, _phrases_in(lines[j], phrases))
             matched = len(words & stems) + said
             shape = _shape_score(line, facets)

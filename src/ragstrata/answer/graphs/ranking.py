@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from ragstrata.answer.graphs.base import disjoint_hits, hit_from_scored, question_symbols
+from ragstrata.answer.graphs.detail import stem_groups, word_stems
 from ragstrata.answer.graphs.focus import peripheral_path
 from ragstrata.core.evidence import Evidence, Hit
 from ragstrata.core.languages import detect_language, is_test
@@ -33,8 +34,6 @@ _STEM = 5  # a question word names a folder or file when their first letters agr
 _ACCESSOR_LINES = 3  # a callable shorter than this only hands a value on
 _THIN_LINES = 8  # a wrapper: at most this many lines and no loop
 _LOOP = re.compile(r"\b(?:for|while|loop|each|map)\b")
-_NAME_STEM = 4  # a question word is in a body when their first letters agree
-_NAME_WORD = re.compile(r"[A-Za-z][a-z]+|[A-Z]+(?![a-z])")
 _WORKER_WORDS = 2  # a wrapper's callee takes the lead with this many of the question's words
 _DECLARING_MIN_LINES = 20  # a callable this long whose signature takes ...
 _SIGNATURE_SHARE = 0.5  # ... this share of its lines declares parameters, it does no work
@@ -100,7 +99,7 @@ def definition_hits(
 
 def _words_in(text: str, groups: list[set[str]]) -> int:
     """How many of the question's word groups ``text`` carries."""
-    stems = {w.lower()[:_NAME_STEM] for w in _NAME_WORD.findall(text) if len(w) >= 3}
+    stems = word_stems(text)
     return sum(1 for g in groups if g & stems)
 
 
@@ -195,7 +194,7 @@ def _best_worded(
 ) -> list[DefinitionRow]:
     """The one row whose text carries the most of the question's word groups (at least
     :data:`_WORKER_WORDS`), or none when two tie."""
-    groups = [{w[:_NAME_STEM] for w in c if len(w) >= 3} for c in concepts]
+    groups = stem_groups(concepts)
     scored = [(_words_in(row.text, groups), row) for row in rows]
     scored.sort(key=lambda pair: -pair[0])
     if not scored or scored[0][0] < _WORKER_WORDS:

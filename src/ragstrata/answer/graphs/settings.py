@@ -20,6 +20,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from ragstrata.answer.graphs.base import CitationList, hit_from_scored, quote_block
+from ragstrata.answer.graphs.detail import STEM, stem_groups, word_stems
 from ragstrata.answer.graphs.focus import not_overview_path, peripheral_path
 from ragstrata.answer.graphs.messages import Messages
 from ragstrata.core.evidence import Evidence, Hit
@@ -34,8 +35,6 @@ MIN_SCORE = 4.0
 """What a setting must score to lead the answer (two words of the question in its name, or
 one name made of the question's words, or four words of its doc comment)."""
 
-_STEM = 4  # as the detail reader: "listens" ~ "listen", "exceptions" ~ "exception"
-_WORD = re.compile(r"[A-Za-z][a-z]+|[A-Z]+(?![a-z])|\d+")
 _MAX_COMMENT = 12  # doc comment lines read above a declaration
 _POOL = 60  # code rows read for settings
 _TERM_QUERIES = 8  # the question's first words, each also looked up alone
@@ -101,10 +100,6 @@ class Setting:
     @property
     def span(self) -> tuple[str, int, int]:
         return (self.path, self.start_line, self.end_line)
-
-
-def _stems(text: str) -> set[str]:
-    return {w.lower()[:_STEM] for w in _WORD.findall(text) if len(w) >= 3}
 
 
 def _comment_above(lines: list[str], k: int) -> int:
@@ -179,7 +174,7 @@ def _score(
     switch word: `TYPER_USE_RICH`, `HAS_RICH`) counts two more when it is declared as a setting
     (`set :port`, an environment variable) or has two such words (`show_exceptions`). A
     default (`DEFAULT_REDIRECT_LIMIT`) comes after the setting it is the default of."""
-    own = _stems(name) - _BOUNDS  # MAX_ / MIN_ prefix half of all limits: they tell none apart
+    own = word_stems(name) - _BOUNDS  # MAX_ / MIN_ prefix half of all limits: they tell none apart
     named = [c for c in concepts if _meets(c, own)]
     other = [c for c in concepts if c not in named and _meets(c, words)]
     score = 2.0 * len(named) + len(other)
@@ -200,8 +195,8 @@ def settings_in(
 ) -> list[Setting]:
     """The settings declared in ``text`` (lines from ``first_line``), scored by ``concepts``
     (the question's word groups; ``ignore``: the project's names, which prefix everything)."""
-    ignored = {w[:_STEM] for w in ignore}
-    groups = [g for g in ({w[:_STEM] for w in c if len(w) >= 3} - ignored for c in concepts) if g]
+    ignored = {w[:STEM] for w in ignore}
+    groups = stem_groups(concepts, ignore)
     if not groups:
         return []
     lines = text.splitlines()
@@ -224,7 +219,7 @@ def settings_in(
         start = _comment_above(lines, k)
         if documented and start == k:
             continue  # a bare field or parameter says nothing about what it sets
-        words = set().union(*(_stems(x) for x in lines[start : end + 1]))
+        words = set().union(*(word_stems(x) for x in lines[start : end + 1]))
         score = _score(name, words, groups, ignored, not documented)
         if score > 0:
             block = "\n".join(lines[start : end + 1])
