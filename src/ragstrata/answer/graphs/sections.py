@@ -20,6 +20,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from ragstrata.answer.graphs.base import CitationList, hit_from_scored, quote_block
+from ragstrata.answer.graphs.detail import stem_groups, word_stems
 from ragstrata.answer.graphs.focus import not_overview_path
 from ragstrata.answer.graphs.messages import Messages
 from ragstrata.core.evidence import Hit
@@ -142,16 +143,14 @@ def heading_section(
     (a Russian word counts by its English terms, once), or every word of a one-word heading
     that is not a generic one; the best match first, then the root README and shallower
     documents."""
-    groups = [{w[:_HEADING_STEM] for w in c if len(w) >= 3} for c in concepts]
-    groups = [g for g in groups if g]
+    groups = stem_groups(concepts)
     best: tuple[tuple[int, int, int], SectionRow] | None = None
     for path in project_docs(paths):
         for section in reader.sections(path):
             if section.level == 0 or not has_body(section.text, section.heading_path):
                 continue
             title = section.heading_path.rsplit(">", 1)[-1]
-            words = {w.lower()[:_HEADING_STEM] for w in _TITLE_WORD.findall(title)}
-            words = {w for w in words if len(w) >= 3}
+            words = word_stems(title)
             matched = sum(1 for g in groups if g & words)
             if matched < 2 and not (matched == 1 and len(words) == 1):
                 continue
@@ -173,8 +172,6 @@ def readme_overview(reader: IndexReader, paths: Sequence[str]) -> SectionRow | N
     return None
 
 
-_HEADING_STEM = 4  # a question word names a heading word when their first letters agree
-_TITLE_WORD = re.compile(r"[A-Za-z][a-z]+|[A-Z]+(?![a-z])")
 _PARTS_LINES = 20  # a README section naming the parts is cited by this many lines at most
 _PARTS_HEADING_WORDS = (
     2  # "Features", "Key features", «Компоненты»: not "Apache Commons Components"
