@@ -236,6 +236,7 @@ def find_settings(
     once."""
     ignore = list(ignore)
     found: dict[tuple[str, int], Setting] = {}
+    ranks: dict[tuple[str, int], tuple[float, bool]] = {}
     for hit in hits:
         if is_test(hit.path, detect_language(hit.path)) or peripheral_path(hit.path):
             continue
@@ -243,8 +244,11 @@ def find_settings(
             continue
         for setting in settings_in(hit.path, hit.text, hit.start_line, concepts, ignore):
             key = (setting.path, setting.end_line)
-            if key not in found or found[key].score < setting.score:
-                found[key] = setting
+            # on a tie, a copy that does not start on its row's first line: a chunk's text may
+            # begin without that line's indentation
+            rank = (setting.score, setting.start_line != hit.start_line)
+            if key not in found or ranks[key] < rank:
+                found[key], ranks[key] = setting, rank
     return sorted(found.values(), key=lambda s: (-s.score, s.path, s.start_line))
 
 
