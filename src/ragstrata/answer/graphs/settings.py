@@ -314,6 +314,11 @@ def _documented(reader: IndexReader, name: str) -> tuple[str, int, str] | None:
             continue  # a changelog names a setting when it changed, not what it does
         lines = scored.text.splitlines()
         first = next((k for k, line in enumerate(lines) if mentions(line, name)), 0)
+        fences = [k for k in range(first) if lines[k].lstrip().startswith(("```", "~~~"))]
+        if len(fences) % 2:  # inside a code block: from its opening fence
+            first = fences[-1]
+        while first > 0 and lines[first - 1].strip():  # from the paragraph's first line
+            first -= 1
         text = "\n".join(lines[first : first + _DOC_LINES]).rstrip()
         return scored.path, scored.start_line + first, text
     return None
