@@ -58,6 +58,19 @@ FILES = {
             )
             return plain
         ''',
+    "README.md": """
+        # Relay
+
+        Relay serves requests.
+
+        ## Configuration
+
+        The server listens on 4567 unless told otherwise:
+
+        ```ruby
+        set :port, 8080
+        ```
+        """,
     "web/config.ts": """
         export interface RelayConfig {
           /** Skip the compiled validators; for environments that forbid eval. */
@@ -207,3 +220,9 @@ def test_a_command_line_option_is_a_setting_named_by_its_longest_flag() -> None:
     best = max(settings_in("cache.py", text, 1, folder), key=lambda s: s.score)
     assert (best.name, best.start_line) == ("cache_dir", 14)
     assert not [s for s in settings_in("cache.py", text, 1, folder) if s.name == "_cache"]
+
+
+def test_the_setting_s_documentation_is_quoted_from_its_code_block(rs: Ragstrata) -> None:
+    result = rs.ask("How do I change the port the server listens on?")
+    docs = [c for c in result.answer.citations if c.path == "README.md"]
+    assert docs and docs[0].start_line == _line_of(rs, "README.md", "```ruby")
