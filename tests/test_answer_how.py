@@ -96,6 +96,25 @@ FILES = {
           end
         end
         """,
+    "web/errors.ts": """
+        /** The readable message of one validation error, turned into text. */
+        export function errorMessage(error: Issue): string {
+          const text = error.message ?? "invalid";
+          return text.trim();
+        }
+
+        /** Format the issues of a failed parse, one per line. */
+        export function formatIssues(failure: Failure): string {
+          const lines: string[] = [];
+          for (const issue of failure.issues) {
+            lines.push(`x ${issue.message}`);
+            if (issue.path.length > 0) {
+              lines.push(`  at ${issue.path.join(".")}`);
+            }
+          }
+          return lines.join("\\n");
+        }
+        """,
     "src/main/java/org/ex/Tags.java": """
         package org.ex;
 
@@ -255,3 +274,14 @@ def test_a_callable_that_is_mostly_its_parameter_list_declares_and_does_no_work(
 
     assert doing_rank(hit("pkg.params.Option", declared)) == (False, 3)  # as a declaration
     assert doing_rank(hit("pkg.main.get_param", worker)) == (False, 0)
+
+
+def test_a_leaf_helper_yields_the_lead_to_the_function_doing_the_work(rs: Ragstrata) -> None:
+    """A four-line helper that calls nothing of the project does not do what a how-question
+    asks when the next candidate has a body of its own (a loop over the issues)."""
+    result = rs.ask("How are validation errors turned into a readable multi-line message?")
+    first = result.answer.citations[0]
+    assert (first.path, first.start_line) == (
+        "web/errors.ts",
+        _line_of(rs, "web/errors.ts", "formatIssues"),
+    )

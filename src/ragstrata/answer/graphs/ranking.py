@@ -160,7 +160,9 @@ def worker_first(
     to that callee — its only one, or the one whose body carries the most words of the
     question (``concepts``, at least :data:`_WORKER_WORDS`; ``Bind`` -> ``binding.Default``,
     the switch over JSON, XML and form content types) — at most :data:`_WORKER_HOPS` hops:
-    ``Recovery`` -> ``RecoveryWithWriter`` -> the worker; the wrapper follows."""
+    ``Recovery`` -> ``RecoveryWithWriter`` -> the worker; the wrapper follows. A short leaf
+    helper that calls nothing of the project (``_getMessage``) yields the lead to the next
+    candidate with a body of its own (``prettifyError``, a loop over the issues)."""
     lead = defs[0]
     for _ in range(_WORKER_HOPS):
         thin = lead.end_line - lead.start_line <= _THIN_LINES and not _LOOP.search(lead.text)
@@ -172,6 +174,11 @@ def worker_first(
             for s in calls
             if isinstance(s.row, RelationRow) and s.row.to_symbol and s.row.resolution == "exact"
         }
+        if (
+            not targets and lead is defs[0] and len(defs) > 1 and _works(defs[1])
+        ):  # a leaf helper: the next candidate doing work leads
+            lead = defs[1]
+            break
         rows = [
             row
             for target in sorted(targets)
@@ -187,6 +194,13 @@ def worker_first(
     if lead is defs[0]:
         return defs
     return [lead, *(h for h in defs if h.symbol != lead.symbol)]
+
+
+def _works(hit: Hit) -> bool:
+    """A function or method with a body of its own: longer than a wrapper, or a loop."""
+    if hit.kind not in ("function", "method"):
+        return False
+    return hit.end_line - hit.start_line > _THIN_LINES or bool(_LOOP.search(hit.text))
 
 
 def _best_worded(
