@@ -74,6 +74,16 @@ FILES = {
         \treturn false
         }
         """,
+    "lib/web/plugin.rb": """
+        module Web
+          module Plugin
+            # compile! compiles the web plugin's pattern: compile, compiled, compiler web.
+            def compile!(pattern)
+              pattern
+            end
+          end
+        end
+        """,
     "lib/web/base.rb": """
         module Web
           class Base
@@ -82,6 +92,14 @@ FILES = {
             def public=(value)
               warn 'public= is deprecated, serve files with public_folder'
               set(:public_folder, value)
+            end
+
+            def compile!(pattern)
+              pattern.to_s
+            end
+
+            def route!(pattern)
+              compile!(pattern)
             end
 
             # Answer with a file when the path names one.
@@ -285,3 +303,17 @@ def test_a_leaf_helper_yields_the_lead_to_the_function_doing_the_work(rs: Ragstr
         "web/errors.ts",
         _line_of(rs, "web/errors.ts", "formatIssues"),
     )
+
+
+def test_a_ruby_bang_name_is_kept_and_the_called_definition_answers_who_calls(
+    rs: Ragstrata,
+) -> None:
+    """«compile!» keeps its `!` when the sentence goes on; of two definitions named so, the one
+    the code calls leads the callers answer (not "no callers found")."""
+    result = rs.ask("Кто вызывает метод compile! в web?")
+    symbols = [a["value"] for a in result.plan["query_plan"]["anchors"] if a["type"] == "SYMBOL"]
+    assert "compile!" in symbols
+    call = _line_of(rs, "lib/web/base.rb", "def route!") + 1  # route! calls compile!
+    first = result.answer.citations[0]
+    assert (first.path, first.start_line) == ("lib/web/base.rb", call)
+    assert "Web::Base#compile!" in result.answer.lead

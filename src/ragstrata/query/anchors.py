@@ -73,6 +73,7 @@ _VERSION_RE = re.compile(r"v?\d+(?:\.\d+)+[a-z]*\d*", re.IGNORECASE)
 _TOOL_VERSION_RE = re.compile(r"[A-Za-z]+\d+(?:\.\d+)+")
 _ASCII_LETTER_RE = re.compile(r"[A-Za-z]")
 _LATIN_WORD_RE = re.compile(r"[A-Za-z][A-Za-z0-9]*")
+_BANG_RE = re.compile(r"[!?](?=\s+[a-zа-яё])")
 _QUOTES = {"«": "»", '"': '"', "“": "”", "„": "“", "'": "'", "‘": "’"}
 _CLOSERS = {v: k for k, v in _QUOTES.items()}
 _MAX_PER_TYPE = 32
@@ -434,12 +435,19 @@ def _symbols(raw: str, toks: Sequence[Token], data: RouterData, out: Extraction)
             continue
         if not _LATIN_WORD_RE.fullmatch(text) or folded in data.code_units:
             continue
+        end = _bang_end(raw, tok.end)
         if call:
-            out.add(_anchor(AnchorType.SYMBOL, raw, tok.start, tok.end, "call", 0.85))
+            out.add(_anchor(AnchorType.SYMBOL, raw, tok.start, end, "call", 0.85))
         elif _named(raw, toks, i, data):
-            out.add(_anchor(AnchorType.SYMBOL, raw, tok.start, tok.end, "named", 0.75))
+            out.add(_anchor(AnchorType.SYMBOL, raw, tok.start, end, "named", 0.75))
         elif out.ru_dominant and len(text) >= 3 and not is_stopword(text):
             out.add(_anchor(AnchorType.SYMBOL, raw, tok.start, tok.end, "word", 0.5))
+
+
+def _bang_end(raw: str, end: int) -> int:
+    """The end of a name that keeps a Ruby-style ``!`` / ``?`` suffix (``compile!``,
+    ``empty?``) when the sentence goes on after it (a lower-case word follows), else ``end``."""
+    return end + 1 if _BANG_RE.match(raw, end) else end
 
 
 def _named(raw: str, toks: Sequence[Token], i: int, data: RouterData) -> bool:

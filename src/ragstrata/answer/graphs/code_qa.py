@@ -121,6 +121,8 @@ class CodeQAGraph(EvidenceGraph):
             # retrieval ranked no definition of the name asked about (a topic carried from the
             # session, a lookup scoped to tests): the one resolver's definitions lead
             defs = self._resolved(names, focus.kinds, how=focus.how) or defs
+        if focus.callers and len(defs) > 1:
+            defs = self._called_first(defs)
         if "parts" in focus.topics and not names:
             found = overview_parts(self.reader, msgs, citations)
             if found is not None:
@@ -267,6 +269,25 @@ class CodeQAGraph(EvidenceGraph):
             if span is not None and span.score > best_score:
                 best, best_score = n, span.score
         return [ordered[best], *(h for n, h in enumerate(ordered) if n != best)]
+
+    def _called_first(self, defs: list[Hit]) -> list[Hit]:
+        """ "Who calls X?" with several definitions named alike (``Base#compile!`` and a
+        plugin's ``compile!``): the one the code resolves calls to leads."""
+        last = {last_segment(h.symbol or "") for h in defs}
+        if len(last) != 1:
+            return defs
+        called = [
+            bool(
+                [
+                    r
+                    for r in self._relations(h.symbol or "", Direction.CALLERS)
+                    if not is_possible(r)
+                ]
+            )
+            for h in defs
+        ]
+        order = sorted(range(len(defs)), key=lambda n: not called[n])
+        return [defs[n] for n in order]
 
     def _resolved(
         self, names: list[str], kinds: tuple[str, ...] = (), *, how: bool = False
