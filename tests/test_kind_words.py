@@ -115,6 +115,7 @@ def rs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Ragstrata]:
         ("Где определён макрос ensure?", "src/check.rs", "macro"),
         ("what does the ensure macro do?", "src/check.rs", "macro"),
         ("where is the ensure function defined?", "src/check.rs", "function"),
+        ("Где определён макрос ensure! из этого кода?", "src/check.rs", "macro"),
     ],
 )
 def test_kind_word_narrows_the_definition_found(

@@ -73,7 +73,10 @@ _VERSION_RE = re.compile(r"v?\d+(?:\.\d+)+[a-z]*\d*", re.IGNORECASE)
 _TOOL_VERSION_RE = re.compile(r"[A-Za-z]+\d+(?:\.\d+)+")
 _ASCII_LETTER_RE = re.compile(r"[A-Za-z]")
 _LATIN_WORD_RE = re.compile(r"[A-Za-z][A-Za-z0-9]*")
+# `compile!` / `empty?` (Ruby) keep the suffix when the sentence goes on; not in a question
+# about a macro: `ensure!` calls a Rust macro defined as `ensure`
 _BANG_RE = re.compile(r"[!?](?=\s+[a-zа-яё])")
+_MACRO_RE = re.compile(r"(?i)(?<!\w)(?:macro|макрос)")
 _QUOTES = {"«": "»", '"': '"', "“": "”", "„": "“", "'": "'", "‘": "’"}
 _CLOSERS = {v: k for k, v in _QUOTES.items()}
 _MAX_PER_TYPE = 32
@@ -446,8 +449,11 @@ def _symbols(raw: str, toks: Sequence[Token], data: RouterData, out: Extraction)
 
 def _bang_end(raw: str, end: int) -> int:
     """The end of a name that keeps a Ruby-style ``!`` / ``?`` suffix (``compile!``,
-    ``empty?``) when the sentence goes on after it (a lower-case word follows), else ``end``."""
-    return end + 1 if _BANG_RE.match(raw, end) else end
+    ``empty?``) when the sentence goes on after it (a lower-case word follows) and the question
+    is not about a macro, else ``end``."""
+    if _BANG_RE.match(raw, end) and not _MACRO_RE.search(raw):
+        return end + 1
+    return end
 
 
 def _named(raw: str, toks: Sequence[Token], i: int, data: RouterData) -> bool:
