@@ -27,19 +27,23 @@ Order of passes (a later pass skips text an earlier one claimed):
    (:mod:`ragstrata.query.project_terms`).
 7. Symbols from identifier-shaped tokens (dotted, snake, camel, pascal, letters+digits), calls
    (``get()``), names right after a code-unit word ("класс UserService", "the Router class"),
-   and in a Russian question any other Latin word (subtype ``word``, low confidence).
+   and in a Russian question any other Latin word (subtype ``word``, low confidence):
+   :mod:`ragstrata.query.symbol_words`.
+
+The anchors being built and the claimed spans live in an :class:`Extraction`
+(:mod:`ragstrata.query.extraction`).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any
 
+from ragstrata.query.extraction import AnchorDraft, Extraction, SpanDraft, anchor_at
 from ragstrata.query.intents import RouterData, fold
 from ragstrata.query.models import AnchorType, RepoContext
 from ragstrata.query.paths import LINE_RE, PathRules, accept_slash_path, path_part
+from ragstrata.query.symbol_words import VERSION_RE, find_symbols, symbol_shape
 from ragstrata.text.stopwords import is_stopword
 from ragstrata.text.tokens import Token, cyrillic_dominant, has_cyrillic, tokenize
 
@@ -69,105 +73,9 @@ _SLASH_RE = re.compile(
 )
 _SECTION_RE = re.compile(r"#[\w][\w.\-]*")
 _NODE_ID_RE = re.compile(r"::(\w+(?:::\w+)*)")  # pytest node ids: path.py::Class::test
-_VERSION_RE = re.compile(r"v?\d+(?:\.\d+)+[a-z]*\d*", re.IGNORECASE)
-_TOOL_VERSION_RE = re.compile(r"[A-Za-z]+\d+(?:\.\d+)+")
-_ASCII_LETTER_RE = re.compile(r"[A-Za-z]")
-_LATIN_WORD_RE = re.compile(r"[A-Za-z][A-Za-z0-9]*")
-# `compile!` / `empty?` (Ruby) keep the suffix when the sentence goes on; not in a question
-# about a macro: `ensure!` calls a Rust macro defined as `ensure`
-_BANG_RE = re.compile(r"[!?](?=\s+[a-zа-яё])")
-_MACRO_RE = re.compile(r"(?i)(?<!\w)(?:macro|макрос)")
 _QUOTES = {"«": "»", '"': '"', "“": "”", "„": "“", "'": "'", "‘": "’"}
 _CLOSERS = {v: k for k, v in _QUOTES.items()}
-_MAX_PER_TYPE = 32
 _ANY_CASE_DOC_NAMES = frozenset({"readme", "changelog", "contributing"})
-
-
-@dataclass(frozen=True, slots=True)
-class SpanDraft:
-    """A span while the plan is being built (see :class:`AnchorDraft`)."""
-
-    start: int
-    end: int
-
-
-@dataclass(frozen=True, slots=True)
-class AnchorDraft:
-    """An anchor while the plan is being built: the same fields as ``models.Anchor``.
-
-    Plain slots objects are several times cheaper to make than pydantic models; the router
-    validates all of them at once when it builds the ``RouterPlan``.
-    """
-
-    type: AnchorType
-    value: str
-    subtype: str | None
-    span: SpanDraft | None
-    confidence: float
-    source: str = "query"
-    lemma: str | None = None
-
-    def as_dict(self) -> dict[str, Any]:
-        """The fields as ``models.Anchor`` takes them."""
-        span = None if self.span is None else {"start": self.span.start, "end": self.span.end}
-        return {
-            "type": self.type,
-            "value": self.value,
-            "subtype": self.subtype,
-            "span": span,
-            "confidence": self.confidence,
-            "source": self.source,
-            "lemma": self.lemma,
-        }
-
-
-@dataclass(slots=True)
-class Extraction:
-    """Anchors found in ``raw`` and the spans later passes must ignore."""
-
-    size: int
-    anchors: list[AnchorDraft] = field(default_factory=list)
-    code_spans: list[tuple[int, int]] = field(default_factory=list)  # backticks and URLs
-    ru_dominant: bool = False
-    _mask: bytearray = field(default_factory=bytearray)  # 1 = claimed by an anchor or URL
-    _seen: dict[tuple[AnchorType, str], int] = field(default_factory=dict)
-    _counts: dict[AnchorType, int] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        self._mask = bytearray(self.size)
-
-    def overlaps(self, start: int, end: int) -> bool:
-        """True when any position of ``[start, end)`` is claimed."""
-        return 1 in self._mask[start:end]
-
-    def claim(self, start: int, end: int) -> None:
-        """Mark ``[start, end)`` as taken."""
-        self._mask[start:end] = b"\x01" * (end - start)
-
-    def add(self, anchor: AnchorDraft, claim: bool = True) -> None:
-        """Keep ``anchor`` (first of its type and value, at most 32 per type)."""
-        if claim and anchor.span is not None:
-            self.claim(anchor.span.start, anchor.span.end)
-        key = (anchor.type, anchor.value)
-        at = self._seen.get(key)
-        if at is not None:  # keep the earliest occurrence of a value
-            old = self.anchors[at]
-            if anchor.span and old.span and anchor.span.start < old.span.start:
-                self.anchors[at] = anchor
-            return
-        if self._counts.get(anchor.type, 0) >= _MAX_PER_TYPE:
-            return
-        self._seen[key] = len(self.anchors)
-        self._counts[anchor.type] = self._counts.get(anchor.type, 0) + 1
-        self.anchors.append(anchor)
-
-
-def _anchor(
-    kind: AnchorType, raw: str, start: int, end: int, subtype: str | None, conf: float
-) -> AnchorDraft:
-    return AnchorDraft(
-        kind, raw[start:end], subtype, SpanDraft(start, end), round(min(conf, 0.99), 2)
-    )
 
 
 def _backticks(raw: str, rules: PathRules, repo: RepoContext, out: Extraction) -> None:
@@ -195,11 +103,11 @@ def _backticks(raw: str, rules: PathRules, repo: RepoContext, out: Extraction) -
                 kind = ("file", 0.9)
             if kind is not None:
                 subtype = "path:line" if base != stripped else kind[0]
-                out.add(_anchor(AnchorType.FILE_PATH, raw, s, e, subtype, kind[1] + 0.04))
+                out.add(anchor_at(AnchorType.FILE_PATH, raw, s, e, subtype, kind[1] + 0.04))
                 if rules.is_doc(base):
-                    out.add(_anchor(AnchorType.DOC_REF, raw, s, e, "file", kind[1]), claim=False)
+                    out.add(anchor_at(AnchorType.DOC_REF, raw, s, e, "file", kind[1]), claim=False)
                 continue
-        out.add(_anchor(AnchorType.SYMBOL, raw, s, e, "backticked", 0.95))
+        out.add(anchor_at(AnchorType.SYMBOL, raw, s, e, "backticked", 0.95))
 
 
 def _path_like(text: str, rules: PathRules, repo: RepoContext) -> bool:
@@ -236,7 +144,7 @@ def mine_code(
             continue  # folders inside logs (site-packages/, /tmp/x/) say nothing
         line = LINE_RE.match(raw, e)
         e2 = line.end() if line else e
-        out.add(_anchor(AnchorType.FILE_PATH, raw, s, e2, "in_code", MINED_CONFIDENCE["in_code"]))
+        out.add(anchor_at(AnchorType.FILE_PATH, raw, s, e2, "in_code", MINED_CONFIDENCE["in_code"]))
     inline = "\n" not in raw[start:end] and end - start <= _INLINE_CHARS
     subtype = "in_expr" if inline else "in_code"
     mined = 0
@@ -244,11 +152,11 @@ def mine_code(
         s, e = start + tok.start, start + tok.end
         if tok.kind != "ident" or out.overlaps(s, e) or mined >= _MAX_MINED:
             continue
-        shape = _symbol_shape(tok.text)
+        shape = symbol_shape(tok.text)
         if shape is None or shape[0] == "alnum" or tok.text.startswith("__"):
             continue
         mined += 1
-        out.add(_anchor(AnchorType.SYMBOL, raw, s, e, subtype, MINED_CONFIDENCE[subtype]))
+        out.add(anchor_at(AnchorType.SYMBOL, raw, s, e, subtype, MINED_CONFIDENCE[subtype]))
     out.claim(start, end)
 
 
@@ -258,10 +166,10 @@ def _frames(raw: str, start: int, end: int, out: Extraction) -> None:
         if out.overlaps(m.start(1), m.end(1)):
             continue
         conf = MINED_CONFIDENCE["traceback"]
-        out.add(_anchor(AnchorType.FILE_PATH, raw, m.start(1), m.end(1), "traceback", conf))
+        out.add(anchor_at(AnchorType.FILE_PATH, raw, m.start(1), m.end(1), "traceback", conf))
         if m.group(3) and not m.group(3).startswith("<"):
             conf = MINED_CONFIDENCE["frame"]
-            out.add(_anchor(AnchorType.SYMBOL, raw, m.start(3), m.end(3), "frame", conf))
+            out.add(anchor_at(AnchorType.SYMBOL, raw, m.start(3), m.end(3), "frame", conf))
         out.claim(m.start(), m.end())
 
 
@@ -291,21 +199,21 @@ def _file_anchor(
     """Add a FILE_PATH at raw[s:e], extended by a ``:line`` or ``#section`` suffix."""
     line = LINE_RE.match(raw, e)
     if line:
-        out.add(_anchor(AnchorType.FILE_PATH, raw, s, line.end(), "path:line", conf))
+        out.add(anchor_at(AnchorType.FILE_PATH, raw, s, line.end(), "path:line", conf))
         if rules.is_doc(raw[s:e]):
-            out.add(_anchor(AnchorType.DOC_REF, raw, s, line.end(), "file", conf), claim=False)
+            out.add(anchor_at(AnchorType.DOC_REF, raw, s, line.end(), "file", conf), claim=False)
         return
     section = _SECTION_RE.match(raw, e) if rules.is_doc(raw[s:e]) else None
-    out.add(_anchor(AnchorType.FILE_PATH, raw, s, e, subtype, conf))
+    out.add(anchor_at(AnchorType.FILE_PATH, raw, s, e, subtype, conf))
     node = _NODE_ID_RE.match(raw, e)
     if node:
-        out.add(_anchor(AnchorType.SYMBOL, raw, node.start(1), node.end(1), "qualified", 0.9))
+        out.add(anchor_at(AnchorType.SYMBOL, raw, node.start(1), node.end(1), "qualified", 0.9))
         out.claim(s, node.end())
     if section:
         out.claim(s, section.end())
-        out.add(_anchor(AnchorType.DOC_REF, raw, s, section.end(), "section", conf), False)
+        out.add(anchor_at(AnchorType.DOC_REF, raw, s, section.end(), "section", conf), False)
     elif rules.is_doc(raw[s:e]):
-        out.add(_anchor(AnchorType.DOC_REF, raw, s, e, "file", conf), claim=False)
+        out.add(anchor_at(AnchorType.DOC_REF, raw, s, e, "file", conf), claim=False)
 
 
 def _bare_files(raw: str, toks: Sequence[Token], rules: PathRules, out: Extraction) -> None:
@@ -313,7 +221,7 @@ def _bare_files(raw: str, toks: Sequence[Token], rules: PathRules, out: Extracti
         if "." not in tok.text or out.overlaps(tok.start, tok.end):
             continue
         ext = rules.ext_of(tok.text)
-        if ext is None or _VERSION_RE.fullmatch(tok.text) or tok.text.startswith("."):
+        if ext is None or VERSION_RE.fullmatch(tok.text) or tok.text.startswith("."):
             continue
         if tok.end < len(raw) and raw[tok.end] == "(":
             continue  # a call: response.json()
@@ -333,9 +241,9 @@ def _doc_names(
         if out.overlaps(tok.start, tok.end):
             continue
         if text in doc_bases or (len(text) >= 4 and text.lower() in doc_stems):
-            out.add(_anchor(AnchorType.DOC_REF, raw, tok.start, tok.end, "file", 0.9))
+            out.add(anchor_at(AnchorType.DOC_REF, raw, tok.start, tok.end, "file", 0.9))
         elif text in rules.doc_names or text.lower() in _ANY_CASE_DOC_NAMES:
-            out.add(_anchor(AnchorType.DOC_REF, raw, tok.start, tok.end, "file", 0.8))
+            out.add(anchor_at(AnchorType.DOC_REF, raw, tok.start, tok.end, "file", 0.8))
 
 
 def _quoted_after(raw: str, pos: int) -> tuple[int, int] | None:
@@ -390,94 +298,7 @@ def _sections(raw: str, toks: Sequence[Token], data: RouterData, out: Extraction
         s += len(inner) - len(inner.lstrip())
         e = s + len(inner.strip())
         if e > s and not out.overlaps(s, e):
-            out.add(_anchor(AnchorType.DOC_REF, raw, s, e, "section", 0.85))
-
-
-def _symbol_shape(text: str) -> tuple[str, float] | None:
-    if "-" in text or _TOOL_VERSION_RE.fullmatch(text):
-        return None  # FITS-like, WWW-Authenticate, OS-release; python3.9, py3.8
-    if "." in text or "::" in text:
-        segs = re.split(r"\.|::", text)
-        if all(len(s) <= 1 for s in segs) or _VERSION_RE.fullmatch(text):
-            return None
-        return "dotted", 0.85
-    core = text.strip("_")
-    if "_" in core:
-        return "snake", 0.9
-    if any(c.isupper() for c in text[1:]) and any(c.islower() for c in text):
-        if text[:-1].isupper() and text.endswith("s"):
-            return None  # a plural acronym: URLs, IDs, APIs
-        return ("camel" if text[0].islower() else "pascal"), 0.9
-    if any(c.isdigit() for c in text) and text[0].isalpha():
-        return "alnum", 0.5
-    if text.startswith("_") and any(c.isalpha() for c in core):
-        return "private", 0.85  # `_refine`, `__init__`: a leading underscore is a code name
-    return None
-
-
-def _symbols(raw: str, toks: Sequence[Token], data: RouterData, out: Extraction) -> None:
-    for i, tok in enumerate(toks):
-        text = tok.text
-        if not _ASCII_LETTER_RE.search(text) or out.overlaps(tok.start, tok.end):
-            continue
-        folded = fold(text)
-        if folded in data.not_symbols:
-            continue
-        call = tok.end < len(raw) and raw[tok.end] == "("
-        # the tokenizer calls `_refine` a word; a leading underscore still makes it a code name
-        # (dunders such as `__init__` name a method of every class: left as they were)
-        private = text.startswith("_") and not text.endswith("__")
-        shape = _symbol_shape(text) if tok.kind == "ident" or private else None
-        if shape is not None:
-            subtype, conf = shape
-            if has_cyrillic(text):
-                conf = 0.6
-            elif call:
-                conf = max(conf, 0.85)
-            out.add(_anchor(AnchorType.SYMBOL, raw, tok.start, tok.end, subtype, conf))
-            continue
-        if not _LATIN_WORD_RE.fullmatch(text) or folded in data.code_units:
-            continue
-        end = _bang_end(raw, tok.end)
-        if call:
-            out.add(_anchor(AnchorType.SYMBOL, raw, tok.start, end, "call", 0.85))
-        elif _named(raw, toks, i, data):
-            out.add(_anchor(AnchorType.SYMBOL, raw, tok.start, end, "named", 0.75))
-        elif out.ru_dominant and len(text) >= 3 and not is_stopword(text):
-            out.add(_anchor(AnchorType.SYMBOL, raw, tok.start, tok.end, "word", 0.5))
-
-
-def _bang_end(raw: str, end: int) -> int:
-    """The end of a name that keeps a Ruby-style ``!`` / ``?`` suffix (``compile!``,
-    ``empty?``) when the sentence goes on after it (a lower-case word follows) and the question
-    is not about a macro, else ``end``."""
-    if _BANG_RE.match(raw, end) and not _MACRO_RE.search(raw):
-        return end + 1
-    return end
-
-
-def _named(raw: str, toks: Sequence[Token], i: int, data: RouterData) -> bool:
-    """A Latin word next to a code-unit word names a symbol ("класс Foo", "the Foo class").
-    A capitalised word opening a sentence ("Base class for ...") is just capitalised."""
-    text = toks[i].text
-    if is_stopword(text):
-        return False
-    prev = toks[i - 1] if i > 0 else None
-    if (
-        prev is not None
-        and fold(prev.text) in data.code_units
-        and (has_cyrillic(prev.text) or text[:1].isupper())
-    ):
-        return True
-    nxt = toks[i + 1] if i + 1 < len(toks) else None
-    if nxt is not None and fold(nxt.text) in data.code_units:
-        opens = prev is None or any(c in ".!?\n" for c in raw[prev.end : toks[i].start])
-        if opens and text[:1].isupper() and text[1:].islower():
-            return False
-        if has_cyrillic(nxt.text) or text[:1].isupper():
-            return True  # "auth модуль", "the Router class"
-        return prev is not None and fold(prev.text) in {"the", "a", "an", "this", "that"}
-    return False
+            out.add(anchor_at(AnchorType.DOC_REF, raw, s, e, "section", 0.85))
 
 
 def extract_anchors(
@@ -501,7 +322,7 @@ def extract_anchors(
         from ragstrata.query.project_terms import project_terms
 
         project_terms(raw, toks, data, repo, out)
-    _symbols(raw, toks, data, out)
+    find_symbols(raw, toks, data, out)
     order = {t: n for n, t in enumerate(AnchorType)}
     out.anchors.sort(key=lambda a: (a.span.start if a.span else 0, order[a.type]))
     return out, toks

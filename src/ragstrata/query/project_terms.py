@@ -12,9 +12,10 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
-from ragstrata.query.anchors import Extraction, _anchor, _named
+from ragstrata.query.extraction import Extraction, anchor_at
 from ragstrata.query.intents import RouterData
 from ragstrata.query.models import AnchorType, RepoContext
+from ragstrata.query.symbol_words import names_a_symbol
 from ragstrata.text.tokens import Token
 
 __all__ = ["PROJECT_CONFIDENCE", "project_terms"]
@@ -50,7 +51,7 @@ def project_terms(
         if out.overlaps(s, e) or raw[e : e + 1] == "(":
             continue
         i = starts.get(s)
-        if i is not None and toks[i].end == e and _named(raw, toks, i, data):
+        if i is not None and toks[i].end == e and names_a_symbol(raw, toks, i, data):
             continue  # "the Flask class", "класс Flask": a definition of that name
         subtype = "project" if m.group(0).casefold() in own else "package"
-        out.add(_anchor(AnchorType.KEY_TERM, raw, s, e, subtype, PROJECT_CONFIDENCE))
+        out.add(anchor_at(AnchorType.KEY_TERM, raw, s, e, subtype, PROJECT_CONFIDENCE))

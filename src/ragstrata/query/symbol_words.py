@@ -1,0 +1,121 @@
+"""Symbols named in a question's words (anchor pass 7 of :mod:`ragstrata.query.anchors`).
+
+Identifier-shaped tokens (dotted, snake, camel, pascal, letters+digits, a leading underscore),
+calls (``get()``), names right after a code-unit word ("класс UserService", "the Router
+class"), and in a Russian question any other Latin word (subtype ``word``, low confidence).
+A Ruby-style ``compile!`` / ``empty?`` keeps its suffix when the sentence goes on after it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from ragstrata.query.extraction import Extraction, anchor_at
+from ragstrata.query.intents import RouterData, fold
+from ragstrata.query.models import AnchorType
+from ragstrata.text.stopwords import is_stopword
+from ragstrata.text.tokens import Token, has_cyrillic
+
+__all__ = ["VERSION_RE", "find_symbols", "names_a_symbol", "symbol_shape"]
+
+VERSION_RE = re.compile(r"v?\d+(?:\.\d+)+[a-z]*\d*", re.IGNORECASE)
+"""A version number (``v1.2.3``, ``3.11``): no symbol, no file name."""
+_TOOL_VERSION_RE = re.compile(r"[A-Za-z]+\d+(?:\.\d+)+")
+_ASCII_LETTER_RE = re.compile(r"[A-Za-z]")
+_LATIN_WORD_RE = re.compile(r"[A-Za-z][A-Za-z0-9]*")
+# `compile!` / `empty?` (Ruby) keep the suffix when the sentence goes on; not in a question
+# about a macro: `ensure!` calls a Rust macro defined as `ensure`
+_BANG_RE = re.compile(r"[!?](?=\s+[a-zа-яё])")
+_MACRO_RE = re.compile(r"(?i)(?<!\w)(?:macro|макрос)")
+
+
+def symbol_shape(text: str) -> tuple[str, float] | None:
+    """The subtype and confidence of an identifier-shaped token (dotted, snake, camel, pascal,
+    letters with digits, a leading underscore), or None for a plain word."""
+    if "-" in text or _TOOL_VERSION_RE.fullmatch(text):
+        return None  # FITS-like, WWW-Authenticate, OS-release; python3.9, py3.8
+    if "." in text or "::" in text:
+        segs = re.split(r"\.|::", text)
+        if all(len(s) <= 1 for s in segs) or VERSION_RE.fullmatch(text):
+            return None
+        return "dotted", 0.85
+    core = text.strip("_")
+    if "_" in core:
+        return "snake", 0.9
+    if any(c.isupper() for c in text[1:]) and any(c.islower() for c in text):
+        if text[:-1].isupper() and text.endswith("s"):
+            return None  # a plural acronym: URLs, IDs, APIs
+        return ("camel" if text[0].islower() else "pascal"), 0.9
+    if any(c.isdigit() for c in text) and text[0].isalpha():
+        return "alnum", 0.5
+    if text.startswith("_") and any(c.isalpha() for c in core):
+        return "private", 0.85  # `_refine`, `__init__`: a leading underscore is a code name
+    return None
+
+
+def find_symbols(raw: str, toks: Sequence[Token], data: RouterData, out: Extraction) -> None:
+    """SYMBOL anchors for identifier-shaped tokens, calls (``get()``), names next to a
+    code-unit word and, in a Russian question, any other Latin word (subtype ``word``)."""
+    for i, tok in enumerate(toks):
+        text = tok.text
+        if not _ASCII_LETTER_RE.search(text) or out.overlaps(tok.start, tok.end):
+            continue
+        folded = fold(text)
+        if folded in data.not_symbols:
+            continue
+        call = tok.end < len(raw) and raw[tok.end] == "("
+        # the tokenizer calls `_refine` a word; a leading underscore still makes it a code name
+        # (dunders such as `__init__` name a method of every class: left as they were)
+        private = text.startswith("_") and not text.endswith("__")
+        shape = symbol_shape(text) if tok.kind == "ident" or private else None
+        if shape is not None:
+            subtype, conf = shape
+            if has_cyrillic(text):
+                conf = 0.6
+            elif call:
+                conf = max(conf, 0.85)
+            out.add(anchor_at(AnchorType.SYMBOL, raw, tok.start, tok.end, subtype, conf))
+            continue
+        if not _LATIN_WORD_RE.fullmatch(text) or folded in data.code_units:
+            continue
+        end = _bang_end(raw, tok.end)
+        if call:
+            out.add(anchor_at(AnchorType.SYMBOL, raw, tok.start, end, "call", 0.85))
+        elif names_a_symbol(raw, toks, i, data):
+            out.add(anchor_at(AnchorType.SYMBOL, raw, tok.start, end, "named", 0.75))
+        elif out.ru_dominant and len(text) >= 3 and not is_stopword(text):
+            out.add(anchor_at(AnchorType.SYMBOL, raw, tok.start, tok.end, "word", 0.5))
+
+
+def _bang_end(raw: str, end: int) -> int:
+    """The end of a name that keeps a Ruby-style ``!`` / ``?`` suffix (``compile!``,
+    ``empty?``) when the sentence goes on after it (a lower-case word follows) and the question
+    is not about a macro, else ``end``."""
+    if _BANG_RE.match(raw, end) and not _MACRO_RE.search(raw):
+        return end + 1
+    return end
+
+
+def names_a_symbol(raw: str, toks: Sequence[Token], i: int, data: RouterData) -> bool:
+    """A Latin word next to a code-unit word names a symbol ("класс Foo", "the Foo class").
+    A capitalised word opening a sentence ("Base class for ...") is just capitalised."""
+    text = toks[i].text
+    if is_stopword(text):
+        return False
+    prev = toks[i - 1] if i > 0 else None
+    if (
+        prev is not None
+        and fold(prev.text) in data.code_units
+        and (has_cyrillic(prev.text) or text[:1].isupper())
+    ):
+        return True
+    nxt = toks[i + 1] if i + 1 < len(toks) else None
+    if nxt is not None and fold(nxt.text) in data.code_units:
+        opens = prev is None or any(c in ".!?\n" for c in raw[prev.end : toks[i].start])
+        if opens and text[:1].isupper() and text[1:].islower():
+            return False
+        if has_cyrillic(nxt.text) or text[:1].isupper():
+            return True  # "auth модуль", "the Router class"
+        return prev is not None and fold(prev.text) in {"the", "a", "an", "this", "that"}
+    return False
