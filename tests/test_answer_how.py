@@ -177,12 +177,26 @@ def _line_of(rs: Ragstrata, path: str, needle: str) -> int:
         ("How do I change the port?", False),  # a configuration question
         ("Как установить gorilla/mux?", False),  # an install question
         ("How do I install it?", False),
+        # «как» + an infinitive asks how to do it (the documentation), not how it works
+        ("Как в sinatra описать маршрут с именованным параметром?", False),
     ],
 )
 def test_a_question_opening_with_how_and_asking_nothing_else_is_a_how_question(
     question: str, how: bool
 ) -> None:
     assert read_facets(question).how is how
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Как в sinatra описать маршрут с именованным параметром?",
+        "Как мне подключить библиотеку к проекту?",
+        "Как на gin написать обработчик?",
+    ],
+)
+def test_how_and_an_infinitive_is_the_russian_how_do_i(question: str) -> None:
+    assert "howto" in read_facets(question).asks
 
 
 @pytest.mark.parametrize(

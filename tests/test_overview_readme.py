@@ -140,3 +140,56 @@ def test_a_how_do_i_question_leads_with_the_section_headed_by_its_words(
         result = repo.ask(question)
     first = result.answer.citations[0]
     assert (first.path, first.start_line) == ("README.md", _line_of(tmp_path, "## Static Files"))
+
+
+_ROUTE_EXAMPLES = "\n".join(
+    f"""
+    Route {n} of the catalogue answers the shop's page number {n}:
+
+    ```go
+    r.HandleFunc("/shop/{n}", Page{n})
+    ```
+    """
+    for n in range(1, 8)
+)
+
+ROUTES_README = f"""
+    # Relay
+
+    Relay is a small HTTP router for Go.
+
+    ## Routes
+
+    Routes are matched in the order they were added.
+    {_ROUTE_EXAMPLES}
+    Routes may include named parameters, read with `Vars`:
+
+    ```go
+    r.HandleFunc("/articles/{{id}}", Article)
+    id := relay.Vars(req)["id"]
+    ```
+
+    Routes may also match a host.
+    """
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How do I write a route with a named parameter in relay?",
+        # «как» + an infinitive is the Russian "how do I": the documentation answers it
+        "Как в relay описать маршрут с именованным параметром?",
+    ],
+)
+def test_a_long_section_is_quoted_by_its_paragraph_that_answers_with_its_example(
+    tmp_path: Path, question: str
+) -> None:
+    with _repo(tmp_path, ROUTES_README) as repo:
+        result = repo.ask(question)
+    first = result.answer.citations[0]
+    start = _line_of(tmp_path, "Routes may include named parameters")
+    # the paragraph and its code block, not the README's title "Relay" (the project's name)
+    # nor the whole "Routes" section from its heading
+    assert (first.path, first.start_line) == ("README.md", start)
+    assert first.end_line == start + 5  # the closing fence
+    assert "Vars(req)" in result.answer.text

@@ -182,6 +182,25 @@ def test_a_project_name_written_as_code_stays_a_symbol(question: str, symbol: st
     assert not [a for a in plan["query_plan"]["anchors"] if a["subtype"] == "project"]
 
 
+@pytest.mark.parametrize(
+    ("question", "symbols"),
+    [
+        # an English phrase inside Russian text names a notion, not a definition
+        ("Как class-based view выбирает метод-обработчик?", []),
+        ("Как работает dependency injection в проекте?", []),
+        # a Latin word alone among Russian ones may still be a name
+        ("Как работает dispatch в проекте?", ["dispatch"]),
+        ("Что делает view, когда метода нет?", ["view"]),
+    ],
+)
+def test_a_latin_word_of_an_english_phrase_in_russian_text_is_no_symbol(
+    question: str, symbols: list[str]
+) -> None:
+    plan = Router().route(question)
+    anchors = plan["query_plan"]["anchors"]
+    assert [a["value"] for a in anchors if a["type"] == "SYMBOL"] == symbols
+
+
 def test_without_repo_context_nothing_changes() -> None:
     plan = Router().route("how does tiny_wrap split lines?")
     assert [a["value"] for a in plan["query_plan"]["anchors"] if a["type"] == "SYMBOL"] == [

@@ -23,8 +23,9 @@ from ragstrata.query.kinds import question_kinds
 from ragstrata.query.lexicon import Lexicon, query_tokens
 from ragstrata.query.models import RouterPlan, TestPolicy
 from ragstrata.query.terms import default_expander
+from ragstrata.text.morph import dictionary_pos, fold
 from ragstrata.text.stopwords import is_stopword
-from ragstrata.text.tokens import identifier_parts, tokenize
+from ragstrata.text.tokens import Token, has_cyrillic, identifier_parts, tokenize
 
 __all__ = [
     "ASKS",
@@ -107,7 +108,9 @@ def read_facets(question: str, tests_only: bool = False) -> QuestionFacets:
     if tests_only:
         asks.add("tests")
     if not asks and toks and toks[0].text.lower() in _leading_how() and not _topics().find(toks):
-        asks.add("how")  # "How are errors turned into …", «Как fd разбирает …»
+        # «Как в sinatra описать маршрут …?» asks how to do it (an infinitive), «Как fd
+        # разбирает …» how it works, as "How are errors turned into …" does
+        asks.add("howto" if _infinitive_asked(toks) else "how")
     counts: dict[str, int] = {}
     for phrase, _, _ in _topics().find(toks):
         counts[TOPICS[phrase.label]] = counts.get(TOPICS[phrase.label], 0) + 1
@@ -125,6 +128,25 @@ def read_facets(question: str, tests_only: bool = False) -> QuestionFacets:
         mentions_tests=bool(_TEST_WORDS.search(question)),
         phrases=phrases,
     )
+
+
+_BEFORE_VERB = frozenset({"мне", "нам", "можно", "же", "бы", "лучше", "правильно", "теперь"})
+_PREPOSITIONS = frozenset({"в", "во", "на", "с", "со", "из", "для", "при"})
+
+
+def _infinitive_asked(toks: Sequence[Token]) -> bool:
+    """True when the verb after an opening «как» is an infinitive («как описать»), past a
+    place («в sinatra», «на gin») and particles («мне», «можно»): the Russian "how do I"."""
+    n = 1
+    while n < len(toks):
+        word = fold(toks[n].text)
+        if word in _PREPOSITIONS and n + 1 < len(toks):
+            n += 2  # «в sinatra», «в проекте»
+        elif word in _BEFORE_VERB:
+            n += 1
+        else:
+            return has_cyrillic(word) and dictionary_pos(word) == "INFN"
+    return False
 
 
 def facets_of(plan: RouterPlan) -> QuestionFacets:

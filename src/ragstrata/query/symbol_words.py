@@ -84,8 +84,29 @@ def find_symbols(raw: str, toks: Sequence[Token], data: RouterData, out: Extract
             out.add(anchor_at(AnchorType.SYMBOL, raw, tok.start, end, "call", 0.85))
         elif names_a_symbol(raw, toks, i, data):
             out.add(anchor_at(AnchorType.SYMBOL, raw, tok.start, end, "named", 0.75))
-        elif out.ru_dominant and len(text) >= 3 and not is_stopword(text):
+        elif (
+            out.ru_dominant
+            and len(text) >= 3
+            and not is_stopword(text)
+            and not _in_english_phrase(raw, toks, i)
+        ):
             out.add(anchor_at(AnchorType.SYMBOL, raw, tok.start, tok.end, "word", 0.5))
+
+
+def _in_english_phrase(raw: str, toks: Sequence[Token], i: int) -> bool:
+    """True when the Latin word ``toks[i]`` of a Russian question stands next to another plain
+    Latin word, only a space between: an English phrase quoted in Russian text («как
+    class-based view выбирает…») names a notion, not a definition."""
+    for j in (i - 1, i + 1):
+        if not 0 <= j < len(toks):
+            continue
+        near = toks[j]
+        gap = raw[min(near.end, toks[i].end) : max(near.start, toks[i].start)]
+        if gap.strip() or has_cyrillic(near.text) or not any(c.isalpha() for c in near.text):
+            continue
+        if near.kind == "word" and near.text.replace("-", "").isascii():
+            return True
+    return False
 
 
 def _bang_end(raw: str, end: int) -> int:

@@ -76,6 +76,16 @@ def question_symbols(plan: RouterPlan) -> list[str]:
     return out
 
 
+def project_words(plan: RouterPlan) -> list[str]:
+    """The project's own names the question uses (KEY_TERM anchors of subtype ``project``,
+    lower-cased): they match every title and prefix every setting, so they tell nothing apart."""
+    return [
+        a.value.lower()
+        for a in plan.query_plan.anchors
+        if a.type is AnchorType.KEY_TERM and a.subtype == "project"
+    ]
+
+
 def short_name(symbol: str, segments: int = 1) -> str:
     """The last ``segments`` dotted parts of a qualified name (``a.b.C.m`` -> ``C.m`` for 2)."""
     parts = [p for p in re.split(r"\.|::|#", symbol) if p]

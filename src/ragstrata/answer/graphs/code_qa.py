@@ -19,12 +19,13 @@ from ragstrata.answer.graphs.base import (
     disjoint_hits,
     hit_from_scored,
     overlaps,
+    project_words,
     quote_block,
     quote_hits,
 )
 from ragstrata.answer.graphs.central import overview_parts
 from ragstrata.answer.graphs.common import EvidenceGraph
-from ragstrata.answer.graphs.detail import answering_lines, asks_a_detail, names_any
+from ragstrata.answer.graphs.detail import answering_lines, asks_a_detail, names_any, stem_groups
 from ragstrata.answer.graphs.focus import (
     literal_hits,
     peripheral_path,
@@ -142,7 +143,7 @@ class CodeQAGraph(EvidenceGraph):
                 lead = setting[1]
         if "howto" in focus.asks and not (focus.how or focus.configure or names or lead):
             # "How do I serve static files?": the documentation section headed so leads
-            howto = self._heading_part(focus, msgs, citations)
+            howto = self._heading_part(plan, focus, msgs, citations)
             if howto is not None:
                 parts.append(howto[0])
                 lead = howto[1]
@@ -209,14 +210,17 @@ class CodeQAGraph(EvidenceGraph):
         return None
 
     def _heading_part(
-        self, focus: QuestionFacets, msgs: Messages, citations: CitationList
+        self, plan: RouterPlan, focus: QuestionFacets, msgs: Messages, citations: CitationList
     ) -> tuple[str, str] | None:
         """The documentation section whose heading is made of the question's words, quoted,
         and the lead."""
-        section = heading_section(self.reader, self.reader.paths(), focus.concepts)
+        section = heading_section(
+            self.reader, self.reader.paths(), focus.concepts, project_words(plan)
+        )
         if section is None:
             return None
-        part, lead, _ = quoted_section(section, msgs, citations, "code:heading")
+        groups = stem_groups(focus.concepts, project_words(plan))
+        part, lead, _ = quoted_section(section, msgs, citations, "code:heading", groups)
         return part, lead
 
     def _term_part(

@@ -24,11 +24,13 @@ from ragstrata.answer.graphs.base import (
     cite,
     first_sentence,
     overlaps,
+    project_words,
     quote_hits,
 )
 from ragstrata.answer.graphs.central import parts_part
 from ragstrata.answer.graphs.code_map import PackageEntry, code_map
 from ragstrata.answer.graphs.common import EvidenceGraph
+from ragstrata.answer.graphs.detail import stem_groups
 from ragstrata.answer.graphs.focus import not_overview_path
 from ragstrata.answer.graphs.messages import Messages
 from ragstrata.answer.graphs.sections import (
@@ -154,9 +156,10 @@ class ProjectMiscGraph(EvidenceGraph):
                 quoted.append((hit.path, hit.start_line, hit.end_line))
         if "howto" in focus.asks and not (focus.topics or focus.configure or lead):
             # "How do I serve static files?": the section headed so answers it
-            headed = heading_section(self.reader, paths, focus.concepts)
+            headed = heading_section(self.reader, paths, focus.concepts, project_words(plan))
             if headed is not None:
-                part, lead, hit = quoted_section(headed, msgs, citations, "project:heading")
+                groups = stem_groups(focus.concepts, project_words(plan))
+                part, lead, hit = quoted_section(headed, msgs, citations, "project:heading", groups)
                 parts.append(part)
                 quoted.append((hit.path, hit.start_line, hit.end_line))
         if focus.asks and not focus.topics and not lead:

@@ -18,6 +18,8 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Iterable, Sequence
+from collections.abc import Set as AbstractSet
+from dataclasses import replace
 
 from ragstrata.answer.graphs.base import CitationList, hit_from_scored, quote_block
 from ragstrata.answer.graphs.detail import stem_groups, word_stems
@@ -136,14 +138,17 @@ def topic_sections(
 
 
 def heading_section(
-    reader: IndexReader, paths: Sequence[str], concepts: Sequence[frozenset[str]]
+    reader: IndexReader,
+    paths: Sequence[str],
+    concepts: Sequence[frozenset[str]],
+    ignore: Iterable[str] = (),
 ) -> SectionRow | None:
     """The documentation section whose own heading is made of the question's words ("How do I
     serve static files?" and ``### Static Files``): at least two of the question's words
     (a Russian word counts by its English terms, once), or every word of a one-word heading
     that is not a generic one; the best match first, then the root README and shallower
-    documents."""
-    groups = stem_groups(concepts)
+    documents. ``ignore``: the project's names (its README's title is no answer)."""
+    groups = stem_groups(concepts, ignore)
     best: tuple[tuple[int, int, int], SectionRow] | None = None
     for path in project_docs(paths):
         for section in reader.sections(path):
@@ -252,10 +257,16 @@ def readme_parts(reader: IndexReader, paths: Sequence[str]) -> tuple[str, int, s
 
 
 def quoted_section(
-    section: SectionRow, msgs: Messages, citations: CitationList, reason: str
+    section: SectionRow,
+    msgs: Messages,
+    citations: CitationList,
+    reason: str,
+    groups: Sequence[AbstractSet[str]] = (),
 ) -> tuple[str, str, Hit]:
-    """A section quoted under its heading path and cited, the lead naming it, and its hit."""
-    hit = hit_from_scored(scored_row(section, 0.0), reason)
+    """A section quoted under its heading path and cited, the lead naming it, and its hit; a
+    long one by its paragraph that carries most of the question's word ``groups`` (stems) with
+    the code block after it (:func:`answering_paragraph`)."""
+    hit = answering_paragraph(hit_from_scored(scored_row(section, 0.0), reason), groups)
     cited = citations.add_hit(hit)
     title = section.heading_path.rsplit(">", 1)[-1].strip()
     part = (
@@ -264,3 +275,59 @@ def quoted_section(
         + quote_block(hit.path, hit.text, hit.start_line)
     )
     return part, msgs.t("lead_section", heading=title, cite=cited), hit
+
+
+_LONG_SECTION = 40  # a section longer than this many lines is quoted by the part that answers
+_ANSWERING_WORDS = 2  # ... a paragraph carrying at least this many of the question's words
+
+
+def answering_paragraph(hit: Hit, groups: Sequence[AbstractSet[str]]) -> Hit:
+    """``hit`` (a documentation section) narrowed, when it is long, to its paragraph carrying
+    the most of the question's word ``groups`` (at least :data:`_ANSWERING_WORDS`; the first of
+    equals) and the code block right after it ("Route patterns may include named parameters"
+    and its example, not the whole "Routes" chapter); unchanged otherwise."""
+    lines = hit.text.splitlines()
+    if len(lines) <= _LONG_SECTION or not groups:
+        return hit
+    best: tuple[int, int, int] | None = None
+    for first, para in _prose_outside_fences(lines):
+        stems = word_stems(" ".join(para))
+        found = sum(1 for g in groups if g & stems)
+        if found >= _ANSWERING_WORDS and (best is None or found > best[0]):
+            best = (found, first, first + len(para))
+    if best is None:
+        return hit
+    _, first, end = best
+    after = end
+    while after < len(lines) and not lines[after].strip():
+        after += 1
+    if after < len(lines) and lines[after].lstrip().startswith(("```", "~~~")):
+        fence = lines[after].lstrip()[:3]
+        close = after + 1
+        while close < len(lines) and not lines[close].lstrip().startswith(fence):
+            close += 1
+        end = min(close + 1, len(lines))
+    elif after < len(lines) and lines[after].startswith(("    ", "\t")):  # an indented block
+        while after < len(lines) and (not lines[after].strip() or lines[after][:1] in " \t"):
+            after += 1
+        end = after
+    text = "\n".join(lines[first:end]).rstrip()
+    start = hit.start_line + first
+    return replace(hit, start_line=start, end_line=start + len(text.splitlines()) - 1, text=text)
+
+
+def _prose_outside_fences(lines: list[str]) -> list[tuple[int, list[str]]]:
+    """The paragraphs of ``lines`` outside fenced code blocks (:func:`_paragraphs` of each
+    stretch between fences): (index of the first line, lines)."""
+    out: list[tuple[int, list[str]]] = []
+    stretch = 0
+    fence = ""
+    for k, line in enumerate([*lines, "```"]):
+        mark = line.lstrip()[:3]
+        if mark in ("```", "~~~") and (not fence or mark == fence):
+            if not fence:  # prose ends where a fence opens
+                text = "\n".join(lines[stretch:k])
+                out += [(stretch + first, para) for first, para in _paragraphs(text)]
+            fence = "" if fence else mark
+            stretch = k + 1
+    return out

@@ -19,14 +19,14 @@ from collections.abc import Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
-from ragstrata.answer.graphs.base import CitationList, hit_from_scored, quote_block
+from ragstrata.answer.graphs.base import CitationList, hit_from_scored, project_words, quote_block
 from ragstrata.answer.graphs.detail import STEM, stem_groups, word_stems
 from ragstrata.answer.graphs.focus import not_overview_path, peripheral_path
 from ragstrata.answer.graphs.messages import Messages
 from ragstrata.core.evidence import Evidence, Hit
 from ragstrata.core.languages import detect_language, is_test
 from ragstrata.core.question import QuestionFacets
-from ragstrata.query.models import AnchorType, RouterPlan
+from ragstrata.query.models import RouterPlan
 from ragstrata.retrieve.reader import IndexReader, mentions
 
 __all__ = ["MIN_SCORE", "Setting", "find_settings", "settings_part"]
@@ -41,7 +41,6 @@ _TERM_QUERIES = 8  # the question's first words, each also looked up alone
 _SHOWN = 2  # settings quoted
 _DOC_POOL = 10  # documentation sections looked at for the best setting's name
 _DOC_LINES = 12  # lines of that section quoted
-_PROJECT = frozenset({"project"})  # the project's own name prefixes its settings
 # words a switch's name adds to what it switches (stems): USE_RICH, HAS_RICH, ENABLE_X, NO_X
 _DEFAULT = "defa"  # the stem of "default": DEFAULT_X is the default of a setting X
 _BOUNDS = frozenset({"max", "min"})
@@ -263,11 +262,7 @@ def settings_part(
     """A configuration question's answer part: the best settings (doc comment and declaration
     quoted, cited first), the lead naming the best one, and the spans quoted; None when no
     setting scores :data:`MIN_SCORE` (the answer stays with the code retrieval found)."""
-    ignore = [
-        a.value.lower()
-        for a in plan.query_plan.anchors
-        if a.type is AnchorType.KEY_TERM and a.subtype in _PROJECT
-    ]
+    ignore = project_words(plan)
     terms = [
         t for t in dict.fromkeys(w for c in focus.concepts for w in sorted(c)) if t not in ignore
     ]
