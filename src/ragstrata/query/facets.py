@@ -20,12 +20,12 @@ from typing import Any
 from ragstrata.core.question import QuestionFacets
 from ragstrata.query.kinds import _lexicon as kinds_lexicon
 from ragstrata.query.kinds import question_kinds
-from ragstrata.query.lexicon import Lexicon, query_tokens
+from ragstrata.query.lexicon import Lexicon, QTok, query_tokens
 from ragstrata.query.models import RouterPlan, TestPolicy
 from ragstrata.query.terms import default_expander
 from ragstrata.text.morph import dictionary_pos, fold
 from ragstrata.text.stopwords import is_stopword
-from ragstrata.text.tokens import Token, has_cyrillic, identifier_parts, tokenize
+from ragstrata.text.tokens import has_cyrillic, identifier_parts, tokenize
 
 __all__ = [
     "ASKS",
@@ -134,7 +134,7 @@ _BEFORE_VERB = frozenset({"мне", "нам", "можно", "же", "бы", "л�
 _PREPOSITIONS = frozenset({"в", "во", "на", "с", "со", "из", "для", "при"})
 
 
-def _infinitive_asked(toks: Sequence[Token]) -> bool:
+def _infinitive_asked(toks: Sequence[QTok]) -> bool:
     """True when the verb after an opening «как» is an infinitive («как описать»), past a
     place («в sinatra», «на gin») and particles («мне», «можно»): the Russian "how do I"."""
     n = 1
