@@ -33,6 +33,9 @@ def _policy(query: str) -> str:
         ("decompose() returns an arbitrary order; this is causing test failures for me", "INCLUDE"),
         ("decompose() возвращает случайный порядок, из-за этого у меня падают тесты", "INCLUDE"),
         ("как работает retry в клиенте?", "EXCLUDE"),
+        # a how-question about how the code treats tests keeps the code: tests join, not rule
+        ("How does pytest decide which files are test files?", "INCLUDE"),
+        ("Как pytest выбирает, какие тесты запускать?", "INCLUDE"),
     ],
 )
 def test_test_policy_needs_the_phrase_itself(query: str, policy: str) -> None:

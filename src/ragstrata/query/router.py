@@ -31,6 +31,7 @@ from typing import Any
 from ragstrata.errors import ConfigError, InvalidQueryError
 from ragstrata.query.anchors import AnchorDraft, PathRules, extract_anchors
 from ragstrata.query.decompose import QueryDecomposer, RuleQueryDecomposer
+from ragstrata.query.facets import read_facets
 from ragstrata.query.intents import (
     Classification,
     IntentClassifier,
@@ -157,7 +158,7 @@ class Router:
             anchors += carried_anchors(state, anchors)
         plan_anchors = anchors
         paths = scope_paths(plan_anchors)
-        test_policy = self._test_policy(qtoks, plan_anchors, hits)
+        test_policy = self._test_policy(raw, qtoks, plan_anchors, hits)
         languages = self._languages(raw, qtoks, plan_anchors)
         ensure = self.data.layers_to_ensure(qtoks)
         spec, evidence = self.plans.build(
@@ -249,10 +250,16 @@ class Router:
         return _Decision(active, ConversationMode.CONTINUE, "conversation_state", kept, True)
 
     def _test_policy(
-        self, qtoks: Sequence[QTok], anchors: Sequence[AnchorDraft], hits: Sequence[TermHit]
+        self,
+        raw: str,
+        qtoks: Sequence[QTok],
+        anchors: Sequence[AnchorDraft],
+        hits: Sequence[TermHit],
     ) -> TestPolicy:
         if self.data.tests_only.find(qtoks) or self.data.tests_only_exact.find(qtoks):
-            return TestPolicy.ONLY
+            # "How does pytest decide which files are test files?" asks how the project's code
+            # treats tests, not for its tests: they stay in, not alone
+            return TestPolicy.INCLUDE if read_facets(raw).how else TestPolicy.ONLY
         if self.data.tests_include.find(qtoks) or any(h.category == "test" for h in hits):
             return TestPolicy.INCLUDE
         for a in anchors:
