@@ -74,6 +74,15 @@ def test_seed_mapping_of_the_mandatory_keys() -> None:
         ("ТОЧКИ ВХОДА", "ТОЧКИ ВХОДА", "entry point"),
         ("из базы данных", "базы данных", "database"),
         ("По умолчанию", "По умолчанию", "default"),
+        # what code does, in plain words
+        ("как pytest переписывает assert", "переписывает", "rewrite"),
+        ("файл перезаписывается", "перезаписывается", "overwrite"),
+        ("ответ сжимается", "сжимается", "compress"),
+        ("когда запрос отменяется", "отменяется", "cancel"),
+        ("куда перенаправляет", "перенаправляет", "redirect"),
+        ("как шаблон отрисовывается", "отрисовывается", "render"),
+        ("подставляет переменные", "подставляет", "interpolate"),
+        ("если путь не совпадает", "совпадает", "match"),
     ],
 )
 def test_everyday_programming_vocabulary(text: str, surface: str, expansion: str) -> None:
