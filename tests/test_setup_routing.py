@@ -46,3 +46,17 @@ def test_a_leading_underscore_name_is_a_symbol(router: Router, question: str, na
         a.value for a in router.plan(question).query_plan.anchors if a.type.value == "SYMBOL"
     ]
     assert name in symbols
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        # "what happens if …" asks how the code behaves, in either language (not the README)
+        "Что происходит, если в ответе есть заголовок Link?",
+        "Что будет, если сервер вернёт 500?",
+        "Что случится, если файл удалят во время индексации?",
+        "What will happen if the cache folder is read-only?",
+    ],
+)
+def test_what_happens_if_asks_about_the_code(router: Router, question: str) -> None:
+    assert router.plan(question).intent is Intent.CODE_QA
