@@ -83,6 +83,9 @@ def test_seed_mapping_of_the_mandatory_keys() -> None:
         ("как шаблон отрисовывается", "отрисовывается", "render"),
         ("подставляет переменные", "подставляет", "interpolate"),
         ("если путь не совпадает", "совпадает", "match"),
+        ("как сервер отвечает 304", "отвечает", "respond"),
+        ("если у клиента свежая копия", "свежая", "fresh"),
+        ("переключить язык сообщений", "язык", "locale"),
     ],
 )
 def test_everyday_programming_vocabulary(text: str, surface: str, expansion: str) -> None:
