@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -331,3 +332,63 @@ def test_a_ruby_bang_name_is_kept_and_the_called_definition_answers_who_calls(
     first = result.answer.citations[0]
     assert (first.path, first.start_line) == ("lib/web/base.rb", call)
     assert "Web::Base#compile!" in result.answer.lead
+
+
+JS_FILES = {
+    "package.json": '{"name": "relay", "version": "1.0.0", "main": "index.js"}\n',
+    "index.js": "module.exports = require('./lib/relay')\n",
+    "lib/relay.js": """
+        var proto = require('./application')
+        var req = require('./request')
+
+        /**
+         * Create an application.
+         */
+        function createApplication() {
+          var app = function (req, res, next) {
+            app.handle(req, res, next)
+          }
+          app.request = Object.create(req, { app: { value: app } })
+          app.init()
+          return app
+        }
+
+        module.exports = createApplication
+        """,
+    "lib/request.js": """
+        var proxyaddr = require('proxy-addr')
+        var req = Object.create(null)
+
+        /**
+         * The address of the client, read through the trusted proxies.
+         */
+        defineGetter(req, 'ip', function ip() {
+          var trust = this.app.get('trust proxy fn')
+          return proxyaddr(this, trust)
+        })
+
+        function defineGetter(obj, name, getter) {
+          Object.defineProperty(obj, name, { configurable: true, enumerable: true, get: getter })
+        }
+
+        module.exports = req
+        """,
+}
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How does relay find the address of the client behind a proxy?",
+        "Как relay определяет адрес клиента за прокси?",
+    ],
+)
+def test_a_getter_does_work_and_the_project_s_name_names_no_file(
+    tmp_path: Path, question: str
+) -> None:
+    # `req.ip` is a getter computing the address; `lib/relay.js` is only named like the
+    # project, which every question about it names
+    with indexed(tmp_path, JS_FILES) as repo:
+        result = repo.ask(question)
+    first = result.answer.citations[0]
+    assert (first.path, first.start_line) == ("lib/request.js", 7), result.answer.lead

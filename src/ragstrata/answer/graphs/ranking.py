@@ -11,7 +11,12 @@ from __future__ import annotations
 
 import re
 
-from ragstrata.answer.graphs.base import disjoint_hits, hit_from_scored, question_symbols
+from ragstrata.answer.graphs.base import (
+    disjoint_hits,
+    hit_from_scored,
+    project_words,
+    question_symbols,
+)
 from ragstrata.answer.graphs.detail import stem_groups, word_stems
 from ragstrata.answer.graphs.focus import peripheral_path
 from ragstrata.core.evidence import Evidence, Hit
@@ -27,9 +32,10 @@ __all__ = ["MAX_DEFINITIONS", "definition_hits", "doing_rank", "last_name", "wor
 
 MAX_DEFINITIONS = 2
 _SEGMENT_SEP = re.compile(r"::|[.#\\]")
-_DOING_KINDS = ("function", "method", "constructor")
+_DOING_KINDS = ("function", "method", "constructor", "property")  # a JS getter computes
 _DECLARING_KINDS = ("interface", "struct", "type_alias", "enum", "trait", "constant", "module")
 _HOW_WINDOW = 12  # how many leading definitions may be reordered for a how-question
+_NAME_SLACK = 2  # ... and their lengths differ by an ending at most ("auth" is no "authorization")
 _STEM = 5  # a question word names a folder or file when their first letters agree
 _ACCESSOR_LINES = 3  # a callable shorter than this only hands a value on
 _THIN_LINES = 8  # a wrapper: at most this many lines and no loop
@@ -88,6 +94,8 @@ def definition_hits(
             named = same + [h for h in named if h not in same]
         hits = named + [h for h in hits if h not in named]
     if how and not named:
+        own = set(project_words(plan))  # lib/express.js is no part named by "express"
+        terms = tuple(t for t in terms if t not in own)
         order = {id(h): n for n, h in enumerate(hits)}
         head = sorted(
             hits[:_HOW_WINDOW],
@@ -105,10 +113,10 @@ def _words_in(text: str, groups: list[set[str]]) -> int:
 
 def _in_named_part(path: str, terms: tuple[str, ...]) -> bool:
     """True when a folder or the file of ``path`` is named by a word of the question ("how
-    does the indexer decide…" and ``indexer/plan.py``)."""
+    does the indexer decide…" and ``indexer/plan.py``; "Authorization" names no ``auth.py``)."""
     parts = [p.rsplit(".", 1)[0].lower() for p in path.split("/")]
     return any(
-        t.startswith(p) or p.startswith(t[:_STEM])
+        (t.startswith(p) or p.startswith(t[:_STEM])) and abs(len(t) - len(p)) <= _NAME_SLACK
         for p in parts
         if len(p) >= 4
         for t in terms
