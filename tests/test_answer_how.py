@@ -392,3 +392,52 @@ def test_a_getter_does_work_and_the_project_s_name_names_no_file(
         result = repo.ask(question)
     first = result.answer.citations[0]
     assert (first.path, first.start_line) == ("lib/request.js", 7), result.answer.lead
+
+
+RESPONSE_JS = """
+    var res = Object.create(null)
+
+    /**
+     * Respond with the first acceptable format of ``obj``.
+     */
+    res.format = function (obj) {
+      var keys = Object.keys(obj)
+      var key = this.req.accepts(keys)
+      if (key) {
+        obj[key](this.req, this)
+      } else {
+        this.req.next(createError(406, { types: keys }))
+      }
+      return this
+    }
+
+    module.exports = res
+    """
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What happens when none of the formats passed to res.format is acceptable?",
+        "Что происходит, если ни один формат, переданный в res.format, не подходит?",
+    ],
+)
+def test_a_detail_question_naming_a_js_object_s_method_quotes_the_answering_lines(
+    tmp_path: Path, question: str
+) -> None:
+    # JavaScript's `res` is the object lib/response.js exports: `res.format` names
+    # `lib/response.format`, so the question asks about a detail of it, not for its card
+    files = {**JS_FILES, "lib/response.js": RESPONSE_JS}
+    with indexed(tmp_path, files) as repo:
+        result = repo.ask(question)
+    first = result.answer.citations[0]
+    assert first.path == "lib/response.js" and 11 <= first.start_line <= 13, result.answer.lead
+
+
+def test_an_abbreviated_owner_names_the_definition() -> None:
+    from ragstrata.core.names import abbreviated_match
+
+    assert abbreviated_match("lib/response.format", "res.format")
+    assert abbreviated_match("flask.app.Flask.run", "Flask.run")
+    assert not abbreviated_match("lib/request.format", "res.format")
+    assert not abbreviated_match("lib/response.format", "res.send")

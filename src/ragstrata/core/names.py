@@ -10,6 +10,7 @@ from typing import Any
 from ragstrata.core.values import Direction, SearchFilters, SymbolMode
 
 __all__ = [
+    "abbreviated_match",
     "fuzzy_key",
     "fuzzy_key_score",
     "fuzzy_score",
@@ -40,6 +41,24 @@ def suffix_match(symbol: str, query: str) -> bool:
     """True when ``query``'s dotted segments end ``symbol`` (both normalized)."""
     s, q = normalize_symbol(symbol), normalize_symbol(query)
     return bool(q) and (s == q or s.endswith("." + q))
+
+
+def abbreviated_match(symbol: str, query: str) -> bool:
+    """True when ``query`` names ``symbol`` by its last segment and abbreviated owners: each
+    earlier segment of the query starts a segment of the symbol, in order (``res.format`` names
+    ``lib/response.format``: JavaScript's ``res`` is the object ``lib/response.js`` exports)."""
+    s = normalize_symbol(symbol).split(".")
+    q = normalize_symbol(query).split(".")
+    if not q[-1] or q[-1] != s[-1] or len(q) > len(s):
+        return False
+    rest = s[:-1]
+    for part in reversed(q[:-1]):
+        while rest and not rest[-1].startswith(part):
+            rest.pop()
+        if not rest:
+            return False
+        rest.pop()
+    return True
 
 
 def fuzzy_key(name: str) -> str:

@@ -20,7 +20,7 @@ from itertools import pairwise
 
 from ragstrata.answer.graphs.base import question_symbols
 from ragstrata.core.evidence import Hit
-from ragstrata.core.names import suffix_match
+from ragstrata.core.names import abbreviated_match, suffix_match
 from ragstrata.core.question import QuestionFacets
 from ragstrata.core.rows import DefinitionRow
 from ragstrata.query.models import AnchorType, RouterPlan
@@ -218,4 +218,8 @@ def asks_a_detail(plan: RouterPlan, focus: QuestionFacets, defs: list[Hit]) -> b
 
 
 def names_any(hit: Hit, names: list[str]) -> bool:
-    return bool(hit.symbol) and any(suffix_match(hit.symbol or "", n) for n in names)
+    """True when one of ``names`` (as the question wrote them) names ``hit``'s definition."""
+    symbol = hit.symbol or ""
+    return bool(symbol) and any(
+        suffix_match(symbol, n) or abbreviated_match(symbol, n) for n in names
+    )

@@ -17,11 +17,10 @@ from ragstrata.answer.graphs.base import (
     project_words,
     question_symbols,
 )
-from ragstrata.answer.graphs.detail import stem_groups, word_stems
+from ragstrata.answer.graphs.detail import names_any, stem_groups, word_stems
 from ragstrata.answer.graphs.focus import peripheral_path
 from ragstrata.core.evidence import Evidence, Hit
 from ragstrata.core.languages import detect_language, is_test
-from ragstrata.core.names import suffix_match
 from ragstrata.core.rows import DefinitionRow, RelationRow
 from ragstrata.core.values import Direction, SymbolMode, scored_row
 from ragstrata.query.models import RouterPlan
@@ -68,7 +67,7 @@ def definition_hits(
         hits += [h for h in evidence.hits if h.layer == "C1" and h not in hits]
     named: list[Hit] = []
     if symbols:
-        named = [h for h in hits if h.symbol and any(suffix_match(h.symbol, s) for s in symbols)]
+        named = [h for h in hits if names_any(h, symbols)]
         # the definition named exactly as written (case included) first, modules last: a
         # module `retriever` also suffix-matches a question about the class `Retriever`
         wanted = {last_name(s) for s in symbols}
