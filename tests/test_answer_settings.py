@@ -195,6 +195,21 @@ def test_a_documented_attribute_is_a_setting_and_its_default_comes_after_it() ->
     assert not [s for s in settings_in("sessions.py", text, 1, [frozenset({"cookies"})])]
 
 
+def test_an_express_style_default_is_a_setting_and_a_map_write_is_not() -> None:
+    text = (
+        "app.defaultConfiguration = function () {\n"
+        "  this.enable('x-powered-by');\n"
+        "  this.set('etag', 'weak');\n"
+        "  this.set('trust proxy', false);\n"
+        "  cache.set('trust proxy', 1);\n"
+        "};\n"
+    )
+    concepts = [frozenset({"trust"}), frozenset({"proxy"}), frozenset({"forwarded"})]
+    found = sorted(settings_in("lib/application.js", text, 1, concepts), key=lambda s: -s.score)
+    assert (found[0].name, found[0].start_line) == ("trust proxy", 4)
+    assert [s.start_line for s in found if s.name == "trust proxy"] == [4]
+
+
 def test_a_command_line_option_is_a_setting_named_by_its_longest_flag() -> None:
     text = (
         "def pytest_addoption(parser):\n"

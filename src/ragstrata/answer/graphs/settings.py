@@ -54,6 +54,8 @@ _ENV = (
 _DECLARATIONS: tuple[tuple[re.Pattern[str], bool], ...] = (
     # Ruby / Sinatra-style: set :port, 4567
     (re.compile(r"^\s*set\s+:(?P<name>\w+)\s*,"), False),
+    # Express-style defaults: this.set('trust proxy', false), app.enable('view cache')
+    (re.compile(r"^\s*(?:this|app|self)\.(?:set|enable|disable)\(\s*[\"'](?P<name>[A-Za-z][\w .-]{1,40})[\"']"), False),
     # an environment variable or a system property the code reads
     (re.compile(_ENV + r"\s*\(?\s*[\"']?(?P<name>[A-Za-z][A-Za-z0-9_.]{2,})"), False),
     # a key of a defaults table: "SESSION_COOKIE_SECURE": False
