@@ -210,6 +210,24 @@ def test_an_express_style_default_is_a_setting_and_a_map_write_is_not() -> None:
     assert [s.start_line for s in found if s.name == "trust proxy"] == [4]
 
 
+def test_a_documented_rust_builder_method_is_a_setting() -> None:
+    text = (
+        "impl WalkDir {\n"
+        "    /// Follow symbolic links. By default, this is disabled.\n"
+        "    pub fn follow_links(mut self, yes: bool) -> Self {\n"
+        "        self.opts.follow_links = yes;\n"
+        "        self\n"
+        "    }\n"
+        "    pub fn helper(&self, yes: bool) -> bool {\n"
+        "        yes\n"
+        "    }\n"
+        "}\n"
+    )
+    concepts = [frozenset({"follow"}), frozenset({"symbolic", "link", "symlink"})]
+    (found,) = settings_in("src/lib.rs", text, 1, concepts)
+    assert (found.name, found.start_line, found.end_line) == ("follow_links", 2, 3)
+
+
 def test_a_command_line_option_is_a_setting_named_by_its_longest_flag() -> None:
     text = (
         "def pytest_addoption(parser):\n"

@@ -86,6 +86,9 @@ def test_seed_mapping_of_the_mandatory_keys() -> None:
         ("как сервер отвечает 304", "отвечает", "respond"),
         ("если у клиента свежая копия", "свежая", "fresh"),
         ("переключить язык сообщений", "язык", "locale"),
+        ("ограничить глубину обхода", "глубину", "depth"),
+        ("как отсортировать записи", "отсортировать", "sort"),
+        ("в пределах одной файловой системы", "файловой системы", "filesystem"),
     ],
 )
 def test_everyday_programming_vocabulary(text: str, surface: str, expansion: str) -> None:

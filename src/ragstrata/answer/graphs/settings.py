@@ -62,6 +62,8 @@ _DECLARATIONS: tuple[tuple[re.Pattern[str], bool], ...] = (
     (re.compile(r"^\s*[\"'](?P<name>[A-Z][A-Z0-9_]{2,})[\"']\s*[:=]"), False),
     # a module constant: HAS_RICH = ..., MAX_SIZE: int = ...
     (re.compile(r"^(?:export\s+)?(?:const\s+|var\s+)?(?P<name>[A-Z][A-Z0-9_]{2,})\s*(?::[^=]+)?=\s*\S"), False),
+    # a documented builder method of a Rust API: `pub fn max_depth(mut self, depth: usize) -> Self`
+    (re.compile(r"^\s*pub fn (?P<name>[a-z_]\w*)\s*(?:<[^>]*>)?\(\s*(?:mut\s+)?self\b[^)]*\)\s*->\s*Self\b"), True),
     # a Java/Kotlin constant
     (re.compile(r"\bstatic\s+final\s+[\w<>\[\], ]+?\s+(?P<name>[A-Z][A-Z0-9_]+)\s*="), True),
     # a documented attribute an object starts with: `self.verify = True` (`#:` comment above),
