@@ -17,9 +17,7 @@ from pathlib import Path
 import pytest
 
 from answer_fixture import indexed
-from ragstrata.answer.graphs.ranking import doing_rank
 from ragstrata.app.facade import Ragstrata
-from ragstrata.core.evidence import Hit
 from ragstrata.query.facets import read_facets
 
 FILES = {
@@ -223,25 +221,6 @@ def test_an_attribute_writer_does_not_lead_a_how_answer(rs: Ragstrata) -> None:
     first = result.answer.citations[0]
     assert first.path == "lib/web/base.rb"
     assert "static!" in result.answer.lead and "public=" not in result.answer.lead
-
-
-@pytest.mark.parametrize(
-    ("text", "setter"),
-    [
-        ("pub fn follow_links(mut self, yes: bool) -> Self {\n    self.opts.follow_links = yes;\n"
-         "    self\n}", True),
-        ("setLimit(n) {\n  this.limit = n;\n  return this;\n}", True),
-        ("def check_loop(self, child):\n    for a in self.stack:\n        if a == child:\n"
-         "            raise LoopError(child)", False),
-        ("def reset(self):\n    self.count = 0\n    self.flush()", False),
-    ],
-)  # fmt: skip
-def test_a_setter_that_only_stores_its_value_does_no_work(text: str, setter: bool) -> None:
-    hit = Hit(
-        layer="C1", path="src/lib.rs", start_line=1, end_line=text.count("\n") + 1,
-        symbol="crate::WalkDir::x", score=1.0, reasons=(), text=text, kind="method",
-    )  # fmt: skip
-    assert doing_rank(hit) == (False, 1 if setter else 0)
 
 
 def test_a_detail_follow_up_reads_a_phrase_written_as_one_name(rs: Ragstrata) -> None:

@@ -133,22 +133,10 @@ def doing_rank(hit: Hit) -> tuple[bool, int]:
         return beside, 3  # `Argument(...)`: hundreds of declared parameters, no work
     if kind in _DOING_KINDS:
         # a writer (`public=` in Ruby) only stores its value, as a one-line accessor reads it
-        writer = (hit.symbol or "").endswith("=") or _stores_only(hit.text)
+        writer = (hit.symbol or "").endswith("=")
         short = hit.end_line - hit.start_line < _ACCESSOR_LINES
         return beside, 1 if short or writer else 0
     return beside, 3 if kind in _DECLARING_KINDS else 2
-
-
-_STORE = re.compile(r"^(?:self|this|@)\.?[\w.\[\]'\"]+\s*=[^=]|^(?:return\s+)?(?:self|this)\s*;?$")
-_SKIP = re.compile(r"^(?://|#|/\*|\*|[{}()\]]+;?$)")
-
-
-def _stores_only(text: str) -> bool:
-    """True for a setter: after its signature, only stores into its object and hands the object
-    back (a builder's ``self.opts.follow_links = yes; self``, ``this.x = v; return this``)."""
-    body = [ln.strip() for ln in text.splitlines()[1:]]
-    body = [ln for ln in body if ln and not _SKIP.match(ln)]
-    return bool(body) and len(body) <= _ACCESSOR_LINES and all(_STORE.match(ln) for ln in body)
 
 
 def _mostly_signature(text: str) -> bool:
