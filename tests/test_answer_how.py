@@ -441,3 +441,16 @@ def test_an_abbreviated_owner_names_the_definition() -> None:
     assert abbreviated_match("flask.app.Flask.run", "Flask.run")
     assert not abbreviated_match("lib/request.format", "res.format")
     assert not abbreviated_match("lib/response.format", "res.send")
+
+
+def test_a_what_happens_question_without_a_topic_asks_how_the_code_behaves() -> None:
+    from ragstrata.query.facets import facets_of
+    from ragstrata.query.router import Router
+
+    router = Router()
+    opening = router.plan("What happens when a directory cannot be read?")
+    assert facets_of(opening).how  # nothing named, no conversation: how the code behaves
+    named = router.plan("What happens when none of the formats passed to res.format fits?")
+    assert not facets_of(named).how  # a detail of the definition it names
+    ru = router.plan("Что происходит, если каталог нельзя прочитать?")
+    assert facets_of(ru).how

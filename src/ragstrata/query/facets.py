@@ -21,7 +21,7 @@ from ragstrata.core.question import QuestionFacets
 from ragstrata.query.kinds import _lexicon as kinds_lexicon
 from ragstrata.query.kinds import question_kinds
 from ragstrata.query.lexicon import Lexicon, QTok, query_tokens
-from ragstrata.query.models import RouterPlan, TestPolicy
+from ragstrata.query.models import AnchorType, ConversationMode, RouterPlan, TestPolicy
 from ragstrata.query.terms import default_expander
 from ragstrata.text.morph import dictionary_pos, fold
 from ragstrata.text.stopwords import is_stopword
@@ -155,7 +155,21 @@ def facets_of(plan: RouterPlan) -> QuestionFacets:
     facets = read_facets(plan.query_plan.raw, tests_only)
     expansions = tuple(plan.query_plan.expansions)
     terms = content_terms(plan.query_plan.raw, expansions)
+    if _behaviour_without_topic(plan, facets):
+        # "What happens when a directory cannot be read?" opens a conversation and names no
+        # definition: there is no topic to read a detail of; it asks how the code behaves
+        facets = replace(facets, asks=facets.asks | {"how"})
     return replace(facets, terms=terms, concepts=concepts_of(plan.query_plan.raw, expansions))
+
+
+def _behaviour_without_topic(plan: RouterPlan, facets: QuestionFacets) -> bool:
+    """A detail question ("what happens if …") that starts a conversation, asks nothing else
+    and names no symbol."""
+    if not facets.details or facets.asks or plan.conversation_mode is not ConversationMode.NEW:
+        return False
+    return not any(
+        a.type is AnchorType.SYMBOL and a.source == "query" for a in plan.query_plan.anchors
+    )
 
 
 @lru_cache(maxsize=512)
