@@ -9,10 +9,13 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from ragstrata.store.postgres.connection import CONNECT_TIMEOUT_S, connect_timeout
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 
@@ -112,7 +115,31 @@ def test_unreachable_server_exits_3_in_one_line(repo: Path) -> None:
 
 
 def test_silent_server_times_out(repo: Path, silent_server: int) -> None:
-    code, _, err = _run(repo, f"postgresql://127.0.0.1:{silent_server}/db")
+    # the URL's own connect_timeout is honoured (libpq's parameter): one second, not five
+    start = time.monotonic()
+    code, _, err = _run(repo, f"postgresql://127.0.0.1:{silent_server}/db?connect_timeout=1")
     line = _one_line(err)
     assert code == 3, err
     assert "timeout" in line.lower() and f"127.0.0.1:{silent_server}" in line
+    assert time.monotonic() - start < 4.5
+
+
+@pytest.mark.parametrize(
+    ("url", "seconds"),
+    [
+        ("postgresql://h/db", CONNECT_TIMEOUT_S),
+        ("postgresql://h/db?connect_timeout=2", 2),
+        ("postgresql://h/db?connect_timeout=0", 1),  # libpq's "wait forever" is not taken
+        ("postgresql://h/db?connect_timeout=100000", 120),
+        ("host=h dbname=db connect_timeout=7", 7),
+    ],
+)
+def test_connect_timeout_comes_from_the_url(url: str, seconds: int) -> None:
+    assert connect_timeout(url) == seconds
+
+
+def test_a_connect_timeout_that_is_no_number_exits_2(repo: Path) -> None:
+    code, out, err = _run(repo, "postgresql://alice:s3cret@127.0.0.1:5/db?connect_timeout=soon")
+    line = _one_line(err)
+    assert code == 2, err
+    assert "connect_timeout" in line and "s3cret" not in line and out == ""

@@ -21,14 +21,17 @@ from ragstrata.store.postgres import schema
 
 __all__ = [
     "CONNECT_TIMEOUT_S",
+    "MAX_CONNECT_TIMEOUT_S",
     "RepoDatabase",
     "check_url",
     "connect_failure",
+    "connect_timeout",
     "now",
     "server_name",
 ]
 
-CONNECT_TIMEOUT_S = 5
+CONNECT_TIMEOUT_S = 5  # unless the URL says otherwise (?connect_timeout=N)
+MAX_CONNECT_TIMEOUT_S = 120
 """How long one connection attempt may take before the store gives up (fail fast)."""
 
 # the pool logs every failed attempt; ragstrata reports one line of its own instead
@@ -72,6 +75,24 @@ def check_url(url: str) -> None:
             f"store url {_redacted(url)} names no server: write "
             "postgresql://USER@HOST[:PORT]/DATABASE"
         )
+
+
+def connect_timeout(url: str) -> int:
+    """Seconds to wait for the server: the URL's own ``connect_timeout`` (1 to
+    :data:`MAX_CONNECT_TIMEOUT_S`, as libpq reads it) else :data:`CONNECT_TIMEOUT_S`. A value
+    that is no whole number is a ``ConfigError``."""
+    from psycopg.conninfo import conninfo_to_dict
+
+    raw = conninfo_to_dict(url).get("connect_timeout")
+    if raw is None or str(raw).strip() == "":
+        return CONNECT_TIMEOUT_S
+    try:
+        seconds = int(str(raw))
+    except ValueError:
+        raise ConfigError(
+            f"store url {_redacted(url)}: connect_timeout must be whole seconds"
+        ) from None
+    return min(max(seconds, 1), MAX_CONNECT_TIMEOUT_S)
 
 
 def _redacted(url: str) -> str:
@@ -141,13 +162,14 @@ class RepoDatabase:
         """An open connection pool (autocommit connections) for ``url``.
 
         A malformed URL raises ``ConfigError``; a server that does not answer within
-        :data:`CONNECT_TIMEOUT_S` raises ``StoreError`` (one line, no password)."""
+        :func:`connect_timeout` raises ``StoreError`` (one line, no password)."""
         import psycopg
         from psycopg_pool import ConnectionPool
 
         check_url(url)
+        wait = connect_timeout(url)
         try:  # one probe first: the pool would retry in the background for its whole timeout
-            psycopg.connect(url, connect_timeout=CONNECT_TIMEOUT_S).close()
+            psycopg.connect(url, connect_timeout=wait).close()
         except psycopg.Error as exc:
             raise connect_failure(url, exc) from None
 
@@ -159,13 +181,13 @@ class RepoDatabase:
             url,
             min_size=1,
             max_size=max_size,
-            kwargs={"connect_timeout": CONNECT_TIMEOUT_S},
+            kwargs={"connect_timeout": wait},
             configure=configure,
             open=False,
             timeout=60,
         )
         try:
-            pool.open(wait=True, timeout=4 * CONNECT_TIMEOUT_S)
+            pool.open(wait=True, timeout=4 * wait)
         except Exception as exc:
             pool.close()
             raise connect_failure(url, exc) from None
@@ -327,7 +349,7 @@ class RepoDatabase:
         import psycopg
 
         check_url(url)
-        with psycopg.connect(url, connect_timeout=CONNECT_TIMEOUT_S) as conn:
+        with psycopg.connect(url, connect_timeout=connect_timeout(url)) as conn:
             exists = conn.execute("SELECT to_regclass('rs_repos') IS NOT NULL").fetchone()
             if not exists or not exists[0]:
                 return []
