@@ -18,6 +18,7 @@ from typing import Any
 import httpx
 import pytest
 
+import cli_runner
 from answer_fixture import write_repo
 from hostile.hostile_util import clean_env, mcp_call, run_proc
 from ragstrata.app.facade import Ragstrata
@@ -105,13 +106,17 @@ def case(request: pytest.FixtureRequest) -> Iterator[dict[str, str]]:
 
 
 def test_cli_ask_shows_no_echoed_credential(repo: Path, case: dict[str, str]) -> None:
-    for extra in ((), ("--json",)):
-        done = run_proc("ask", QUESTION, "--repo", str(repo), *extra, env=case)
-        assert done.returncode == 0, done.stderr
-        assert not _leaks(done.stdout + done.stderr), extra
-        if extra:
-            answer = json.loads(done.stdout)["answer"]
-            assert "***" in (answer["meta"]["fallback_reason"] or answer["text"])
+    # --json in a fresh interpreter (its real stderr), the terminal answer through the same
+    # main() in this process
+    done = run_proc("ask", QUESTION, "--repo", str(repo), "--json", env=case)
+    assert done.returncode == 0, done.stderr
+    assert not _leaks(done.stdout + done.stderr)
+    answer = json.loads(done.stdout)["answer"]
+    assert "***" in (answer["meta"]["fallback_reason"] or answer["text"])
+    human = cli_runner.run_cli("ask", QUESTION, "--repo", str(repo), env=case, clean_env=True)
+    assert human.returncode == 0, human.stderr
+    assert not _leaks(human.stdout + human.stderr)
+    assert "***" in human.stdout + human.stderr
 
 
 def test_http_and_mcp_ask_show_no_echoed_credential(repo: Path, case: dict[str, str]) -> None:

@@ -140,13 +140,22 @@ def test_no_shape_is_in_the_index_files(repo: Path, kind: str) -> None:
         assert piece.encode() not in raw, (kind, piece[:10])
 
 
-def test_cli_search_and_ask_show_no_shape(repo: Path) -> None:
+def test_cli_search_and_ask_show_no_shape(repo: Path, tmp_path: Path) -> None:
     queries = [pieces[0] for pieces in SECRETS.values()]
     queries += ["tls.key private key", "API_TOKEN", "api_key invoices", "password admin form"]
-    for query in queries:
-        done = run_proc("search", query, "--repo", str(repo), "--json")
-        assert done.returncode == 0, done.stderr
-        assert not _leaks(_evidence(json.loads(done.stdout))), query
+    one = run_proc("search", queries[0], "--repo", str(repo), "--json")
+    assert one.returncode == 0, one.stderr
+    assert not _leaks(_evidence(json.loads(one.stdout))), queries[0]
+    # the rest in one interpreter: `search --batch` prints what `search --json` finds
+    batch = tmp_path / "queries.jsonl"
+    lines = [json.dumps({"qid": str(n), "query": q}) for n, q in enumerate(queries)]
+    batch.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    done = run_proc("search", "--batch", str(batch), "--repo", str(repo))
+    assert done.returncode == 0, done.stderr
+    found = [json.loads(line) for line in done.stdout.splitlines()]
+    assert len(found) == len(queries) and all("hits" in f for f in found), done.stdout[:300]
+    for row in found:
+        assert not _leaks(_evidence(row)), queries[int(row["qid"])]
     for question in ("what is the API token?", "какой ключ у ingress-gateway?"):
         done = run_proc("ask", question, "--repo", str(repo))
         assert done.returncode == 0, done.stderr
