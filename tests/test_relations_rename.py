@@ -1,5 +1,5 @@
 """A renamed definition re-indexes through the scoped path and ends with exactly the index of
-a clean run (issue 15): on a multi-language tree (every code fixture plus two real packages of
+a clean run (issue 15): on a multi-language tree (every code fixture plus one real package of
 this repository), each definition that other files call is renamed, then put back."""
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ SOURCE = Path(ragstrata.__file__).parent
 def _tree(root: Path) -> Path:
     repo = root / "tree"
     shutil.copytree(FIXTURES, repo / "fixtures")
-    for sub in ("store", "indexer"):
+    for sub in ("indexer",):  # one package of real Python (its modules import each other)
         shutil.copytree(SOURCE / sub, repo / "ragstrata" / sub)
     (repo / "ragstrata" / "__init__.py").write_text("", encoding="utf-8")
     return repo
