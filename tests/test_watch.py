@@ -182,3 +182,32 @@ def test_server_watchers_reindex_in_the_background_and_stop(tmp_path: Path) -> N
         for rs in repos.values():
             rs.close()
     assert not [t for t in threading.enumerate() if t.name.startswith("ragstrata-watch-")]
+
+
+def test_a_reported_catch_up_run_counts_toward_max_runs(tmp_path: Path) -> None:
+    """A file written between the first run and the moment the native watcher is up is indexed
+    by the catch-up run; that run is reported, so it counts: ``--max-runs 2`` ends after it
+    (the watcher used to wait for one more change, forever)."""
+    from ragstrata.core.events import IndexReport
+    from ragstrata.indexer.watch import watch_repository
+
+    (tmp_path / "a.py").write_text("x = 1\n", encoding="utf-8")
+    calls: list[int] = []
+
+    def index() -> IndexReport:
+        calls.append(1)  # the first run indexes a.py; the catch-up finds the late file
+        return IndexReport(added=1)
+
+    reported: list[str] = []
+    stop = threading.Event()
+    timer = threading.Timer(20, stop.set)  # a hung watcher fails the test instead
+    timer.start()
+    try:
+        start = time.monotonic()
+        runs = watch_repository(
+            tmp_path, index, lambda run: reported.append(run.trigger), stop=stop, max_runs=2
+        )
+    finally:
+        timer.cancel()
+    assert (runs, reported) == (2, ["start", "change"])
+    assert time.monotonic() - start < 15

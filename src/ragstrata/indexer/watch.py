@@ -124,7 +124,8 @@ def watch_repository(
 ) -> int:
     """Run ``index()`` once (``initial``), then after every batch of relevant file changes,
     handing each outcome to ``on_run``; returns when ``stop`` is set (or after ``max_runs``
-    runs, counting the first). Returns the number of runs. Ctrl-C propagates.
+    runs, counting the first and a reported catch-up run). Returns the number of runs. Ctrl-C
+    propagates.
 
     When a batch touches the repository's settings (``ragstrata.toml``, ``pyproject.toml``),
     ``on_config_change()`` runs before that batch's index run (to reload the settings, or to
@@ -173,7 +174,10 @@ def watch_repository(
         if not changes:
             if catch_up:
                 catch_up = False
-                _catch_up(index, on_run)
+                if _catch_up(index, on_run):  # a reported run counts like any other
+                    runs += 1
+                    if max_runs is not None and runs >= max_runs:
+                        break
             continue
         catch_up = False
         one("change", _paths(changes))
@@ -182,15 +186,18 @@ def watch_repository(
     return runs
 
 
-def _catch_up(index: Callable[[], IndexReport], on_run: Callable[[WatchRun], None]) -> None:
-    """One index run, reported only when it found something to do."""
+def _catch_up(index: Callable[[], IndexReport], on_run: Callable[[WatchRun], None]) -> bool:
+    """One index run, reported only when it found something to do (or failed); True when it
+    was reported."""
     try:
         report = index()
     except Exception as exc:  # one failed run never ends the watcher
         on_run(WatchRun("change", 0, error=_failure(exc)))
-        return
+        return True
     if report.added or report.changed or report.removed:
         on_run(WatchRun("change", 0, report=report))
+        return True
+    return False
 
 
 def _failure(exc: BaseException) -> str:
