@@ -454,3 +454,53 @@ def test_a_what_happens_question_without_a_topic_asks_how_the_code_behaves() -> 
     assert not facets_of(named).how  # a detail of the definition it names
     ru = router.plan("Что происходит, если каталог нельзя прочитать?")
     assert facets_of(ru).how
+
+
+HANDLER_FILES = {
+    "web/handler.py": '''
+        """Answers requests."""
+
+
+        def handle(request):
+            """Answer one request."""
+            request.log()
+            return respond(request)
+
+
+        def respond(request):
+            """The response for a request."""
+            if request.method == "HEAD":
+                return Response(b"", status=200)
+            body = render(request.path)
+            return Response(body, status=200)
+
+
+        def render(path):
+            return f"<p>{path}</p>"
+
+
+        class Response:
+            def __init__(self, body, status):
+                self.body = body
+                self.status = status
+        ''',
+}
+
+
+@pytest.mark.parametrize(
+    ("first", "follow_up"),
+    [
+        ("where is handle defined?", "and what does it return if the method is HEAD?"),
+        ("где определена функция handle?", "а что она вернёт, если метод запроса HEAD?"),
+    ],
+)
+def test_a_detail_follow_up_is_answered_in_a_function_the_topic_calls(
+    tmp_path: Path, first: str, follow_up: str
+) -> None:
+    with indexed(tmp_path, HANDLER_FILES) as repo:
+        session = f"callee-{abs(hash(first))}"
+        repo.ask(first, session=session)
+        result = repo.ask(follow_up, session=session)
+    cited = result.answer.citations[0]
+    # `handle` only hands the request on; the HEAD branch is in `respond`, which it calls
+    assert (cited.path, cited.start_line) == ("web/handler.py", 12), result.answer.lead

@@ -60,7 +60,7 @@ from ragstrata.core.languages import detect_language, is_test
 from ragstrata.core.names import last_segment
 from ragstrata.core.question import QuestionFacets
 from ragstrata.core.rows import DefinitionRow, RelationRow
-from ragstrata.core.values import Direction, SearchFilters
+from ragstrata.core.values import Direction, SearchFilters, scored_row
 from ragstrata.query.facets import facets_of
 from ragstrata.query.models import AnchorType, RouterPlan
 from ragstrata.query.plan_fields import ANSWER_TOPIC
@@ -71,6 +71,7 @@ __all__ = ["MAX_DEFINITIONS", "MAX_RELATED", "MAX_SNIPPETS", "CodeQAGraph", "ove
 MAX_SNIPPETS = 3
 MAX_LEAD_ITEMS = 3
 _QUOTED_LAYERS = ("C1", "C3", "D1", "D2")
+_DETAIL_CALLEES = 6  # a detail may be answered by this many of the topic's callees
 _HOW_LINES_SCORE = 4.0  # a how-answer quotes the lines of the body that match two question words
 # A type is used, not called: its constructions and the declarations naming it count too
 _TYPE_KINDS = frozenset(
@@ -150,6 +151,10 @@ class CodeQAGraph(EvidenceGraph):
         if setting is None and asks_a_detail(plan, focus, defs):
             if topic:
                 defs = self._best_detail([*self._resolved([topic]), *defs], focus)
+            # the lines may be in a function it calls ("what does it do for HEAD?" answered in
+            # the dispatch it hands the request to): a callee's lines answer when they are better
+            better = self._best_detail([defs[0], *self._callees_of(defs[0])], focus, keep=True)
+            defs = [better[0], *(h for h in defs if h is not better[0])]
             detail = self._detail_part(defs[0], focus, msgs, citations)
             if detail is not None:
                 part, lead = detail
@@ -261,18 +266,38 @@ class CodeQAGraph(EvidenceGraph):
         )
         return part, msgs.t("lead_detail", symbol=row.symbol, cite=cited)
 
-    def _best_detail(self, defs: list[Hit], focus: QuestionFacets) -> list[Hit]:
+    def _best_detail(
+        self, defs: list[Hit], focus: QuestionFacets, *, keep: bool = False
+    ) -> list[Hit]:
         """The topic the previous answer led with (``defs[0]``) or a definition retrieval found
         for the follow-up, whichever has the lines that answer it best (the topic on a tie):
-        the topic was the previous answer's, not the user's."""
+        the topic was the previous answer's, not the user's. ``keep``: ``defs[0]`` stays
+        first unless another has better lines (its callees are weighed so)."""
         ordered = disjoint_hits(defs)
-        best, best_score = 1 if len(ordered) > 1 else 0, 0.0  # no lines: what retrieval found
-        for n, hit in enumerate(ordered[: MAX_DEFINITIONS + 1]):
+        best = 0 if keep or len(ordered) < 2 else 1  # no lines: what retrieval found
+        best_score = 0.0
+        for n, hit in enumerate(ordered[: (len(ordered) if keep else MAX_DEFINITIONS + 1)]):
             row = self.definition(hit)
             span = answering_lines(row, focus) if row is not None else None
             if span is not None and span.score > best_score:
                 best, best_score = n, span.score
         return [ordered[best], *(h for n, h in enumerate(ordered) if n != best)]
+
+    def _callees_of(self, hit: Hit) -> list[Hit]:
+        """The project's own functions ``hit`` calls (resolved exactly; tests left out)."""
+        if not hit.symbol or hit.kind not in ("function", "method"):
+            return []
+        out: list[Hit] = []
+        for scored in self.reader.relations(hit.symbol, Direction.CALLEES, ("calls",)):
+            row = scored.row
+            if not isinstance(row, RelationRow) or row.resolution != "exact" or not row.to_symbol:
+                continue
+            found = self.resolver.resolve(row.to_symbol, _NON_TEST, limit=1).best
+            if found is not None and found.symbol != hit.symbol:
+                out.append(hit_from_scored(scored_row(found, 0.0), "callee"))
+            if len(out) >= _DETAIL_CALLEES:
+                break
+        return out
 
     def _called_first(self, defs: list[Hit]) -> list[Hit]:
         """ "Who calls X?" with several definitions named alike (``Base#compile!`` and a
