@@ -64,7 +64,10 @@ def test_what_happens_if_asks_about_the_code(router: Router, question: str) -> N
 
 @pytest.mark.parametrize(
     "question",
-    ["What happens if I install it with pip on Windows?", "Что будет, если обновить версию Python?"],
+    [
+        "What happens if I install it with pip on Windows?",
+        "Что будет, если обновить версию Python?",
+    ],
 )
 def test_what_happens_if_about_setup_stays_a_setup_question(router: Router, question: str) -> None:
     assert router.plan(question).intent is Intent.PROJECT_MISC
