@@ -14,6 +14,7 @@ import base64
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -140,6 +141,20 @@ def test_no_shape_is_in_the_index_files(repo: Path, kind: str) -> None:
         assert piece.encode() not in raw, (kind, piece[:10])
 
 
+def _batch_search(repo: Path, tmp_path: Path, queries: list[str]) -> list[dict[str, Any]]:
+    """``ragstrata search --batch`` over ``queries`` in one fresh interpreter: a row per query,
+    in order (what ``search --json`` finds for it)."""
+    batch = tmp_path / "queries.jsonl"
+    lines = [json.dumps({"qid": str(n), "query": q}) for n, q in enumerate(queries)]
+    batch.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    done = run_proc("search", "--batch", str(batch), "--repo", str(repo))
+    assert done.returncode == 0, done.stderr
+    rows = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [r["qid"] for r in rows] == [str(n) for n in range(len(queries))], done.stdout[:300]
+    assert all("hits" in r for r in rows), done.stdout[:300]
+    return rows
+
+
 def test_cli_search_and_ask_show_no_shape(repo: Path, tmp_path: Path) -> None:
     queries = [pieces[0] for pieces in SECRETS.values()]
     queries += ["tls.key private key", "API_TOKEN", "api_key invoices", "password admin form"]
@@ -147,27 +162,22 @@ def test_cli_search_and_ask_show_no_shape(repo: Path, tmp_path: Path) -> None:
     assert one.returncode == 0, one.stderr
     assert not _leaks(_evidence(json.loads(one.stdout))), queries[0]
     # the rest in one interpreter: `search --batch` prints what `search --json` finds
-    batch = tmp_path / "queries.jsonl"
-    lines = [json.dumps({"qid": str(n), "query": q}) for n, q in enumerate(queries)]
-    batch.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    done = run_proc("search", "--batch", str(batch), "--repo", str(repo))
-    assert done.returncode == 0, done.stderr
-    found = [json.loads(line) for line in done.stdout.splitlines()]
-    assert len(found) == len(queries) and all("hits" in f for f in found), done.stdout[:300]
-    for row in found:
-        assert not _leaks(_evidence(row)), queries[int(row["qid"])]
+    for n, row in enumerate(_batch_search(repo, tmp_path, queries)):
+        assert not _leaks(_evidence(row)), queries[n]
     for question in ("what is the API token?", "какой ключ у ingress-gateway?"):
         done = run_proc("ask", question, "--repo", str(repo))
         assert done.returncode == 0, done.stderr
         assert not _leaks(done.stdout + done.stderr), question
 
 
-def test_the_rest_stays_searchable_and_the_named_file_is_skipped(repo: Path) -> None:
-    for path, word in PLAIN.items():
-        done = run_proc("search", word, "--repo", str(repo), "--json")
-        assert path in [h["path"] for h in json.loads(done.stdout)["hits"]], word
-    done = run_proc("search", "quokka deployment", "--repo", str(repo), "--json")
-    assert not any(h["path"].startswith("keys/") for h in json.loads(done.stdout)["hits"])
+def test_the_rest_stays_searchable_and_the_named_file_is_skipped(
+    repo: Path, tmp_path: Path
+) -> None:
+    queries = [*PLAIN.values(), "quokka deployment"]
+    hits = [[h["path"] for h in row["hits"]] for row in _batch_search(repo, tmp_path, queries)]
+    for n, (path, word) in enumerate(PLAIN.items()):
+        assert path in hits[n], word
+    assert not any(p.startswith("keys/") for p in hits[len(PLAIN)])
 
 
 def test_http_and_mcp_show_no_shape(repo: Path) -> None:
