@@ -38,6 +38,7 @@ from ragstrata.answer.graphs.ranking import (
     MAX_DEFINITIONS,
     definition_hits,
     doing_rank,
+    resolved_callees,
     worker_first,
 )
 from ragstrata.answer.graphs.relations import (
@@ -153,7 +154,12 @@ class CodeQAGraph(EvidenceGraph):
                 defs = self._best_detail([*self._resolved([topic]), *defs], focus)
             # the lines may be in a function it calls ("what does it do for HEAD?" answered in
             # the dispatch it hands the request to): a callee's lines answer when they are better
-            better = self._best_detail([defs[0], *self._callees_of(defs[0])], focus, keep=True)
+            callees = [
+                hit_from_scored(scored_row(row, 0.0), "callee")
+                for row in resolved_callees(self.reader, defs[0].symbol or "")[:_DETAIL_CALLEES]
+                if not is_test(row.path, detect_language(row.path))
+            ]
+            better = self._best_detail([defs[0], *callees], focus, keep=True)
             defs = [better[0], *(h for h in defs if h is not better[0])]
             detail = self._detail_part(defs[0], focus, msgs, citations)
             if detail is not None:
@@ -282,22 +288,6 @@ class CodeQAGraph(EvidenceGraph):
             if span is not None and span.score > best_score:
                 best, best_score = n, span.score
         return [ordered[best], *(h for n, h in enumerate(ordered) if n != best)]
-
-    def _callees_of(self, hit: Hit) -> list[Hit]:
-        """The project's own functions ``hit`` calls (resolved exactly; tests left out)."""
-        if not hit.symbol or hit.kind not in ("function", "method"):
-            return []
-        out: list[Hit] = []
-        for scored in self.reader.relations(hit.symbol, Direction.CALLEES, ("calls",)):
-            row = scored.row
-            if not isinstance(row, RelationRow) or row.resolution != "exact" or not row.to_symbol:
-                continue
-            found = self.resolver.resolve(row.to_symbol, _NON_TEST, limit=1).best
-            if found is not None and found.symbol != hit.symbol:
-                out.append(hit_from_scored(scored_row(found, 0.0), "callee"))
-            if len(out) >= _DETAIL_CALLEES:
-                break
-        return out
 
     def _called_first(self, defs: list[Hit]) -> list[Hit]:
         """ "Who calls X?" with several definitions named alike (``Base#compile!`` and a

@@ -27,7 +27,14 @@ from ragstrata.query.models import RouterPlan
 from ragstrata.query.plan_fields import ANSWER_TOPIC
 from ragstrata.retrieve.reader import IndexReader
 
-__all__ = ["MAX_DEFINITIONS", "definition_hits", "doing_rank", "last_name", "worker_first"]
+__all__ = [
+    "MAX_DEFINITIONS",
+    "definition_hits",
+    "doing_rank",
+    "last_name",
+    "resolved_callees",
+    "worker_first",
+]
 
 MAX_DEFINITIONS = 2
 _SEGMENT_SEP = re.compile(r"::|[.#\\]")
@@ -175,25 +182,15 @@ def worker_first(
         thin = lead.end_line - lead.start_line <= _THIN_LINES and not _LOOP.search(lead.text)
         if lead.kind not in ("function", "method") or not thin:
             break  # a body with a loop, or a long one, does work of its own
-        calls = reader.relations(lead.symbol or "", Direction.CALLEES, ("calls",))
-        targets = {
-            s.row.to_symbol
-            for s in calls
-            if isinstance(s.row, RelationRow) and s.row.to_symbol and s.row.resolution == "exact"
-        }
+        callees = resolved_callees(reader, lead.symbol or "")
         if (
-            not targets and lead is defs[0] and len(defs) > 1 and _works(defs[1])
+            not callees and lead is defs[0] and len(defs) > 1 and _works(defs[1])
         ):  # a leaf helper: the next candidate doing work leads
             lead = defs[1]
             break
-        rows = [
-            row
-            for target in sorted(targets)
-            if (row := reader.resolver.resolve(target, limit=1, modes=(SymbolMode.QUALIFIED,)).best)
-            is not None
-            and row.end_line - row.start_line > lead.end_line - lead.start_line
-        ]
-        if len(targets) != 1:
+        size = lead.end_line - lead.start_line
+        rows = [row for row in callees if row.end_line - row.start_line > size]
+        if len(callees) != 1:
             rows = _best_worded(rows, concepts)
         if len(rows) != 1:
             break
@@ -201,6 +198,23 @@ def worker_first(
     if lead is defs[0]:
         return defs
     return [lead, *(h for h in defs if h.symbol != lead.symbol)]
+
+
+def resolved_callees(reader: IndexReader, symbol: str) -> list[DefinitionRow]:
+    """The project's own definitions ``symbol`` calls: its calls resolved exactly, each target
+    once, by name."""
+    calls = reader.relations(symbol, Direction.CALLEES, ("calls",)) if symbol else []
+    targets = {
+        s.row.to_symbol
+        for s in calls
+        if isinstance(s.row, RelationRow) and s.row.to_symbol and s.row.resolution == "exact"
+    }
+    rows = []
+    for target in sorted(targets):
+        row = reader.resolver.resolve(target, limit=1, modes=(SymbolMode.QUALIFIED,)).best
+        if row is not None and row.symbol != symbol:
+            rows.append(row)
+    return rows
 
 
 def _works(hit: Hit) -> bool:
