@@ -18,6 +18,7 @@ import pytest
 
 from answer_fixture import indexed
 from ragstrata.app.facade import Ragstrata
+from ragstrata.core.evidence import Hit
 from ragstrata.query.facets import read_facets
 
 FILES = {
@@ -504,3 +505,41 @@ def test_a_detail_follow_up_is_answered_in_a_function_the_topic_calls(
     cited = result.answer.citations[0]
     # `handle` only hands the request on; the HEAD branch is in `respond`, which it calls
     assert (cited.path, cited.start_line) == ("web/handler.py", 12), result.answer.lead
+
+
+def _fn(symbol: str, text: str) -> Hit:
+    return Hit(
+        layer="C1", path="lib/response.js", start_line=1, end_line=text.count("\n") + 1,
+        symbol=symbol, score=1.0, reasons=(), text=text, kind="function",
+    )  # fmt: skip
+
+
+def test_a_lead_with_almost_none_of_the_question_s_words_gives_way_to_a_clear_winner() -> None:
+    from ragstrata.answer.graphs.ranking import _clear_winner
+
+    # "How does it decide the Content-Type when I send a plain string?"
+    concepts = (
+        frozenset({"decide"}), frozenset({"content"}), frozenset({"type"}),
+        frozenset({"send"}), frozenset({"plain"}), frozenset({"string"}),
+    )  # fmt: skip
+    check = _fn(
+        "lib/request.is",
+        "function is(types) {\n  var arr = types\n  if (!arr) return null\n"
+        "  return typeis(this, arr)\n}",
+    )
+    send = _fn(
+        "lib/response.send",
+        "function send(body) {\n  switch (typeof body) {\n    case 'string':\n"
+        "      this.set('Content-Type', 'text/html')\n  }\n}",
+    )
+    other = _fn(
+        "lib/response.json", "function json(obj) {\n  var body = obj\n\n  return this.send(body)\n}"
+    )
+    assert _clear_winner([check, other, send], concepts)[0] is send
+    # a lead that carries two of the words keeps its place; so does one with no clear winner
+    both = _fn(
+        "lib/utils.setType", "function setType(type, string) {\n  var t = type\n\n  return t\n}"
+    )
+    assert _clear_winner([both, other, send], concepts)[0] is both
+    twin = _fn("lib/response.type", "function type(t) {\n  var s = t\n\n  send(string, content)\n}")
+    assert _clear_winner([check, send, twin], concepts)[0] is check

@@ -110,7 +110,14 @@ class CodeQAGraph(EvidenceGraph):
         shown: list[tuple[str, int, int]] = []
         lead = ""
         names = question_names(plan)
-        defs = definition_hits(plan, evidence, how=focus.how, kinds=focus.kinds, terms=focus.terms)
+        defs = definition_hits(
+            plan,
+            evidence,
+            how=focus.how,
+            kinds=focus.kinds,
+            terms=focus.terms,
+            concepts=focus.concepts,
+        )
         if focus.how and defs:
             defs = worker_first(defs, self.reader, focus.concepts)
         if focus.tests and names:

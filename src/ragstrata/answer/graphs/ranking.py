@@ -59,6 +59,7 @@ def definition_hits(
     how: bool = False,
     kinds: tuple[str, ...] = (),
     terms: tuple[str, ...] = (),
+    concepts: tuple[frozenset[str], ...] = (),
 ) -> list[Hit]:
     """The definitions to present: require_def's hits (else C1 hits), the named symbol first
     (of the kind the question names, then the least nested: ``gin.Engine`` before
@@ -107,8 +108,38 @@ def definition_hits(
             hits[:_HOW_WINDOW],
             key=lambda h: (*doing_rank(h), not _in_named_part(h.path, terms), order[id(h)]),
         )
-        hits = head + hits[_HOW_WINDOW:]
+        hits = _clear_winner(head, concepts) + hits[_HOW_WINDOW:]
     return disjoint_hits(hits)[:MAX_DEFINITIONS]
+
+
+_FEW_WORDS = 1  # a how-answer's lead carrying at most this many of the question's words ...
+_MANY_WORDS = 3  # ... gives way to a candidate of its rank carrying this many, alone
+
+
+def _clear_winner(head: list[Hit], concepts: tuple[frozenset[str], ...]) -> list[Hit]:
+    """``head`` with its lead replaced when the lead carries almost none of the question's words
+    (``request.is`` for "how does it decide the Content-Type when I send a plain string?") and
+    one candidate of the same rank carries many of them, alone (``res.send``)."""
+    groups = stem_groups(concepts)
+    if not head or not groups or _words_in(head[0].text, groups) > _FEW_WORDS:
+        return head
+    rank = doing_rank(head[0])
+    scored = sorted(
+        (
+            (_words_in(h.text, groups), n)
+            for n, h in enumerate(head[1:], 1)
+            if doing_rank(h) == rank
+        ),
+        reverse=True,
+    )
+    if (
+        not scored
+        or scored[0][0] < _MANY_WORDS
+        or (len(scored) > 1 and scored[1][0] == scored[0][0])
+    ):
+        return head
+    best = head[scored[0][1]]
+    return [best, *(h for h in head if h is not best)]
 
 
 def _words_in(text: str, groups: list[set[str]]) -> int:
