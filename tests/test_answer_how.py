@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from answer_fixture import indexed
+from ragstrata.answer.graphs.ranking import doing_rank
 from ragstrata.app.facade import Ragstrata
 from ragstrata.core.evidence import Hit
 from ragstrata.query.facets import read_facets
@@ -543,3 +544,60 @@ def test_a_lead_with_almost_none_of_the_question_s_words_gives_way_to_a_clear_wi
     assert _clear_winner([both, other, send], concepts)[0] is both
     twin = _fn("lib/response.type", "function type(t) {\n  var s = t\n\n  send(string, content)\n}")
     assert _clear_winner([check, send, twin], concepts)[0] is check
+
+
+def test_a_rust_unit_test_beside_the_code_is_a_test() -> None:
+    def rust(symbol: str) -> Hit:
+        text = 'fn x() {\n    let range = LineRange::from("40:50");\n    assert!(range.is_ok());\n}'
+        return Hit(
+            layer="C1", path="src/line_range.rs", start_line=1, end_line=4, symbol=symbol,
+            score=1.0, reasons=(), text=text, kind="function",
+        )  # fmt: skip
+
+    assert doing_rank(rust("crate::line_range::test_parse_fail"))[0]
+    assert doing_rank(rust("crate::line_range::tests::parses_plus"))[0]
+    assert not doing_rank(rust("crate::line_range::LineRange::parse_range"))[0]
+
+
+PARSER_FILES = {
+    "src/ranges.py": '''
+        """Line ranges."""
+
+
+        def parse_range(text):
+            """Parse "N:M" into a pair of line numbers."""
+            parts = text.split(":")
+            if len(parts) > 2:
+                raise ValueError("too many colons in a line range")
+            return int(parts[0]), int(parts[-1])
+        ''',
+    "tests/test_ranges.py": """
+        import pytest
+
+        from ranges import parse_range
+
+
+        def test_parse_range_fails_on_too_many_colons():
+            # what happens when there are too many colons in a line range: it fails
+            with pytest.raises(ValueError):
+                parse_range("1:2:3")
+        """,
+}
+
+
+@pytest.mark.parametrize(
+    ("first", "follow_up"),
+    [
+        ("How does it parse a line range?", "and what happens if there are too many colons?"),
+        ("Как разбирается диапазон строк?", "а что будет, если двоеточий слишком много?"),
+    ],
+)
+def test_a_detail_follow_up_quotes_the_code_not_the_test_that_asserts_it(
+    tmp_path: Path, first: str, follow_up: str
+) -> None:
+    with indexed(tmp_path, PARSER_FILES) as repo:
+        session = f"detail-test-{abs(hash(first))}"
+        repo.ask(first, session=session)
+        result = repo.ask(follow_up, session=session)
+    cited = result.answer.citations[0]
+    assert cited.path == "src/ranges.py" and 7 <= cited.start_line <= 8, result.answer.lead

@@ -165,7 +165,8 @@ def doing_rank(hit: Hit) -> tuple[bool, int]:
     """How-questions: the project's own code before examples, benchmarks and tests; then a
     function with a body before a one-line accessor or an attribute writer, before types and
     declarations (a function that is mostly its parameter list among them)."""
-    beside = peripheral_path(hit.path) or is_test(hit.path, detect_language(hit.path))
+    language = detect_language(hit.path)
+    beside = peripheral_path(hit.path) or is_test(hit.path, language) or _inline_test(hit, language)
     kind = hit.kind or ""
     if kind in _DOING_KINDS and _mostly_signature(hit.text):
         return beside, 3  # `Argument(...)`: hundreds of declared parameters, no work
@@ -175,6 +176,16 @@ def doing_rank(hit: Hit) -> tuple[bool, int]:
         short = hit.end_line - hit.start_line < _ACCESSOR_LINES
         return beside, 1 if short or writer else 0
     return beside, 3 if kind in _DECLARING_KINDS else 2
+
+
+def _inline_test(hit: Hit, language: str) -> bool:
+    """A Rust unit test written beside the code it tests (``#[test] fn test_parse_fail`` in
+    ``src/line_range.rs``, or anything in a ``mod tests``): the file is no test file, the
+    function is one."""
+    if language != "rust" or not hit.symbol:
+        return False
+    segments = hit.symbol.split("::")
+    return segments[-1].startswith("test_") or "tests" in segments[:-1]
 
 
 def _mostly_signature(text: str) -> bool:
