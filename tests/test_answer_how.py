@@ -182,6 +182,7 @@ def _line_of(rs: Ragstrata, path: str, needle: str) -> int:
         ("How do I install it?", False),
         # «как» + an infinitive asks how to do it (the documentation), not how it works
         ("Как в sinatra описать маршрут с именованным параметром?", False),
+        ("Как указать bat, какой пейджер использовать?", False),  # a configuration question
     ],
 )
 def test_a_question_opening_with_how_and_asking_nothing_else_is_a_how_question(
