@@ -19,6 +19,7 @@ import pytest
 from answer_fixture import indexed
 from ragstrata.answer.graphs.ranking import doing_rank
 from ragstrata.app.facade import Ragstrata
+from ragstrata.core.answer import Answer
 from ragstrata.core.evidence import Hit
 from ragstrata.query.facets import read_facets
 
@@ -459,6 +460,14 @@ def test_a_what_happens_question_without_a_topic_asks_how_the_code_behaves() -> 
     assert facets_of(ru).how
 
 
+def _follow_up(root: Path, files: dict[str, str], first: str, follow_up: str) -> Answer:
+    """The answer to ``follow_up`` asked after ``first`` in one session over ``files``."""
+    with indexed(root, files) as repo:
+        session = f"follow-{abs(hash((first, follow_up)))}"
+        repo.ask(first, session=session)
+        return repo.ask(follow_up, session=session).answer
+
+
 HANDLER_FILES = {
     "web/handler.py": '''
         """Answers requests."""
@@ -500,13 +509,10 @@ HANDLER_FILES = {
 def test_a_detail_follow_up_is_answered_in_a_function_the_topic_calls(
     tmp_path: Path, first: str, follow_up: str
 ) -> None:
-    with indexed(tmp_path, HANDLER_FILES) as repo:
-        session = f"callee-{abs(hash(first))}"
-        repo.ask(first, session=session)
-        result = repo.ask(follow_up, session=session)
-    cited = result.answer.citations[0]
+    answer = _follow_up(tmp_path, HANDLER_FILES, first, follow_up)
+    cited = answer.citations[0]
     # `handle` only hands the request on; the HEAD branch is in `respond`, which it calls
-    assert (cited.path, cited.start_line) == ("web/handler.py", 12), result.answer.lead
+    assert (cited.path, cited.start_line) == ("web/handler.py", 12), answer.lead
 
 
 def _fn(symbol: str, text: str) -> Hit:
@@ -593,12 +599,11 @@ PARSER_FILES = {
         ("Как разбирается диапазон строк?", "а что будет, если двоеточий слишком много?"),
     ],
 )
-def test_a_detail_follow_up_quotes_the_code_not_the_test_that_asserts_it(
+def test_a_detail_follow_up_to_a_how_question_quotes_the_lines_of_the_code(
     tmp_path: Path, first: str, follow_up: str
 ) -> None:
-    with indexed(tmp_path, PARSER_FILES) as repo:
-        session = f"detail-test-{abs(hash(first))}"
-        repo.ask(first, session=session)
-        result = repo.ask(follow_up, session=session)
-    cited = result.answer.citations[0]
-    assert cited.path == "src/ranges.py" and 7 <= cited.start_line <= 8, result.answer.lead
+    # the test beside it writes the same words; the code's own branch answers («двоеточие»,
+    # «слишком много» reach it through the glossary)
+    answer = _follow_up(tmp_path, PARSER_FILES, first, follow_up)
+    cited = answer.citations[0]
+    assert cited.path == "src/ranges.py" and 7 <= cited.start_line <= 8, answer.lead
