@@ -127,6 +127,12 @@ class CodeQAGraph(EvidenceGraph):
         topic = _answered_topic(plan)
         if topic:  # the previous answer's guess leads only where its lines answer best
             names = [n for n in names if n != topic]
+        typed = [n for n in question_names(plan) if n != topic]
+        carried = _answered_topic(plan, typed=False)
+        if carried and focus.details and typed and not any(map(self._defined, typed)):
+            # «а что с HEAD-запросом, если метода head в классе нет?»: a name defined nowhere
+            # is a word of the detail asked about the topic, not a new subject
+            names, typed, topic = [], [], carried
         if names and not any(names_any(h, names) for h in defs):
             # retrieval ranked no definition of the name asked about (a topic carried from the
             # session, a lookup scoped to tests): the one resolver's definitions lead
@@ -156,9 +162,10 @@ class CodeQAGraph(EvidenceGraph):
             if howto is not None:
                 parts.append(howto[0])
                 lead = howto[1]
-        if setting is None and asks_a_detail(plan, focus, defs):
-            if topic:
-                defs = self._best_detail([*self._resolved([topic]), *defs], focus)
+        if setting is None and asks_a_detail(plan, focus, defs, typed):
+            if topic:  # a test or an example found for the follow-up answers nothing of it
+                own = [h for h in defs if not doing_rank(h)[0]]
+                defs = self._best_detail([*self._resolved([topic]), *own], focus) or defs
             # the lines may be in a function it calls ("what does it do for HEAD?" answered in
             # the dispatch it hands the request to): a callee's lines answer when they are better
             callees = [
@@ -287,6 +294,8 @@ class CodeQAGraph(EvidenceGraph):
         the topic was the previous answer's, not the user's. ``keep``: ``defs[0]`` stays
         first unless another has better lines (its callees are weighed so)."""
         ordered = disjoint_hits(defs)
+        if not ordered:
+            return []
         best = 0 if keep or len(ordered) < 2 else 1  # no lines: what retrieval found
         best_score = 0.0
         for n, hit in enumerate(ordered[: (len(ordered) if keep else MAX_DEFINITIONS + 1)]):
@@ -330,13 +339,17 @@ class CodeQAGraph(EvidenceGraph):
         out.sort(key=lambda h: (peripheral_path(h.path), bool(kinds) and h.kind not in kinds))
         return disjoint_hits(out)[:MAX_DEFINITIONS]
 
+    def _defined(self, name: str) -> bool:
+        """True when the project's own code (tests aside) defines ``name``."""
+        return self.resolver.resolve(name, _NON_TEST, limit=1).found
+
     def _unmet_term(self, plan: RouterPlan, evidence: Evidence, names: list[str]) -> str:
         """The name the question uses when no definition carries it (a key term: an option,
         an environment variable, a header) — answered from the lines that contain it."""
         if "require_def" not in evidence.missing or not names:
             return ""
         # a name defined only in tests (a fixture constant) is a key term of the code
-        unmet = [n for n in names if not self.resolver.resolve(n, _NON_TEST, limit=1).found]
+        unmet = [n for n in names if not self._defined(n)]
         if not unmet:
             return ""
         # the most identifier-like name: GIN_MODE over a plain word such as the project name
@@ -491,10 +504,14 @@ def _identifier_likeness(name: str) -> int:
     return 0
 
 
-def _answered_topic(plan: RouterPlan) -> str:
+def _answered_topic(plan: RouterPlan, *, typed: bool = True) -> str:
     """The conversation's topic when it is the definition the previous answer led with (the
-    user named none, here or before), else ``""``."""
-    symbols = [a for a in plan.query_plan.anchors if a.type is AnchorType.SYMBOL]
+    user named none before, nor here unless ``typed`` is False), else ``""``."""
+    symbols = [
+        a
+        for a in plan.query_plan.anchors
+        if a.type is AnchorType.SYMBOL and (typed or a.source != "query")
+    ]
     if any(a.source == "query" or a.subtype != ANSWER_TOPIC for a in symbols):
         return ""
     return symbols[0].value if symbols else ""

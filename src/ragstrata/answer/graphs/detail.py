@@ -23,7 +23,7 @@ from ragstrata.core.evidence import Hit
 from ragstrata.core.names import abbreviated_match, suffix_match
 from ragstrata.core.question import QuestionFacets
 from ragstrata.core.rows import DefinitionRow
-from ragstrata.query.models import AnchorType, RouterPlan
+from ragstrata.query.models import RouterPlan
 from ragstrata.text.stopwords import is_stopword
 
 __all__ = [
@@ -70,6 +70,38 @@ def word_stems(text: str) -> set[str]:
     return {w.lower()[:STEM] for w in _WORD.findall(text) if len(w) >= 3}
 
 
+# punctuation a question names in words, and the character literal a line writes it as:
+# "more than three colons" is answered by `"too many ':' characters"`
+_PUNCTUATION = {
+    ":": "colo",
+    ";": "semi",
+    ",": "comm",
+    "/": "slas",
+    "\\": "back",
+    ".": "dot",
+    "-": "hyph",
+    "+": "plus",
+    "_": "unde",
+    " ": "spac",
+    "|": "pipe",
+    "=": "equa",
+    "\\n": "newl",
+    "\\t": "tab",
+}
+_LITERAL = re.compile(r"""(['"])(\\?.)\1""")
+
+
+def _line_stems(line: str) -> set[str]:
+    """:func:`word_stems` of a line of code, with the names of the punctuation characters it
+    writes as literals (``b':'`` -> ``colo``)."""
+    stems = word_stems(line)
+    for _, char in _LITERAL.findall(line):
+        name = _PUNCTUATION.get(char)
+        if name:
+            stems.add(name)
+    return stems
+
+
 def stem_groups(concepts: Sequence[AbstractSet[str]], ignore: Iterable[str] = ()) -> list[set[str]]:
     """The question's word groups (:attr:`QuestionFacets.concepts`) as stems, without the
     stems of ``ignore`` (the project's names); empty groups left out."""
@@ -92,7 +124,7 @@ def _line_score(
 ) -> float:
     if not line.strip() or _COMMENT.match(line):
         return 0.0
-    matched = len(word_stems(line) & stems) + _phrases_in(line, phrases)
+    matched = len(_line_stems(line) & stems) + _phrases_in(line, phrases)
     shape = _shape_score(line, facets)
     if not matched and shape < _SHAPE_ALONE:
         return 0.0
@@ -174,7 +206,7 @@ def answering_lines(row: DefinitionRow, facets: QuestionFacets) -> DetailSpan | 
             said = 0
             for j in range(k, end + 1):
                 if not _COMMENT.match(lines[j]):
-                    words |= word_stems(lines[j])
+                    words |= _line_stems(lines[j])
                     said = max(said, _phrases_in(lines[j], phrases))
             matched = len(words & stems) + said
             shape = _shape_score(line, facets)
@@ -203,17 +235,17 @@ def _body_start(lines: list[str]) -> int:
     return 1
 
 
-def asks_a_detail(plan: RouterPlan, focus: QuestionFacets, defs: list[Hit]) -> bool:
+def asks_a_detail(
+    plan: RouterPlan, focus: QuestionFacets, defs: list[Hit], typed: Sequence[str]
+) -> bool:
     """A question about one detail of the definition the conversation is about (named in the
-    question, else carried from the session); a new how-question is answered by the working
-    function instead (its matching lines follow it)."""
+    question — ``typed``, the names it writes that are the subject — else carried from the
+    session); a new how-question is answered by the working function instead (its matching
+    lines follow it)."""
     if not focus.details or not defs or focus.callers:
         return False
     if focus.how and plan.conversation_mode.value == "NEW":
         return False
-    typed = [
-        a for a in plan.query_plan.anchors if a.type is AnchorType.SYMBOL and a.source == "query"
-    ]
     return not typed or names_any(defs[0], question_symbols(plan))
 
 

@@ -1,0 +1,153 @@
+"""Detail follow-ups are answered by the lines of the conversation's topic that say it.
+
+Each on a real index (SQLite, hash embedder), in a session: a name the follow-up writes that
+nothing defines («если метода head в классе нет») is a word of the detail, not a new subject; a
+punctuation character named in words ("colons") matches the literal a line writes (``':'``);
+"more than three" asks for the branch past the listed ones; a unit test written beside the code
+never answers a detail of the code.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from answer_fixture import indexed
+from ragstrata.core.answer import Answer
+
+
+def _follow_up(root: Path, files: dict[str, str], first: str, follow_up: str) -> Answer:
+    """The answer to ``follow_up`` asked after ``first`` in one session over ``files``."""
+    with indexed(root, files) as repo:
+        session = f"detail-{abs(hash((first, follow_up)))}"
+        repo.ask(first, session=session)
+        return repo.ask(follow_up, session=session).answer
+
+
+VIEW_FILES = {
+    "web/views.py": '''
+        """Class-based views."""
+
+
+        class View:
+            """A view: a subclass implements dispatch_request."""
+
+            def dispatch_request(self, request):
+                raise NotImplementedError()
+
+            @classmethod
+            def as_view(cls, name):
+                """Turn the class-based view into a view function: each request is handed to
+                the view's handler for its HTTP method."""
+
+                def view(request):
+                    self = cls()
+                    return self.dispatch_request(request)
+
+                view.__name__ = name
+                return view
+
+
+        class MethodView(View):
+            """A view whose methods are named after the HTTP methods they handle."""
+
+            def dispatch_request(self, request):
+                """Call the method of this view named after the request's HTTP method."""
+                handler = getattr(self, request.method.lower(), None)
+                if handler is None and request.method == "HEAD":
+                    handler = getattr(self, "get", None)
+                if handler is None:
+                    raise NotImplementedError(request.method)
+                return handler(request)
+        ''',
+}
+
+
+@pytest.mark.parametrize(
+    ("first", "follow_up"),
+    [
+        (
+            "How does a class-based view pick the handler for the request's HTTP method?",
+            "and what happens to a HEAD request when the class has no head method?",
+        ),
+        (
+            "Как class-based view выбирает обработчик по HTTP-методу запроса?",
+            "а что происходит с HEAD-запросом, если метода head в классе нет?",
+        ),
+    ],
+)
+def test_a_name_nothing_defines_is_a_word_of_the_detail_asked(
+    tmp_path: Path, first: str, follow_up: str
+) -> None:
+    answer = _follow_up(tmp_path, VIEW_FILES, first, follow_up)
+    cited = answer.citations[0]
+    # the HEAD branch the request reaches, not "`head` appears in …" nor a card
+    assert (cited.path, cited.start_line) == ("web/views.py", 29), answer.lead
+    assert cited.end_line <= 30, answer.lead
+
+
+RANGE_FILES = {
+    "Cargo.toml": '[package]\nname = "ranges"\nversion = "0.1.0"\n',
+    "src/range.rs": """
+        pub struct LineRange {
+            pub lower: usize,
+            pub upper: usize,
+        }
+
+        impl LineRange {
+            /// Parse "N", "N:M" or "N:M:C" into a line range.
+            pub fn parse_range(raw: &str) -> Result<LineRange, String> {
+                let parts: Vec<&str> = raw.split(':').collect();
+                match parts.len() {
+                    1 => {
+                        let n = parts[0].parse().map_err(|_| "not a number")?;
+                        Ok(LineRange { lower: n, upper: n })
+                    }
+                    2 => {
+                        let lower = parts[0].parse().map_err(|_| "not a number")?;
+                        let upper = parts[1].parse().map_err(|_| "not a number")?;
+                        Ok(LineRange { lower, upper })
+                    }
+                    3 => {
+                        let n: usize = parts[0].parse().map_err(|_| "not a number")?;
+                        let c: usize = parts[2].parse().map_err(|_| "not a number")?;
+                        Ok(LineRange { lower: n - c, upper: n + c })
+                    }
+                    _ => Err(
+                        "too many ':' characters, expected 'N', 'N:M' or 'N:M:C'".to_string(),
+                    ),
+                }
+            }
+        }
+
+        #[test]
+        fn test_parse_range_fails_with_more_than_three_colons() {
+            // more than three colons in a line range: parsing fails
+            let parsed = LineRange::parse_range("1:2:3:4");
+            assert!(parsed.is_err());
+        }
+        """,
+}
+
+
+@pytest.mark.parametrize(
+    ("first", "follow_up"),
+    [
+        (
+            "How does it parse a line range like 10:20?",
+            "and what happens when there are more than three colons?",
+        ),
+        (
+            "Как разбирается диапазон строк вроде 10:20?",
+            "а что будет, если двоеточий больше чем три?",
+        ),
+    ],
+)
+def test_colons_named_in_words_match_the_literal_of_the_branch_past_the_listed_ones(
+    tmp_path: Path, first: str, follow_up: str
+) -> None:
+    answer = _follow_up(tmp_path, RANGE_FILES, first, follow_up)
+    cited = answer.citations[0]
+    # the `_ =>` arm writing ':' (not the split on ':', not the inline test saying "colons")
+    assert (cited.path, cited.start_line) == ("src/range.rs", 25), answer.lead
