@@ -46,7 +46,9 @@ from ragstrata.answer.graphs.relations import (
     call_sites,
     hit_items,
     is_possible,
+    lead_items,
     relation_items,
+    test_uses,
 )
 from ragstrata.answer.graphs.sections import (
     has_body,
@@ -70,7 +72,6 @@ __all__ = ["MAX_DEFINITIONS", "MAX_RELATED", "MAX_SNIPPETS", "CodeQAGraph", "ove
 
 
 MAX_SNIPPETS = 3
-MAX_LEAD_ITEMS = 3
 _QUOTED_LAYERS = ("C1", "C3", "D1", "D2")
 _DETAIL_CALLEES = 6  # a detail may be answered by this many of the topic's callees
 _HOW_LINES_SCORE = 4.0  # a how-answer quotes the lines of the body that match two question words
@@ -121,7 +122,9 @@ class CodeQAGraph(EvidenceGraph):
         if focus.how and defs:
             defs = worker_first(defs, self.reader, focus.concepts)
         if focus.tests and names:
-            tests_part, lead = self._tests_part(names[0], defs, evidence, msgs, citations)
+            tests_part, lead = test_uses(
+                self.resolver, names[0], defs, evidence, msgs, citations, MAX_SNIPPETS
+            )
             if tests_part:
                 parts.append(tests_part)
         topic = _answered_topic(plan)
@@ -431,55 +434,8 @@ class CodeQAGraph(EvidenceGraph):
                 return msgs.t("lead_possible_callers", symbol=symbol, count=count, cite=where)
             return msgs.t(keys["lead_no_callers"], symbol=symbol, cite=where)
         sites = call_sites(sure)
-        items = ", ".join(f"`{name}` (`{cite}`)" for name, cite in sites[:MAX_LEAD_ITEMS])
-        more = (
-            msgs.t("lead_more", count=len(sites) - MAX_LEAD_ITEMS)
-            if len(sites) > MAX_LEAD_ITEMS
-            else ""
-        )
+        items, more = lead_items(sites, msgs)
         return msgs.t(keys["lead_callers"], symbol=symbol, count=len(sites), items=items) + more
-
-    def _tests_part(
-        self,
-        name: str,
-        defs: list[Hit],
-        evidence: Evidence,
-        msgs: Messages,
-        citations: CitationList,
-    ) -> tuple[str, str]:
-        """Where the tests use ``name``: call sites in test code (C2), else test lines that
-        contain it (C3)."""
-        symbols = [h.symbol for h in defs if h.symbol]
-        match = self.resolver.resolve(name, SearchFilters(is_test=False), limit=5)
-        symbols += [r.symbol for r in match.definitions if r.symbol]
-        rows: list[RelationRow] = []
-        seen: set[str] = set()
-        for symbol in dict.fromkeys(symbols):
-            for scored in self.resolver.relations(
-                symbol, Direction.CALLERS, ("calls",), SearchFilters(is_test=True), 50
-            ):
-                if isinstance(scored.row, RelationRow) and scored.row_id not in seen:
-                    seen.add(scored.row_id)
-                    rows.append(scored.row)
-        target = symbols[0] if symbols else name
-        if rows:
-            sites = call_sites(rows)
-            items = ", ".join(f"`{n}` (`{c}`)" for n, c in sites[:MAX_LEAD_ITEMS])
-            more = (
-                msgs.t("lead_more", count=len(sites) - MAX_LEAD_ITEMS)
-                if len(sites) > MAX_LEAD_ITEMS
-                else ""
-            )
-            lead = msgs.t("lead_tests", symbol=target, count=len(sites), items=items) + more
-            return relation_items(msgs.t("test_uses"), rows, msgs, citations, True), lead
-        tail = last_segment(name)
-        lines = [h for h in literal_hits(evidence.hits, [tail]) if h.layer in ("C1", "C3")]
-        lines = [h for h in lines if _is_test_path(h.path)]
-        if not lines:
-            return "", msgs.t("lead_no_tests", symbol=target)
-        quotes = quote_hits(lines, citations, [], lambda h: True, MAX_SNIPPETS)
-        lead = msgs.t("lead_tests_lines", symbol=target, cite=lines[0].citation)
-        return msgs.t("test_uses") + "\n\n" + "\n\n".join(quotes), lead
 
     def _relations(
         self, symbol: str, direction: Direction, kinds: tuple[str, ...] = ("calls",)
@@ -488,10 +444,6 @@ class CodeQAGraph(EvidenceGraph):
         # library calls
         found = self.resolver.relations(symbol, direction, kinds, limit=50)
         return [s.row for s in found if isinstance(s.row, RelationRow)]
-
-
-def _is_test_path(path: str) -> bool:
-    return is_test(path, detect_language(path))
 
 
 def _identifier_likeness(name: str) -> int:
