@@ -108,7 +108,7 @@ def definition_hits(
             hits[:_HOW_WINDOW],
             key=lambda h: (*doing_rank(h), not _in_named_part(h.path, terms), order[id(h)]),
         )
-        hits = _clear_winner(head, concepts) + hits[_HOW_WINDOW:]
+        hits = _named_worker(_clear_winner(head, concepts), concepts) + hits[_HOW_WINDOW:]
     return disjoint_hits(hits)[:MAX_DEFINITIONS]
 
 
@@ -139,6 +139,34 @@ def _clear_winner(head: list[Hit], concepts: tuple[frozenset[str], ...]) -> list
     ):
         return head
     best = head[scored[0][1]]
+    return [best, *(h for h in head if h is not best)]
+
+
+_NAMED_WINDOW = 6  # a definition named by the question's words may take the lead from this far
+_NAMED_WORDS = 2  # ... when its own name carries this many of the question's word groups
+
+
+def _named_worker(head: list[Hit], concepts: tuple[frozenset[str], ...]) -> list[Hit]:
+    """``head`` with its lead replaced by a candidate of the same rank, among the first
+    :data:`_NAMED_WINDOW`, whose own name says what the question asks (``parse_range`` for
+    "how does it parse a line range", ``cleanPath`` for «канонический путь» -> clean path: at
+    least :data:`_NAMED_WORDS` of its word groups) and whose body carries more of the
+    question's words than the lead's; the one best such, none on a tie."""
+    groups = stem_groups(concepts)
+    if not head or not groups:
+        return head
+    rank = doing_rank(head[0])
+    least = _words_in(head[0].text, groups)
+    found = []
+    for n, hit in enumerate(head[1:_NAMED_WINDOW], 1):
+        named = _words_in(last_name(hit.symbol or ""), groups)
+        body = _words_in(hit.text, groups)
+        if doing_rank(hit) == rank and named >= _NAMED_WORDS and body > least:
+            found.append((body, named, n))
+    found.sort(reverse=True)
+    if not found or (len(found) > 1 and found[1][:2] == found[0][:2]):
+        return head
+    best = head[found[0][2]]
     return [best, *(h for h in head if h is not best)]
 
 
