@@ -4,17 +4,21 @@ Each on a real index (SQLite, hash embedder), in a session: a name the follow-up
 nothing defines («если метода head в классе нет») is a word of the detail, not a new subject; a
 punctuation character named in words ("colons") matches the literal a line writes (``':'``);
 "more than three" asks for the branch past the listed ones; a unit test written beside the code
-never answers a detail of the code.
+never answers a detail of the code; "what if there is none" is answered by the check for None.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from answer_fixture import indexed
+from ragstrata.answer.graphs.detail import answering_lines
 from ragstrata.core.answer import Answer
+from ragstrata.core.rows import DefinitionRow
+from ragstrata.query.facets import read_facets
 
 
 def _follow_up(root: Path, files: dict[str, str], first: str, follow_up: str) -> Answer:
@@ -151,3 +155,33 @@ def test_colons_named_in_words_match_the_literal_of_the_branch_past_the_listed_o
     cited = answer.citations[0]
     # the `_ =>` arm writing ':' (not the split on ':', not the inline test saying "colons")
     assert (cited.path, cited.start_line) == ("src/range.rs", 25), answer.lead
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "and what happens when the class has no handler for the request?",
+        "а что будет, если обработчика для запроса в классе нет?",
+    ],
+)
+def test_a_question_about_something_missing_is_answered_by_the_check_for_none(
+    question: str,
+) -> None:
+    text = (
+        "def dispatch(self, request):\n"
+        "    if self.init_every_request:\n"
+        "        self.setup(request)\n"
+        "    handler = getattr(self, request.method.lower(), None)\n"
+        "    if handler is None:\n"
+        "        handler = self.default_handler\n"
+        "    return handler(request)\n"
+    )
+    row = DefinitionRow(
+        id="1", path="views.py", language="python", is_test=False, start_line=1, end_line=7,
+        content_hash="h", kind="method", name="dispatch", symbol="views.View.dispatch",
+        signature="def dispatch(self, request):", text=text,
+    )  # fmt: skip
+    facets = replace(read_facets(question), terms=("handler", "request", "class"))
+    span = answering_lines(row, facets)
+    # both conditions carry the words; the one testing for an absent value answers "no handler"
+    assert span is not None and span.start_line == 5, span

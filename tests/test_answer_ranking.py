@@ -7,6 +7,12 @@ its words, takes the lead from a function of the same kind that merely ranked hi
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
+from answer_fixture import indexed
+from ragstrata.answer.graphs.detail import stem_groups
 from ragstrata.answer.graphs.ranking import _named_worker
 from ragstrata.core.evidence import Hit
 from ragstrata.query.facets import concepts_of
@@ -47,19 +53,88 @@ def test_a_definition_named_by_the_question_s_words_takes_the_lead() -> None:
         "How does it parse a line range like 10:20?",
         "Как разбирается диапазон строк вроде 10:20?",
     ):
-        concepts = concepts_of(question, ("parse", "range", "line"))
+        groups = stem_groups(concepts_of(question, ("parse", "range", "line")))
         head = [ARGS, HELPER, PARSE_RANGE]
-        assert _named_worker(head, concepts)[0] is PARSE_RANGE, question
+        assert _named_worker(head, groups)[0] is PARSE_RANGE, question
 
 
 def test_a_name_alone_or_a_tie_keeps_the_lead() -> None:
-    concepts = concepts_of("How does it parse a line range like 10:20?")
+    groups = stem_groups(concepts_of("How does it parse a line range like 10:20?"))
     # named by the question, but its body carries no more of the words than the lead's
     thin = _fn("crate::line_range::parse_range", "src/line_range.rs", "fn parse_range() {}")
-    assert _named_worker([PARSE_RANGE, thin], concepts)[0] is PARSE_RANGE
-    assert _named_worker([ARGS, HELPER, thin], concepts)[0] is ARGS
+    assert _named_worker([PARSE_RANGE, thin], groups)[0] is PARSE_RANGE
+    assert _named_worker([ARGS, HELPER, thin], groups)[0] is ARGS
     # two candidates alike: retrieval's order stands
     twin = _fn("crate::ranges::parse_range", "src/ranges.rs", PARSE_RANGE.text)
-    assert _named_worker([ARGS, PARSE_RANGE, twin], concepts)[0] is ARGS
+    assert _named_worker([ARGS, PARSE_RANGE, twin], groups)[0] is ARGS
     # nothing to reorder
-    assert _named_worker([], concepts) == []
+    assert _named_worker([], groups) == []
+
+
+JSONP_FILES = {
+    "package.json": '{"name": "weblet", "version": "1.0.0", "main": "lib/weblet.js"}\n',
+    "lib/application.js": """
+        var app = exports = module.exports = {}
+
+        /**
+         * Handle a request: hand it to the router, each handler called with the callback.
+         */
+        app.handle = function handle(req, res, callback) {
+          var done = callback || finalhandler(req, res)
+          var router = this.router
+          if (!router) {
+            done()
+            return
+          }
+          router.handle(req, res, done)
+        }
+        """,
+    "lib/request.js": """
+        var req = module.exports = {}
+
+        /**
+         * The parsed query string of the request.
+         */
+        defineGetter(req, 'query', function query() {
+          var parser = this.app.get('query parser fn')
+          if (!parser) {
+            return {}
+          }
+          return parser(this.url)
+        })
+        """,
+    "lib/response.js": """
+        var res = module.exports = {}
+
+        /**
+         * Send JSON with JSONP support: the body wrapped in the callback the query names.
+         */
+        res.jsonp = function jsonp(obj) {
+          var body = JSON.stringify(obj)
+          var callback = this.req.query[this.app.get('jsonp callback name')]
+          if (typeof callback === 'string' && callback.length !== 0) {
+            this.set('Content-Type', 'text/javascript')
+            callback = callback.replace(/[^\\[\\]\\w$.]/g, '')
+            body = '/**/ typeof ' + callback + ' === "function" && ' + callback + '(' + body + ');'
+          }
+          return this.send(body)
+        }
+        """,
+}
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Как weblet обрабатывает JSONP-запросы с callback?",
+        "Как weblet отвечает на JSONP-запрос?",
+    ],
+)
+def test_the_latin_half_of_a_russian_compound_names_the_definition(
+    tmp_path: Path, question: str
+) -> None:
+    with indexed(tmp_path, JSONP_FILES) as repo:
+        answer = repo.ask(question).answer
+    cited = answer.citations[0]
+    # «JSONP-запросы»: `jsonp` is the name written in code's alphabet, not `handle`
+    assert (cited.path, cited.start_line) == ("lib/response.js", 6), answer.lead

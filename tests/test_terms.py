@@ -124,6 +124,24 @@ def test_hyphenated_word_falls_back_to_its_parts() -> None:
     assert text[hits[0].start : hits[0].end] == "класс"
 
 
+@pytest.mark.parametrize(
+    ("text", "surface", "expansion"),
+    [
+        ("Как koa отвечает на HEAD-запрос?", "запрос", "request"),
+        ("Как express обрабатывает JSONP-запросы?", "запросы", "request"),
+        ("Как определить IP-адрес клиента?", "адрес", "address"),
+    ],
+)
+def test_a_compound_with_a_latin_half_expands_its_russian_half(
+    text: str, surface: str, expansion: str
+) -> None:
+    # «HEAD-запрос» reads as an identifier (an upper-case letter inside); its Russian half is
+    # still a word of the question
+    hits = [h for h in default_expander().find(text) if h.surface == surface]
+    assert hits and expansion in hits[0].expansions
+    assert text[hits[0].start : hits[0].end] == surface
+
+
 def test_spans_exact_on_a_long_mixed_question() -> None:
     text = (
         "Почему в классе `HttpClient` метод send() не повторяет запрос, когда сервер "

@@ -25,7 +25,7 @@ from ragstrata.query.models import AnchorType, ConversationMode, RouterPlan, Tes
 from ragstrata.query.terms import default_expander
 from ragstrata.text.morph import dictionary_pos, fold
 from ragstrata.text.stopwords import is_stopword
-from ragstrata.text.tokens import has_cyrillic, identifier_parts, tokenize
+from ragstrata.text.tokens import has_cyrillic, identifier_parts, latin_halves, tokenize
 
 __all__ = [
     "ASKS",
@@ -178,10 +178,7 @@ def concepts_of(question: str, expansions: tuple[str, ...] = ()) -> tuple[frozen
     Latin content word alone (with its identifier parts), each Russian term with the English
     words of its expansions the plan kept (``expansions``; stopwords kept: «показ» -> show)."""
     groups: list[frozenset[str]] = []
-    for tok in tokenize(question):
-        word = tok.text
-        if not word.isascii() or not any(ch.isalpha() for ch in word):
-            continue
+    for word in _latin_words(question):
         parts = {p.lower() for p in (word, *identifier_parts(word))}
         group = frozenset(p for p in parts if len(p) >= 3 and not is_stopword(p))
         if group:
@@ -195,16 +192,25 @@ def concepts_of(question: str, expansions: tuple[str, ...] = ()) -> tuple[frozen
     return tuple(dict.fromkeys(groups))
 
 
+def _latin_words(question: str) -> list[str]:
+    """The words of ``question`` written in Latin letters, the Latin half of a Russian
+    compound (``HEAD-запрос``) among them."""
+    out: list[str] = []
+    for tok in tokenize(question):
+        if tok.text.isascii() and any(ch.isalpha() for ch in tok.text):
+            out.append(tok.text)
+        else:
+            out += latin_halves(tok.text)
+    return out
+
+
 @lru_cache(maxsize=512)
 def content_terms(question: str, expansions: tuple[str, ...] = ()) -> tuple[str, ...]:
     """The question's content words in lower case: its Latin words and their identifier parts
     (``HandleMethodNotAllowed`` -> ``handle``, ``method``, ...), stopwords and words under three
     letters left out, then the router's English terms for its Russian words."""
     out: list[str] = []
-    for tok in tokenize(question):
-        word = tok.text
-        if not word.isascii() or not any(ch.isalpha() for ch in word):
-            continue
+    for word in _latin_words(question):
         for part in (word, *identifier_parts(word)):
             low = part.lower()
             if len(low) >= 3 and not is_stopword(low):

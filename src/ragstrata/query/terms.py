@@ -256,7 +256,7 @@ class TermExpander:
         i, n = 0, len(toks)
         while i < n:
             tok = toks[i]
-            if tok.kind == "word" and has_cyrillic(tok.text):
+            if tok.kind != "number" and has_cyrillic(tok.text):  # «HEAD-запрос» reads as a word
                 used = self._match_phrase(text, toks, i, hits)
                 if used:
                     i += used

@@ -84,6 +84,15 @@ def identifier_parts(token: str) -> tuple[str, ...]:
     return tuple(parts) if parts else (token,)
 
 
+def latin_halves(token: str) -> list[str]:
+    """The Latin parts of a hyphenated Russian compound (``HEAD-запрос`` -> ``HEAD``,
+    ``JSONP-запросы`` -> ``JSONP``): the name the question gives in code's alphabet; ``[]``
+    for any other token."""
+    if "-" not in token or not has_cyrillic(token):
+        return []
+    return [p for p in token.split("-") if p and p.isascii() and any(c.isalpha() for c in p)]
+
+
 def has_cyrillic(text: str) -> bool:
     """True when ``text`` contains at least one Cyrillic letter."""
     return _CYRILLIC_RE.search(text) is not None

@@ -120,7 +120,8 @@ class CodeQAGraph(EvidenceGraph):
             concepts=focus.concepts,
         )
         if focus.how and defs:
-            defs = worker_first(defs, self.reader, focus.concepts)
+            groups = stem_groups(focus.concepts, project_words(plan))
+            defs = worker_first(defs, self.reader, groups)
         if focus.tests and names:
             tests_part, lead = test_uses(
                 self.resolver, names[0], defs, evidence, msgs, citations, MAX_SNIPPETS

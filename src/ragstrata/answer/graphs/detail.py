@@ -47,6 +47,11 @@ _RETURN = re.compile(r"\b(?:return|yield|Ok\(|Some\(|None\b|nil\b|null\b)")
 _ERROR = re.compile(
     r"\b(?:raise|throw|panic!?|Err\(|abort|halt|error|Error|Exception|fail|bail!?)\b"
 )
+# a condition testing for an absent value: `meth is None`, `x == nil`, `!= null`, `.is_none()`
+_ABSENT_TEST = re.compile(
+    r"\bis\s+(?:not\s+)?None\b|[!=]==?\s*(?:None|nil|null|undefined)\b|"
+    r"\.(?:is_none|is_empty|isEmpty)\(\)|\bnot\s+\w+\s*(?::|$)"
+)
 _OTHERWISE = re.compile(r"^\s*(?:\}\s*)?(?:else\b(?!\s*if)|default\s*:|_\s*=>|otherwise\b)")
 _GUARD = re.compile(r"\b(?:return|raise|throw|halt|abort)\b.*\b(?:if|unless)\b|\b(?:unless)\b")
 _COMMENT = re.compile(r"^\s*(?:#|//|/\*|\*|--|\"\"\"|''')")
@@ -139,6 +144,8 @@ def _shape_score(line: str, facets: QuestionFacets) -> float:
         score += 3.0
     if "missing" in facets.details and _GUARD.search(line):
         score += 3.0
+    elif "missing" in facets.details and _CONDITION.search(line) and _ABSENT_TEST.search(line):
+        score += 1.5
     if "condition" in facets.details and _CONDITION.search(line):
         score += 1.5
     if "returns" in facets.details and _RETURN.search(line):

@@ -26,6 +26,7 @@ from ragstrata.core.values import Direction, SymbolMode, scored_row
 from ragstrata.query.models import RouterPlan
 from ragstrata.query.plan_fields import ANSWER_TOPIC
 from ragstrata.retrieve.reader import IndexReader
+from ragstrata.text.tokens import latin_halves, tokenize
 
 __all__ = [
     "MAX_DEFINITIONS",
@@ -104,11 +105,19 @@ def definition_hits(
         own = set(project_words(plan))  # lib/express.js is no part named by "express"
         terms = tuple(t for t in terms if t not in own)
         order = {id(h): n for n, h in enumerate(hits)}
+        # «JSONP-запросы»: the Latin half of a Russian compound names `jsonp` exactly
+        halves = {h.lower() for t in tokenize(plan.query_plan.raw) for h in latin_halves(t.text)}
         head = sorted(
             hits[:_HOW_WINDOW],
-            key=lambda h: (*doing_rank(h), not _in_named_part(h.path, terms), order[id(h)]),
+            key=lambda h: (
+                *doing_rank(h),
+                last_name(h.symbol or "").lower() not in halves,
+                not _in_named_part(h.path, terms),
+                order[id(h)],
+            ),
         )
-        hits = _named_worker(_clear_winner(head, concepts), concepts) + hits[_HOW_WINDOW:]
+        groups = stem_groups(concepts, own)  # the project's name is no word of the question
+        hits = _named_worker(_clear_winner(head, groups), groups) + hits[_HOW_WINDOW:]
     return disjoint_hits(hits)[:MAX_DEFINITIONS]
 
 
@@ -116,11 +125,10 @@ _FEW_WORDS = 1  # a how-answer's lead carrying at most this many of the question
 _MANY_WORDS = 3  # ... gives way to a candidate of its rank carrying this many, alone
 
 
-def _clear_winner(head: list[Hit], concepts: tuple[frozenset[str], ...]) -> list[Hit]:
+def _clear_winner(head: list[Hit], groups: list[set[str]]) -> list[Hit]:
     """``head`` with its lead replaced when the lead carries almost none of the question's words
     (``request.is`` for "how does it decide the Content-Type when I send a plain string?") and
     one candidate of the same rank carries many of them, alone (``res.send``)."""
-    groups = stem_groups(concepts)
     if not head or not groups or _words_in(head[0].text, groups) > _FEW_WORDS:
         return head
     rank = doing_rank(head[0])
@@ -146,13 +154,12 @@ _NAMED_WINDOW = 6  # a definition named by the question's words may take the lea
 _NAMED_WORDS = 2  # ... when its own name carries this many of the question's word groups
 
 
-def _named_worker(head: list[Hit], concepts: tuple[frozenset[str], ...]) -> list[Hit]:
+def _named_worker(head: list[Hit], groups: list[set[str]]) -> list[Hit]:
     """``head`` with its lead replaced by a candidate of the same rank, among the first
     :data:`_NAMED_WINDOW`, whose own name says what the question asks (``parse_range`` for
     "how does it parse a line range", ``cleanPath`` for «канонический путь» -> clean path: at
     least :data:`_NAMED_WORDS` of its word groups) and whose body carries more of the
     question's words than the lead's; the one best such, none on a tie."""
-    groups = stem_groups(concepts)
     if not head or not groups:
         return head
     rank = doing_rank(head[0])
@@ -236,13 +243,11 @@ def last_name(symbol: str) -> str:
     return _SEGMENT_SEP.split(symbol)[-1]
 
 
-def worker_first(
-    defs: list[Hit], reader: IndexReader, concepts: tuple[frozenset[str], ...] = ()
-) -> list[Hit]:
+def worker_first(defs: list[Hit], reader: IndexReader, groups: list[set[str]]) -> list[Hit]:
     """A how-answer leads with the function that does the work: a short wrapper (no loop)
     whose resolved calls into the project's own code reach a longer function hands the lead
     to that callee — its only one, or the one whose body carries the most words of the
-    question (``concepts``, at least :data:`_WORKER_WORDS`; ``Bind`` -> ``binding.Default``,
+    question (``groups``, :func:`stem_groups`; at least :data:`_WORKER_WORDS`; ``Bind`` -> ``binding.Default``,
     the switch over JSON, XML and form content types) — at most :data:`_WORKER_HOPS` hops:
     ``Recovery`` -> ``RecoveryWithWriter`` -> the worker; the wrapper follows. A short leaf
     helper that calls nothing of the project (``_getMessage``) yields the lead to the next
@@ -261,7 +266,7 @@ def worker_first(
         size = lead.end_line - lead.start_line
         rows = [row for row in callees if row.end_line - row.start_line > size]
         if len(callees) != 1:
-            rows = _best_worded(rows, concepts)
+            rows = _best_worded(rows, groups)
         if len(rows) != 1:
             break
         lead = hit_from_scored(scored_row(rows[0], 0.0), "worker")
@@ -294,12 +299,9 @@ def _works(hit: Hit) -> bool:
     return hit.end_line - hit.start_line > _THIN_LINES or bool(_LOOP.search(hit.text))
 
 
-def _best_worded(
-    rows: list[DefinitionRow], concepts: tuple[frozenset[str], ...]
-) -> list[DefinitionRow]:
+def _best_worded(rows: list[DefinitionRow], groups: list[set[str]]) -> list[DefinitionRow]:
     """The one row whose text carries the most of the question's word groups (at least
     :data:`_WORKER_WORDS`), or none when two tie."""
-    groups = stem_groups(concepts)
     scored = [(_words_in(row.text, groups), row) for row in rows]
     scored.sort(key=lambda pair: -pair[0])
     if not scored or scored[0][0] < _WORKER_WORDS:
