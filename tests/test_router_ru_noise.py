@@ -57,3 +57,23 @@ def test_borrowed_nouns_and_slang_are_still_transliterated() -> None:
     assert "connector" in by_lemma["коннектор"].expansions
     plan = ROUTER.route("где хэндлер реконнекта?")  # slang pymorphy3 does not know
     assert "reconnect" in plan["query_plan"]["expansions"]
+
+
+@pytest.mark.parametrize(
+    ("query", "symbol"),
+    [
+        ("Who calls respond?", "respond"),
+        ("who uses finalize?", "finalize"),
+        ("Кто вызывает respond?", "respond"),
+        ("кто использует finalize в проекте?", "finalize"),
+        # a plain word elsewhere is no name
+        ("How does it respond to a HEAD request?", None),
+        ("Who calls the API?", None),
+    ],
+)
+def test_the_object_of_who_calls_is_a_name_even_when_a_plain_word(
+    query: str, symbol: str | None
+) -> None:
+    anchors = ROUTER.route(query)["query_plan"]["anchors"]
+    symbols = [a["value"] for a in anchors if a["type"] == "SYMBOL"]
+    assert symbols == ([symbol] if symbol else []), anchors

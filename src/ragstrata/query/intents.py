@@ -110,6 +110,7 @@ class RouterData:
     languages: tuple[LanguageRule, ...]
     lang_symbol_re: re.Pattern[str] | None
     code_units: WordSet
+    callers_before: frozenset[str]
     section_markers: WordSet
     dir_markers: WordSet
     not_symbols: frozenset[str]
@@ -325,6 +326,9 @@ def load_router_data(cue_files: Sequence[Path] = ()) -> RouterData:
         languages=rules,
         lang_symbol_re=sym_re,
         code_units=WordSet(_strs(anchors.get("code_units"), "anchors.code_units")),
+        callers_before=frozenset(
+            fold(w) for w in _strs(anchors.get("callers_before"), "anchors.callers_before")
+        ),
         section_markers=WordSet(_strs(anchors.get("section_markers"), "anchors")),
         dir_markers=WordSet(_strs(anchors.get("dir_markers"), "anchors.dir_markers")),
         not_symbols=frozenset(fold(w) for w in _strs(anchors.get("not_symbols"), "anchors")),
