@@ -138,3 +138,53 @@ def test_the_latin_half_of_a_russian_compound_names_the_definition(
     cited = answer.citations[0]
     # «JSONP-запросы»: `jsonp` is the name written in code's alphabet, not `handle`
     assert (cited.path, cited.start_line) == ("lib/response.js", 6), answer.lead
+
+
+EXIT_FILES = {
+    "pyproject.toml": '[project]\nname = "loglet"\nversion = "1.0"\n',
+    "loglet/exits.py": '''
+        """Exit handlers run before the program stops."""
+
+        import sys
+
+        HANDLERS = []
+
+
+        def fatal(message):
+            """Log ``message`` and stop the program."""
+            log(message)
+            stop(1)
+
+
+        def stop(code):
+            """Run the exit handlers, then exit with ``code``."""
+            run_handlers()
+            sys.exit(code)
+
+
+        def run_handlers():
+            for handler in HANDLERS:
+                handler()
+
+
+        def log(message):
+            print(message, file=sys.stderr)
+        ''',
+}
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How are the exit handlers run when fatal is called?",
+        "Как выполняются обработчики при завершении программы через fatal?",
+    ],
+)
+def test_a_wrapper_hands_the_lead_to_a_short_callee_with_a_loop(
+    tmp_path: Path, question: str
+) -> None:
+    with indexed(tmp_path, EXIT_FILES) as repo:
+        answer = repo.ask(question).answer
+    cited = answer.citations[0]
+    # fatal -> stop -> run_handlers: the loop over the handlers does the work, though shorter
+    assert (cited.path, cited.start_line) == ("loglet/exits.py", 20), answer.lead

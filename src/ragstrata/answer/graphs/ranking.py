@@ -264,7 +264,12 @@ def worker_first(defs: list[Hit], reader: IndexReader, groups: list[set[str]]) -
             lead = defs[1]
             break
         size = lead.end_line - lead.start_line
-        rows = [row for row in callees if row.end_line - row.start_line > size]
+        # a longer callee, or one with a loop of its own (`runHandlers`: for each handler …)
+        rows = [
+            row
+            for row in callees
+            if row.end_line - row.start_line > size or _LOOP.search(_body(row.text))
+        ]
         if len(callees) != 1:
             rows = _best_worded(rows, groups)
         if len(rows) != 1:
@@ -290,6 +295,11 @@ def resolved_callees(reader: IndexReader, symbol: str) -> list[DefinitionRow]:
         if row is not None and row.symbol != symbol:
             rows.append(row)
     return rows
+
+
+def _body(text: str) -> str:
+    """``text`` without its first line (the signature: `for_each(…)` is no loop)."""
+    return text.split("\n", 1)[1] if "\n" in text else ""
 
 
 def _works(hit: Hit) -> bool:
