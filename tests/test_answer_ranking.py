@@ -157,8 +157,10 @@ EXIT_FILES = {
 
 
         def stop(code):
-            """Run the exit handlers, then exit with ``code``."""
+            """Run the exit handlers, flush the streams, then exit with ``code``."""
             run_handlers()
+            sys.stdout.flush()
+            sys.stderr.flush()
             sys.exit(code)
 
 
@@ -187,4 +189,4 @@ def test_a_wrapper_hands_the_lead_to_a_short_callee_with_a_loop(
         answer = repo.ask(question).answer
     cited = answer.citations[0]
     # fatal -> stop -> run_handlers: the loop over the handlers does the work, though shorter
-    assert (cited.path, cited.start_line) == ("loglet/exits.py", 20), answer.lead
+    assert (cited.path, cited.start_line) == ("loglet/exits.py", 22), answer.lead
