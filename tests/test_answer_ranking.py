@@ -7,6 +7,7 @@ its words, takes the lead from a function of the same kind that merely ranked hi
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -190,3 +191,26 @@ def test_a_wrapper_hands_the_lead_to_a_short_callee_with_a_loop(
     cited = answer.citations[0]
     # fatal -> stop -> run_handlers: the loop over the handlers does the work, though shorter
     assert (cited.path, cited.start_line) == ("loglet/exits.py", 22), answer.lead
+
+
+def test_a_javascript_setter_is_named_by_its_set_keyword() -> None:
+    groups = stem_groups(
+        concepts_of("How does it decide the Content-Type when I set the body to a string?")
+    )
+    respond = _fn(
+        "lib/application.respond",
+        "lib/application.js",
+        "function respond (ctx) {\n  let body = ctx.body\n  if (typeof body === 'string')"
+        " return res.end(body)\n  res.end(JSON.stringify(body))\n}",
+    )
+    setter = _fn(
+        "lib/response.body",
+        "lib/response.js",
+        "set body (val) {\n  this._body = val\n  if (typeof val === 'string') {\n"
+        "    this.type = /^\\s*</.test(val) ? 'html' : 'text'\n    return\n  }\n"
+        "  this.type = 'json'\n}",
+    )
+    getter = replace(setter, text=setter.text.replace("set body (val)", "body (val)", 1))
+    # "set the body": the setter's own name is "set body", two of the question's words
+    assert _named_worker([respond, setter], groups)[0] is setter
+    assert _named_worker([respond, getter], groups)[0] is respond

@@ -145,7 +145,7 @@ def _shape_score(line: str, facets: QuestionFacets) -> float:
     if "missing" in facets.details and _GUARD.search(line):
         score += 3.0
     elif "missing" in facets.details and _CONDITION.search(line) and _ABSENT_TEST.search(line):
-        score += 1.5
+        score += 3.0  # the branch for an absent value answers as a guard does
     if "condition" in facets.details and _CONDITION.search(line):
         score += 1.5
     if "returns" in facets.details and _RETURN.search(line):

@@ -166,7 +166,7 @@ def _named_worker(head: list[Hit], groups: list[set[str]]) -> list[Hit]:
     least = _words_in(head[0].text, groups)
     found = []
     for n, hit in enumerate(head[1:_NAMED_WINDOW], 1):
-        named = _words_in(last_name(hit.symbol or ""), groups)
+        named = _words_in(_own_name(hit), groups)
         body = _words_in(hit.text, groups)
         if doing_rank(hit) == rank and named >= _NAMED_WORDS and body > least:
             found.append((body, named, n))
@@ -175,6 +175,17 @@ def _named_worker(head: list[Hit], groups: list[set[str]]) -> list[Hit]:
         return head
     best = head[found[0][2]]
     return [best, *(h for h in head if h is not best)]
+
+
+_ACCESSOR = re.compile(r"^\s*(?:static\s+)?(get|set)\s+\w")
+
+
+def _own_name(hit: Hit) -> str:
+    """The definition's own name, with the ``get`` / ``set`` of a JavaScript accessor (``set
+    body (val)`` is named "set body")."""
+    name = last_name(hit.symbol or "")
+    accessor = _ACCESSOR.match(hit.text)
+    return f"{accessor.group(1)} {name}" if accessor else name
 
 
 def _words_in(text: str, groups: list[set[str]]) -> int:
