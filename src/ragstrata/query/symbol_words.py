@@ -140,5 +140,7 @@ def names_a_symbol(raw: str, toks: Sequence[Token], i: int, data: RouterData) ->
             return False
         if has_cyrillic(nxt.text) or text[:1].isupper():
             return True  # "auth модуль", "the Router class"
+        if text.islower() and text.endswith(("ing", "ed")):
+            return False  # "the calling function", "the wrapped handler": a participle
         return prev is not None and fold(prev.text) in {"the", "a", "an", "this", "that"}
     return False
