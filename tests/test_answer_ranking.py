@@ -214,3 +214,11 @@ def test_a_javascript_setter_is_named_by_its_set_keyword() -> None:
     # "set the body": the setter's own name is "set body", two of the question's words
     assert _named_worker([respond, setter], groups)[0] is setter
     assert _named_worker([respond, getter], groups)[0] is respond
+
+
+def test_a_hyphenated_word_names_a_file_written_with_an_underscore() -> None:
+    from ragstrata.answer.graphs.ranking import _in_named_part
+
+    assert _in_named_part("src/itsdangerous/url_safe.py", ("url-safe", "serializer"))
+    assert _in_named_part("src/itsdangerous/serializer.py", ("url-safe", "serializer"))
+    assert not _in_named_part("src/itsdangerous/signer.py", ("url-safe", "serializer"))

@@ -87,9 +87,7 @@ def test_the_object_of_who_calls_is_a_name_even_when_a_plain_word(
         ("Where is the render function defined?", "render"),
     ],
 )
-def test_a_participle_before_a_code_unit_word_names_nothing(
-    query: str, symbol: str | None
-) -> None:
+def test_a_participle_before_a_code_unit_word_names_nothing(query: str, symbol: str | None) -> None:
     anchors = ROUTER.route(query)["query_plan"]["anchors"]
     symbols = [a["value"] for a in anchors if a["type"] == "SYMBOL"]
     assert symbols == ([symbol] if symbol else []), anchors

@@ -197,14 +197,20 @@ def _words_in(text: str, groups: list[set[str]]) -> int:
 def _in_named_part(path: str, terms: tuple[str, ...]) -> bool:
     """True when a folder or the file of ``path`` is named by a word of the question ("how
     does the indexer decide…" and ``indexer/plan.py``; "Authorization" names no ``auth.py``)."""
-    parts = [p.rsplit(".", 1)[0].lower() for p in path.split("/")]
+    parts = [_joined(p.rsplit(".", 1)[0]) for p in path.split("/")]
+    words = [_joined(t) for t in terms]  # "URL-safe" names url_safe.py
     return any(
         (t.startswith(p) or p.startswith(t[:_STEM])) and abs(len(t) - len(p)) <= _NAME_SLACK
         for p in parts
         if len(p) >= 4
-        for t in terms
+        for t in words
         if len(t) >= 4
     )
+
+
+def _joined(name: str) -> str:
+    """``name`` in lower case without ``-`` and ``_``."""
+    return name.lower().replace("-", "").replace("_", "")
 
 
 def doing_rank(hit: Hit) -> tuple[bool, int]:
