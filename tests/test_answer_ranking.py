@@ -222,3 +222,13 @@ def test_a_hyphenated_word_names_a_file_written_with_an_underscore() -> None:
     assert _in_named_part("src/itsdangerous/url_safe.py", ("url-safe", "serializer"))
     assert _in_named_part("src/itsdangerous/serializer.py", ("url-safe", "serializer"))
     assert not _in_named_part("src/itsdangerous/signer.py", ("url-safe", "serializer"))
+
+
+def test_a_loop_is_read_in_the_code_not_in_its_docstring_or_comments() -> None:
+    from ragstrata.answer.graphs.ranking import _loops
+
+    wrapper = 'def sign(value):\n    """Returns the signature for the given value."""\n'
+    assert not _loops(wrapper + "    return derive(value)\n")
+    assert not _loops("func Sign(v []byte) []byte {\n\t// for each key\n\treturn derive(v)\n}")
+    assert _loops(wrapper + "    for key in KEYS:\n        check(key, value)\n")
+    assert _loops("func Run() {\n\tfor _, h := range handlers {\n\t\th()\n\t}\n}")

@@ -264,14 +264,15 @@ def worker_first(defs: list[Hit], reader: IndexReader, groups: list[set[str]]) -
     """A how-answer leads with the function that does the work: a short wrapper (no loop)
     whose resolved calls into the project's own code reach a longer function hands the lead
     to that callee — its only one, or the one whose body carries the most words of the
-    question (``groups``, :func:`stem_groups`; at least :data:`_WORKER_WORDS`; ``Bind`` -> ``binding.Default``,
-    the switch over JSON, XML and form content types) — at most :data:`_WORKER_HOPS` hops:
+    question (``groups``, :func:`stem_groups`; at least :data:`_WORKER_WORDS`; ``Bind`` ->
+    ``binding.Default``, the switch over JSON, XML and form content types) — at most
+    :data:`_WORKER_HOPS` hops:
     ``Recovery`` -> ``RecoveryWithWriter`` -> the worker; the wrapper follows. A short leaf
     helper that calls nothing of the project (``_getMessage``) yields the lead to the next
     candidate with a body of its own (``prettifyError``, a loop over the issues)."""
     lead = defs[0]
     for _ in range(_WORKER_HOPS):
-        thin = lead.end_line - lead.start_line <= _THIN_LINES and not _LOOP.search(lead.text)
+        thin = lead.end_line - lead.start_line <= _THIN_LINES and not _loops(lead.text)
         if lead.kind not in ("function", "method") or not thin:
             break  # a body with a loop, or a long one, does work of its own
         callees = resolved_callees(reader, lead.symbol or "")
@@ -285,7 +286,7 @@ def worker_first(defs: list[Hit], reader: IndexReader, groups: list[set[str]]) -
         rows = [
             row
             for row in callees
-            if row.end_line - row.start_line > size or _LOOP.search(_body(row.text))
+            if row.end_line - row.start_line > size or _loops(_body(row.text))
         ]
         if len(callees) != 1:
             rows = _best_worded(rows, groups)
@@ -314,6 +315,17 @@ def resolved_callees(reader: IndexReader, symbol: str) -> list[DefinitionRow]:
     return rows
 
 
+_DOCSTRING = re.compile(r'"""(?:.|\n)*?"""|\'\'\'(?:.|\n)*?\'\'\'')
+_COMMENT_LINE = re.compile(r"^\s*(?:#|//|/?\*|--)")
+
+
+def _loops(text: str) -> bool:
+    """True when the code of ``text`` has a loop (its docstring and comments aside: "Returns
+    the signature for the given value" is no loop)."""
+    code = _DOCSTRING.sub("", text)
+    return any(_LOOP.search(line) for line in code.splitlines() if not _COMMENT_LINE.match(line))
+
+
 def _body(text: str) -> str:
     """``text`` without its first line (the signature: `for_each(…)` is no loop)."""
     return text.split("\n", 1)[1] if "\n" in text else ""
@@ -323,7 +335,7 @@ def _works(hit: Hit) -> bool:
     """A function or method with a body of its own: longer than a wrapper, or a loop."""
     if hit.kind not in ("function", "method"):
         return False
-    return hit.end_line - hit.start_line > _THIN_LINES or bool(_LOOP.search(hit.text))
+    return hit.end_line - hit.start_line > _THIN_LINES or _loops(hit.text)
 
 
 def _best_worded(rows: list[DefinitionRow], groups: list[set[str]]) -> list[DefinitionRow]:
