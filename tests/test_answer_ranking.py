@@ -232,3 +232,22 @@ def test_a_loop_is_read_in_the_code_not_in_its_docstring_or_comments() -> None:
     assert not _loops("func Sign(v []byte) []byte {\n\t// for each key\n\treturn derive(v)\n}")
     assert _loops(wrapper + "    for key in KEYS:\n        check(key, value)\n")
     assert _loops("func Run() {\n\tfor _, h := range handlers {\n\t\th()\n\t}\n}")
+
+
+def test_an_accessor_with_a_docstring_is_still_an_accessor() -> None:
+    from ragstrata.answer.graphs.ranking import doing_rank
+
+    prop = _fn(
+        "itsdangerous.signer.Signer.secret_key",
+        "src/itsdangerous/signer.py",
+        '@property\ndef secret_key(self) -> bytes:\n    """The newest (last) entry in the'
+        ' secret_keys list."""\n    return self.secret_keys[-1]',
+    )
+    worker = _fn(
+        "itsdangerous.signer.Signer.sign",
+        "src/itsdangerous/signer.py",
+        'def sign(self, value):\n    """Signs the given string."""\n    value = want_bytes(value)'
+        "\n    return value + self.sep + self.get_signature(value)",
+    )
+    assert doing_rank(prop) == (False, 1)  # reads a field: no work
+    assert doing_rank(worker) == (False, 0)

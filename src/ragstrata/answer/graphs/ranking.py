@@ -225,9 +225,24 @@ def doing_rank(hit: Hit) -> tuple[bool, int]:
     if kind in _DOING_KINDS:
         # a writer (`public=` in Ruby) only stores its value, as a one-line accessor reads it
         writer = (hit.symbol or "").endswith("=")
-        short = hit.end_line - hit.start_line < _ACCESSOR_LINES
+        short = hit.end_line - hit.start_line < _ACCESSOR_LINES or _reads_a_field(hit.text)
         return beside, 1 if short or writer else 0
     return beside, 3 if kind in _DECLARING_KINDS else 2
+
+
+_FIELD_RETURN = re.compile(r"^(?:return\s+)?[\w$@.]+(?:\[[^\]()]*\])?;?$")
+
+
+def _reads_a_field(text: str) -> bool:
+    """True for an accessor whatever its docstring and decorators: its code after the
+    signature is one ``return`` of a field (``return self.secret_keys[-1]``, ``return l.out``)."""
+    lines = [
+        line.strip()
+        for line in _DOCSTRING.sub("", text).splitlines()
+        if line.strip() and not _COMMENT_LINE.match(line) and not line.strip().startswith("@")
+    ]
+    body = [line for line in lines[1:] if line not in ("}", "end", "};")]
+    return len(body) == 1 and bool(_FIELD_RETURN.match(body[0]))
 
 
 def _inline_test(hit: Hit, language: str) -> bool:
