@@ -251,3 +251,19 @@ def test_an_accessor_with_a_docstring_is_still_an_accessor() -> None:
     )
     assert doing_rank(prop) == (False, 1)  # reads a field: no work
     assert doing_rank(worker) == (False, 0)
+
+
+def test_a_short_public_face_of_its_implementation_is_no_accessor() -> None:
+    from ragstrata.answer.graphs.ranking import doing_rank
+
+    def go(symbol: str, text: str) -> Hit:
+        return replace(_fn(symbol, "level.go", text), kind="function")
+
+    face = go(
+        "loglet.ParseLevel",
+        "func ParseLevel(lvl string) (Level, error) {\n\treturn parseLevel([]byte(lvl))\n}",
+    )
+    getter = go("loglet.GetLevel", "func GetLevel() Level {\n\treturn std.Level()\n}")
+    # "How does loglet parse a level name?": ParseLevel hands the work to parseLevel
+    assert doing_rank(face) == (False, 0)
+    assert doing_rank(getter) == (False, 1)

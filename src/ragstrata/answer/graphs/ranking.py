@@ -225,12 +225,30 @@ def doing_rank(hit: Hit) -> tuple[bool, int]:
     if kind in _DOING_KINDS:
         # a writer (`public=` in Ruby) only stores its value, as a one-line accessor reads it
         writer = (hit.symbol or "").endswith("=")
-        short = hit.end_line - hit.start_line < _ACCESSOR_LINES or _reads_a_field(hit.text)
+        short = (
+            hit.end_line - hit.start_line < _ACCESSOR_LINES and not _delegates(hit)
+        ) or _reads_a_field(hit.text)
         return beside, 1 if short or writer else 0
     return beside, 3 if kind in _DECLARING_KINDS else 2
 
 
 _FIELD_RETURN = re.compile(r"^(?:return\s+)?[\w$@.]+(?:\[[^\]()]*\])?;?$")
+
+
+_CALLED = re.compile(r"([A-Za-z_]\w*)\s*\(")
+
+
+def _delegates(hit: Hit) -> bool:
+    """True for a short public face of its own implementation (``ParseLevel`` returning
+    ``parseLevel(…)``, ``parse`` calling ``_parse`` or ``parse_impl``): a wrapper, no accessor."""
+    name = last_name(hit.symbol or "").lower().strip("_")
+    if not name:
+        return False
+    inner = {name, f"{name}impl", f"do{name}", f"{name}internal"}
+    return any(
+        c.lower().replace("_", "") in inner and c != last_name(hit.symbol or "")
+        for c in _CALLED.findall(_body(hit.text))
+    )
 
 
 def _reads_a_field(text: str) -> bool:
