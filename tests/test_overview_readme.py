@@ -193,3 +193,37 @@ def test_a_long_section_is_quoted_by_its_paragraph_that_answers_with_its_example
     assert (first.path, first.start_line) == ("README.md", start)
     assert first.end_line == start + 5  # the closing fence
     assert "Vars(req)" in result.answer.text
+
+
+TAGLINE_README = """
+    <!---
+     Licensed under the Apache License, Version 2.0: you may not use this file except in
+     compliance with the License, distributed on an "AS IS" basis.
+    -->
+    <div align="center"><img src="logo.svg" alt=""></div>
+
+    # Relay
+
+    ... so route this
+
+    A small HTTP router for Go: requests are matched to handlers by path and method.
+
+    ## Usage
+
+    Here is a more complete program using groups of routes and their handlers.
+    """
+
+
+@pytest.mark.parametrize(
+    "question", ["What are the main parts of relay?", "Из каких частей состоит relay?"]
+)
+def test_overview_cites_the_title_s_own_paragraph_not_a_license_comment_or_a_tagline(
+    tmp_path: Path, question: str
+) -> None:
+    # not the license in an HTML comment, not the five-word tagline, not "Here is a more …"
+    # that only looks like "X is a …"
+    with _repo(tmp_path, TAGLINE_README) as repo:
+        result = repo.ask(question)
+    first = result.answer.citations[0]
+    line = _line_of(tmp_path, "A small HTTP router for Go")
+    assert (first.path, first.start_line) == ("README.md", line), result.answer.lead

@@ -182,6 +182,7 @@ _PARTS_HEADING_WORDS = (
     2  # "Features", "Key features", «Компоненты»: not "Apache Commons Components"
 )
 _README_HEAD = 80  # the README's description of itself is in its first lines
+_INTRO_WORDS = 6  # a title's paragraph this long says what the project is ("... so sign this": no)
 # "Gin is a …", "Apache Commons Lang, a package …", "Package `mux` implements …", «X — это …»
 _DESCRIBES = re.compile(
     r"^\W*[^.!?]{1,60}?\s(?:is|are)\s+(?:a|an|the)\s|^[^,.!?]{1,50},\s+(?:a|an|the)\s"
@@ -195,7 +196,12 @@ def _paragraphs(text: str) -> list[tuple[int, list[str]]]:
     out: list[tuple[int, list[str]]] = []
     block: list[str] = []
     first = 0
+    hidden = False  # inside an HTML comment: a license header, a template's notes
     for k, line in enumerate([*text.splitlines(), ""]):
+        opened = hidden or line.lstrip().startswith("<!--")
+        hidden = opened and "-->" not in line
+        if opened:
+            line = ""  # a comment ends a paragraph and is none
         if line.strip():
             if not block:
                 first = k
@@ -249,7 +255,17 @@ def readme_parts(reader: IndexReader, paths: Sequence[str]) -> tuple[str, int, s
         if not found:  # a long preamble of titles: the first section of running text
             first = readme_overview(reader, [path])
             found = [(first, k, lines) for k, lines in _paragraphs(first.text)] if first else []
-        described = [f for f in found if _DESCRIBES.search(f[2][0])] + found[:1]
+        # the title's own paragraphs first: one saying what the project is, else the first
+        # of some length ("The complete solution for node.js command-line interfaces."); then
+        # a later one saying so ("Here is a more complete program" only looks alike)
+        first_prose = found[0][0] if found else None
+        title = [f for f in found if f[0] is first_prose]
+        described = [
+            *(f for f in title if _DESCRIBES.search(f[2][0])),
+            *(f for f in title if len(" ".join(f[2]).split()) >= _INTRO_WORDS),
+            *(f for f in found if _DESCRIBES.search(f[2][0])),
+            *found[:1],
+        ]
         if described:
             section, k, lines = described[0]
             return path, section.start_line + k, "\n".join(lines)
