@@ -227,3 +227,21 @@ def test_overview_cites_the_title_s_own_paragraph_not_a_license_comment_or_a_tag
     first = result.answer.citations[0]
     line = _line_of(tmp_path, "A small HTTP router for Go")
     assert (first.path, first.start_line) == ("README.md", line), result.answer.lead
+
+
+def test_the_code_map_leaves_test_helpers_and_examples_out(tmp_path: Path) -> None:
+    files = {
+        **CODE,
+        "README.md": TAGLINE_README,
+        "test-helpers/context.go": "package helpers\n\n// Context fakes a request.\n"
+        "func Context() {}\n",
+        "internal/testutils/assert.go": "package testutils\n\n// Assert fails a test.\n"
+        "func Assert() {}\n",
+        "_examples/hello/main.go": "package main\n\nfunc main() {}\n",
+    }
+    with indexed(tmp_path, files) as repo:
+        text = repo.ask("What are the main parts of relay?").answer.text
+    code_map = text[text.index("**Code map**") :]
+    assert "`relay`" in code_map
+    for folder in ("test-helpers", "internal/testutils", "_examples"):
+        assert f"`{folder}`" not in code_map, folder

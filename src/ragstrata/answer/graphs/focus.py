@@ -36,7 +36,8 @@ _PERIPHERAL = frozenset(
     {
         "bench", "benches", "benchmarks", "benchmark", "examples", "example", "_examples",
         "samples", "sample", "demo", "demos", "scripts", "docs", "doc", "docs_src", "site",
-        "testdata", "fixtures",
+        "testdata", "fixtures", "test-helpers", "test_helpers", "testhelpers", "test-utils",
+        "test_utils", "testutils", "testutil",
     }
 )  # fmt: skip
 
@@ -48,7 +49,8 @@ def _paths() -> dict[str, Any]:
 
 
 def peripheral_path(path: str) -> bool:
-    """True for benchmarks, examples, scripts and docs sites: code beside the project's own."""
+    """True for benchmarks, examples, scripts, docs sites and test helpers: code beside the
+    project's own."""
     parts = path.lower().split("/")[:-1]
     return any(p in _PERIPHERAL for p in parts)
 
