@@ -91,3 +91,16 @@ def test_a_participle_before_a_code_unit_word_names_nothing(query: str, symbol: 
     anchors = ROUTER.route(query)["query_plan"]["anchors"]
     symbols = [a["value"] for a in anchors if a["type"] == "SYMBOL"]
     assert symbols == ([symbol] if symbol else []), anchors
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "In which order does it look for an option's value?",
+        "В каком порядке click ищет значение опции?",
+        "По какому правилу click выбирает значение опции?",
+    ],
+)
+def test_a_question_word_after_a_preposition_asks_how_the_code_behaves(query: str) -> None:
+    # no cue words: without the question word these fell back to PROJECT_MISC
+    assert ROUTER.route(query)["intent"] == "CODE_QA"

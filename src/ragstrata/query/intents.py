@@ -339,6 +339,7 @@ def load_router_data(cue_files: Sequence[Path] = ()) -> RouterData:
     )
 
 
+_LEADING_PREPOSITIONS = frozenset({"in", "at", "on", "for", "в", "на", "по", "при", "с", "для"})
 _DOER = frozenset({"i", "we", "you", "one", "to", "can", "could", "should", "would"})
 
 
@@ -346,6 +347,8 @@ def asks_behaviour(toks: Sequence[QTok], words: WordSet) -> bool:
     """True when the question opens with a question word and asks how the code behaves
     ("Как gin выбирает…", "How does it decide…", "Which strings…"), not how the user does
     something ("Как установить…" with an infinitive, "How do I…", "How to…")."""
+    if len(toks) > 1 and toks[0].text in _LEADING_PREPOSITIONS:
+        toks = toks[1:]  # "In which order does it…", «В каком порядке…», «По какому правилу…»
     if not toks or toks[0].text not in words:
         return False
     head = toks[1:5]
