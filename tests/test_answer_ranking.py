@@ -267,3 +267,17 @@ def test_a_short_public_face_of_its_implementation_is_no_accessor() -> None:
     # "How does loglet parse a level name?": ParseLevel hands the work to parseLevel
     assert doing_rank(face) == (False, 0)
     assert doing_rank(getter) == (False, 1)
+
+
+def test_a_macro_with_a_body_does_work() -> None:
+    from ragstrata.answer.graphs.ranking import doing_rank
+
+    text = (
+        "macro_rules! __log {\n    (target: $target:expr, $lvl:expr, $($arg:tt)+) => ({\n"
+        "        let lvl = $lvl;\n        if lvl <= $crate::max_level() {\n"
+        "            $crate::__private_api::log(format_args!($($arg)+), lvl, $target);\n"
+        "        }\n    });\n}"
+    )
+    macro = replace(_fn("crate::macros::__log", "src/macros.rs", text), kind="macro")
+    # "How do the logging macros skip a message below the maximum level?"
+    assert doing_rank(macro) == (False, 0)

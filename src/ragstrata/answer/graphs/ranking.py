@@ -39,7 +39,7 @@ __all__ = [
 
 MAX_DEFINITIONS = 2
 _SEGMENT_SEP = re.compile(r"::|[.#\\]")
-_DOING_KINDS = ("function", "method", "constructor", "property")  # a JS getter computes
+_DOING_KINDS = ("function", "method", "constructor", "property", "macro")  # a JS getter computes
 _DECLARING_KINDS = ("interface", "struct", "type_alias", "enum", "trait", "constant", "module")
 _HOW_WINDOW = 12  # how many leading definitions may be reordered for a how-question
 _NAME_SLACK = 3  # ... and their lengths differ by an ending at most ("walking" and walk.rs; "auth" is no "authorization")
