@@ -104,3 +104,18 @@ def test_a_participle_before_a_code_unit_word_names_nothing(query: str, symbol: 
 def test_a_question_word_after_a_preposition_asks_how_the_code_behaves(query: str) -> None:
     # no cue words: without the question word these fell back to PROJECT_MISC
     assert ROUTER.route(query)["intent"] == "CODE_QA"
+
+
+def test_a_cue_never_spans_another_clause_s_finite_verb() -> None:
+    # «как … установить» with «не даёт» between: how the code behaves, not "how to install"
+    behaves = ROUTER.route("Как log не даёт установить логгер дважды?")
+    assert behaves["intent"] == "CODE_QA"
+    assert ROUTER.route("Как мне установить логгер?")["intent"] == "PROJECT_MISC"
+    assert ROUTER.route("Как установить log?")["intent"] == "PROJECT_MISC"
+
+
+def test_a_finite_verb_first_makes_a_how_question_whatever_topic_word_follows() -> None:
+    from ragstrata.query.facets import read_facets
+
+    assert "how" in read_facets("Как log не даёт установить логгер дважды?").asks
+    assert "how" not in read_facets("Как установить log?").asks

@@ -107,7 +107,9 @@ def read_facets(question: str, tests_only: bool = False) -> QuestionFacets:
     asks = {ASKS[p.label] for p, _, _ in _asks().find(toks)}
     if tests_only:
         asks.add("tests")
-    if not asks and toks and toks[0].text.lower() in _leading_how() and not _topics().find(toks):
+    opens_how = bool(toks) and toks[0].text.lower() in _leading_how()
+    if not asks and opens_how and (not _topics().find(toks) or _verb_first(toks)):
+        # a topic word after a finite verb («Как log не даёт установить логгер?») is no topic
         # «Как в sinatra описать маршрут …?» asks how to do it (an infinitive), «Как fd
         # разбирает …» how it works, as "How are errors turned into …" does
         asks.add("howto" if _infinitive_asked(toks) else "how")
@@ -132,6 +134,16 @@ def read_facets(question: str, tests_only: bool = False) -> QuestionFacets:
 
 _BEFORE_VERB = frozenset({"мне", "нам", "можно", "же", "бы", "лучше", "правильно", "теперь"})
 _PREPOSITIONS = frozenset({"в", "во", "на", "с", "со", "из", "для", "при"})
+
+
+def _verb_first(toks: Sequence[QTok]) -> bool:
+    """True when the first verb of a Russian question is a finite one («Как log не даёт
+    установить …»: how the code behaves), not an infinitive («Как установить …»)."""
+    for tok in toks[1:]:
+        pos = dictionary_pos(tok.surface) if has_cyrillic(tok.surface) else None
+        if pos in ("VERB", "INFN"):
+            return pos == "VERB"
+    return False
 
 
 def _infinitive_asked(toks: Sequence[QTok]) -> bool:

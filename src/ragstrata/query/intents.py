@@ -355,4 +355,8 @@ def asks_behaviour(toks: Sequence[QTok], words: WordSet) -> bool:
     if any(t.text in _DOER for t in head[:2]):
         return False
     pos = [dictionary_pos(t.surface) for t in head]
-    return "INFN" not in pos
+    if "INFN" not in pos:
+        return True
+    # «Как log не даёт установить логгер дважды?»: a finite verb before the infinitive asks
+    # how the code behaves; «Как установить …» asks how to do something
+    return "VERB" in pos[: pos.index("INFN")]

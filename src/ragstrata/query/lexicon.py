@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ragstrata.text.morph import fold
+from ragstrata.text.morph import dictionary_pos, fold
 from ragstrata.text.tokens import has_cyrillic, tokenize
 
 __all__ = ["Lexicon", "QTok", "WordSet", "cue_forms", "fold", "query_tokens"]
@@ -104,6 +104,11 @@ class _Phrase:
     text: str
 
 
+def _clause_verb(tok: QTok) -> bool:
+    """True for a Russian finite verb: a phrase's words never match across one."""
+    return has_cyrillic(tok.surface) and dictionary_pos(tok.surface) == "VERB"
+
+
 class Lexicon:
     """Phrases with labels, matched over question tokens (see module docstring)."""
 
@@ -144,6 +149,9 @@ class Lexicon:
                     k = j + 1
                     limit = min(n, j + 2 + self.max_gap)
                     while k < limit and not w.match(toks[k].text):
+                        if _clause_verb(toks[k]):
+                            k = limit  # «как log не даёт установить»: another clause's verb
+                            break
                         k += 1
                     if k >= limit:
                         break

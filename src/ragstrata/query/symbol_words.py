@@ -125,7 +125,11 @@ def names_a_symbol(raw: str, toks: Sequence[Token], i: int, data: RouterData) ->
     if is_stopword(text):
         return False
     prev = toks[i - 1] if i > 0 else None
-    if i >= 2 and f"{fold(toks[i - 2].text)} {fold(prev.text)}" in data.callers_before:
+    if (
+        prev is not None
+        and i >= 2
+        and f"{fold(toks[i - 2].text)} {fold(prev.text)}" in data.callers_before
+    ):
         return True  # "Who calls respond?"
     if (
         prev is not None

@@ -259,10 +259,10 @@ def readme_parts(reader: IndexReader, paths: Sequence[str]) -> tuple[str, int, s
         # of some length ("The complete solution for node.js command-line interfaces."); then
         # a later one saying so ("Here is a more complete program" only looks alike)
         first_prose = found[0][0] if found else None
-        title = [f for f in found if f[0] is first_prose]
+        opening = [f for f in found if f[0] is first_prose]
         described = [
-            *(f for f in title if _DESCRIBES.search(f[2][0])),
-            *(f for f in title if len(" ".join(f[2]).split()) >= _INTRO_WORDS),
+            *(f for f in opening if _DESCRIBES.search(f[2][0])),
+            *(f for f in opening if len(" ".join(f[2]).split()) >= _INTRO_WORDS),
             *(f for f in found if _DESCRIBES.search(f[2][0])),
             *found[:1],
         ]
