@@ -185,3 +185,44 @@ def test_a_question_about_something_missing_is_answered_by_the_check_for_none(
     span = answering_lines(row, facets)
     # both conditions carry the words; the one testing for an absent value answers "no handler"
     assert span is not None and span.start_line == 5, span
+
+
+PROMPT_FILES = {
+    "cli/prompts.py": '''
+        """Questions asked on the terminal."""
+
+
+        class Session:
+            """A terminal session."""
+
+            def __enter__(self):
+                return self
+
+            def __exit__(self, *exc):
+                return False
+
+
+        def confirm(text, default=None):
+            """Ask a yes/no question until the user answers it."""
+            while True:
+                value = input(text).lower().strip()
+                if value in ("y", "yes"):
+                    return True
+                if value in ("n", "no"):
+                    return False
+                if default is not None and value == "":
+                    return default
+        ''',
+}
+
+
+def test_a_word_nothing_defines_names_no_dunder_of_that_name(tmp_path: Path) -> None:
+    answer = _follow_up(
+        tmp_path,
+        PROMPT_FILES,
+        "How does confirm read the user's answer?",
+        "а что будет, если пользователь просто нажал Enter?",
+    )
+    cited = answer.citations[0]
+    # "Enter" is the key the user pressed, not `Session.__enter__`: the answer stays in confirm
+    assert cited.path == "cli/prompts.py" and cited.start_line >= 14, answer.lead

@@ -133,9 +133,19 @@ class CodeQAGraph(EvidenceGraph):
             names = [n for n in names if n != topic]
         typed = [n for n in question_names(plan) if n != topic]
         carried = _answered_topic(plan, typed=False)
-        if carried and focus.details and typed and not any(map(self._defined, typed)):
+        if (
+            carried
+            and focus.details
+            and typed
+            and not any(self._defined(n, exact=True) for n in typed)
+        ):
             # «а что с HEAD-запросом, если метода head в классе нет?»: a name defined nowhere
-            # is a word of the detail asked about the topic, not a new subject
+            # is a word of the detail asked about the topic, not a new subject (nor does it
+            # name `__enter__` for "Enter")
+            loose = {last_segment(n).lower() for n in typed}
+            defs = [
+                h for h in defs if last_segment(h.symbol or "").strip("_").lower() not in loose
+            ] or self._resolved([carried])
             names, typed, topic = [], [], carried
         if names and not any(names_any(h, names) for h in defs):
             # retrieval ranked no definition of the name asked about (a topic carried from the
@@ -343,9 +353,14 @@ class CodeQAGraph(EvidenceGraph):
         out.sort(key=lambda h: (peripheral_path(h.path), bool(kinds) and h.kind not in kinds))
         return disjoint_hits(out)[:MAX_DEFINITIONS]
 
-    def _defined(self, name: str) -> bool:
-        """True when the project's own code (tests aside) defines ``name``."""
-        return self.resolver.resolve(name, _NON_TEST, limit=1).found
+    def _defined(self, name: str, *, exact: bool = False) -> bool:
+        """True when the project's own code (tests aside) defines ``name`` (``exact``: by that
+        very name, any case: "Enter" is no ``__enter__``)."""
+        match = self.resolver.resolve(name, _NON_TEST, limit=5)
+        if not exact:
+            return match.found
+        want = last_segment(name).lower()
+        return any(last_segment(d.symbol or "").lower() == want for d in match.definitions)
 
     def _unmet_term(self, plan: RouterPlan, evidence: Evidence, names: list[str]) -> str:
         """The name the question uses when no definition carries it (a key term: an option,
