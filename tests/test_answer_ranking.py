@@ -281,3 +281,33 @@ def test_a_macro_with_a_body_does_work() -> None:
     macro = replace(_fn("crate::macros::__log", "src/macros.rs", text), kind="macro")
     # "How do the logging macros skip a message below the maximum level?"
     assert doing_rank(macro) == (False, 0)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How does it decide whether to print colored output?",
+        "Как он решает, печатать ли цветной вывод?",
+    ],
+)
+def test_a_whether_question_is_answered_by_the_predicate_it_names(question: str) -> None:
+    from ragstrata.answer.graphs.ranking import _predicate_first
+
+    groups = stem_groups(concepts_of(question, ("print", "color", "colored", "output")))
+    printer = _fn(
+        "logrus.TextFormatter.printColored",
+        "text_formatter.go",
+        "func (f *TextFormatter) printColored(b *bytes.Buffer, entry *Entry) {\n"
+        "\tlevelColor := colorize(entry.Level)\n\tfmt.Fprintf(b, levelColor)\n"
+        "\tfor _, k := range keys {\n\t\tf.appendKeyValue(b, k)\n\t}\n}",
+    )
+    predicate = _fn(
+        "logrus.TextFormatter.isColored",
+        "text_formatter.go",
+        "func (f *TextFormatter) isColored(isTerminal bool) bool {\n\tif f.DisableColors {\n"
+        "\t\treturn false\n\t}\n\treturn f.ForceColors || isTerminal\n}",
+    )
+    assert _predicate_first([printer, predicate], groups)[0] is predicate
+    # a predicate naming none of the question's words does not lead
+    other = replace(predicate, symbol="logrus.TextFormatter.isTerminal")
+    assert _predicate_first([printer, other], groups)[0] is printer

@@ -117,7 +117,10 @@ def definition_hits(
             ),
         )
         groups = stem_groups(concepts, own)  # the project's name is no word of the question
-        hits = _named_worker(_clear_winner(head, groups), groups) + hits[_HOW_WINDOW:]
+        head = _named_worker(_clear_winner(head, groups), groups)
+        if _WHETHER.search(plan.query_plan.raw):
+            head = _predicate_first(head, groups)
+        hits = head + hits[_HOW_WINDOW:]
     return disjoint_hits(hits)[:MAX_DEFINITIONS]
 
 
@@ -175,6 +178,24 @@ def _named_worker(head: list[Hit], groups: list[set[str]]) -> list[Hit]:
         return head
     best = head[found[0][2]]
     return [best, *(h for h in head if h is not best)]
+
+
+_WHETHER = re.compile(r"(?i)\bwhether\b|\bли\b")
+_PREDICATE = re.compile(r"^(?:is|should|has|can|needs?|must|may)(?:_|[A-Z])")
+
+
+def _predicate_first(head: list[Hit], groups: list[set[str]]) -> list[Hit]:
+    """ "How does it decide whether …?" is answered by a predicate (``isColored``,
+    ``should_strip_auth``) whose own name carries a word of the question, when one of the
+    lead's rank is among the candidates; the first such leads."""
+    if not head:
+        return head
+    rank = doing_rank(head[0])
+    for hit in head[:_NAMED_WINDOW]:
+        name = last_name(hit.symbol or "")
+        if doing_rank(hit) == rank and _PREDICATE.match(name) and _words_in(name, groups):
+            return [hit, *(h for h in head if h is not hit)]
+    return head
 
 
 _ACCESSOR = re.compile(r"^\s*(?:static\s+)?(get|set)\s+\w")
