@@ -8,6 +8,7 @@ from pathlib import Path
 
 from ragstrata.answer.graphs.base import hit_from_scored
 from ragstrata.app.facade import Ragstrata
+from ragstrata.core.answer import Answer
 from ragstrata.core.evidence import Evidence, Hit, Requirement
 from ragstrata.core.values import CatalogEntry, SearchFilters, SymbolMode
 from ragstrata.query.models import RouterPlan
@@ -97,6 +98,15 @@ def indexed(root: Path, files: dict[str, str]) -> Ragstrata:
     repo = Ragstrata(root, Settings(embedder=EmbedderSettings(provider="hash", dimensions=64)))
     repo.index()
     return repo
+
+
+def follow_up(root: Path, files: dict[str, str], first: str, question: str) -> Answer:
+    """The answer to ``question`` asked after ``first`` in one session over ``files``
+    (indexed as by :func:`indexed`)."""
+    with indexed(root, files) as repo:
+        session = f"follow-{abs(hash((first, question)))}"
+        repo.ask(first, session=session)
+        return repo.ask(question, session=session).answer
 
 
 def load_store(root: Path) -> SQLiteStore:

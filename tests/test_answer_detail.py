@@ -14,20 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from answer_fixture import indexed
+from answer_fixture import follow_up
 from ragstrata.answer.graphs.detail import answering_lines
-from ragstrata.core.answer import Answer
 from ragstrata.core.rows import DefinitionRow
 from ragstrata.query.facets import read_facets
-
-
-def _follow_up(root: Path, files: dict[str, str], first: str, follow_up: str) -> Answer:
-    """The answer to ``follow_up`` asked after ``first`` in one session over ``files``."""
-    with indexed(root, files) as repo:
-        session = f"detail-{abs(hash((first, follow_up)))}"
-        repo.ask(first, session=session)
-        return repo.ask(follow_up, session=session).answer
-
 
 VIEW_FILES = {
     "web/views.py": '''
@@ -69,7 +59,7 @@ VIEW_FILES = {
 
 
 @pytest.mark.parametrize(
-    ("first", "follow_up"),
+    ("first", "question"),
     [
         (
             "How does a class-based view pick the handler for the request's HTTP method?",
@@ -82,9 +72,9 @@ VIEW_FILES = {
     ],
 )
 def test_a_name_nothing_defines_is_a_word_of_the_detail_asked(
-    tmp_path: Path, first: str, follow_up: str
+    tmp_path: Path, first: str, question: str
 ) -> None:
-    answer = _follow_up(tmp_path, VIEW_FILES, first, follow_up)
+    answer = follow_up(tmp_path, VIEW_FILES, first, question)
     cited = answer.citations[0]
     # the HEAD branch the request reaches, not "`head` appears in …" nor a card
     assert (cited.path, cited.start_line) == ("web/views.py", 29), answer.lead
@@ -136,7 +126,7 @@ RANGE_FILES = {
 
 
 @pytest.mark.parametrize(
-    ("first", "follow_up"),
+    ("first", "question"),
     [
         (
             "How does it parse a line range like 10:20?",
@@ -149,9 +139,9 @@ RANGE_FILES = {
     ],
 )
 def test_colons_named_in_words_match_the_literal_of_the_branch_past_the_listed_ones(
-    tmp_path: Path, first: str, follow_up: str
+    tmp_path: Path, first: str, question: str
 ) -> None:
-    answer = _follow_up(tmp_path, RANGE_FILES, first, follow_up)
+    answer = follow_up(tmp_path, RANGE_FILES, first, question)
     cited = answer.citations[0]
     # the `_ =>` arm writing ':' (not the split on ':', not the inline test saying "colons")
     assert (cited.path, cited.start_line) == ("src/range.rs", 25), answer.lead
@@ -217,7 +207,7 @@ PROMPT_FILES = {
 
 
 def test_a_word_nothing_defines_names_no_dunder_of_that_name(tmp_path: Path) -> None:
-    answer = _follow_up(
+    answer = follow_up(
         tmp_path,
         PROMPT_FILES,
         "How does confirm read the user's answer?",

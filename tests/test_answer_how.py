@@ -16,10 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from answer_fixture import indexed
+from answer_fixture import follow_up, indexed
 from ragstrata.answer.graphs.ranking import doing_rank
 from ragstrata.app.facade import Ragstrata
-from ragstrata.core.answer import Answer
 from ragstrata.core.evidence import Hit
 from ragstrata.query.facets import read_facets
 
@@ -460,14 +459,6 @@ def test_a_what_happens_question_without_a_topic_asks_how_the_code_behaves() -> 
     assert facets_of(ru).how
 
 
-def _follow_up(root: Path, files: dict[str, str], first: str, follow_up: str) -> Answer:
-    """The answer to ``follow_up`` asked after ``first`` in one session over ``files``."""
-    with indexed(root, files) as repo:
-        session = f"follow-{abs(hash((first, follow_up)))}"
-        repo.ask(first, session=session)
-        return repo.ask(follow_up, session=session).answer
-
-
 HANDLER_FILES = {
     "web/handler.py": '''
         """Answers requests."""
@@ -500,16 +491,16 @@ HANDLER_FILES = {
 
 
 @pytest.mark.parametrize(
-    ("first", "follow_up"),
+    ("first", "question"),
     [
         ("where is handle defined?", "and what does it return if the method is HEAD?"),
         ("где определена функция handle?", "а что она вернёт, если метод запроса HEAD?"),
     ],
 )
 def test_a_detail_follow_up_is_answered_in_a_function_the_topic_calls(
-    tmp_path: Path, first: str, follow_up: str
+    tmp_path: Path, first: str, question: str
 ) -> None:
-    answer = _follow_up(tmp_path, HANDLER_FILES, first, follow_up)
+    answer = follow_up(tmp_path, HANDLER_FILES, first, question)
     cited = answer.citations[0]
     # `handle` only hands the request on; the HEAD branch is in `respond`, which it calls
     assert (cited.path, cited.start_line) == ("web/handler.py", 12), answer.lead
@@ -595,17 +586,17 @@ PARSER_FILES = {
 
 
 @pytest.mark.parametrize(
-    ("first", "follow_up"),
+    ("first", "question"),
     [
         ("How does it parse a line range?", "and what happens if there are too many colons?"),
         ("Как разбирается диапазон строк?", "а что будет, если двоеточий слишком много?"),
     ],
 )
 def test_a_detail_follow_up_to_a_how_question_quotes_the_lines_of_the_code(
-    tmp_path: Path, first: str, follow_up: str
+    tmp_path: Path, first: str, question: str
 ) -> None:
     # the test beside it writes the same words; the code's own branch answers («двоеточие»,
     # «слишком много» reach it through the glossary)
-    answer = _follow_up(tmp_path, PARSER_FILES, first, follow_up)
+    answer = follow_up(tmp_path, PARSER_FILES, first, question)
     cited = answer.citations[0]
     assert cited.path == "src/ranges.py" and 7 <= cited.start_line <= 8, answer.lead

@@ -19,6 +19,13 @@ from ragstrata.core.evidence import Hit
 from ragstrata.query.facets import concepts_of
 
 
+def _lead(root: Path, files: dict[str, str], question: str) -> tuple[str, int]:
+    """Where the answer to ``question`` over ``files`` leads: (path, first line)."""
+    with indexed(root, files) as repo:
+        cited = repo.ask(question).answer.citations[0]
+    return cited.path, cited.start_line
+
+
 def _fn(symbol: str, path: str, text: str) -> Hit:
     return Hit(
         layer="C1", path=path, start_line=1, end_line=text.count("\n") + 1,
@@ -134,11 +141,8 @@ JSONP_FILES = {
 def test_the_latin_half_of_a_russian_compound_names_the_definition(
     tmp_path: Path, question: str
 ) -> None:
-    with indexed(tmp_path, JSONP_FILES) as repo:
-        answer = repo.ask(question).answer
-    cited = answer.citations[0]
     # «JSONP-запросы»: `jsonp` is the name written in code's alphabet, not `handle`
-    assert (cited.path, cited.start_line) == ("lib/response.js", 6), answer.lead
+    assert _lead(tmp_path, JSONP_FILES, question) == ("lib/response.js", 6)
 
 
 EXIT_FILES = {
@@ -186,11 +190,8 @@ EXIT_FILES = {
 def test_a_wrapper_hands_the_lead_to_a_short_callee_with_a_loop(
     tmp_path: Path, question: str
 ) -> None:
-    with indexed(tmp_path, EXIT_FILES) as repo:
-        answer = repo.ask(question).answer
-    cited = answer.citations[0]
     # fatal -> stop -> run_handlers: the loop over the handlers does the work, though shorter
-    assert (cited.path, cited.start_line) == ("loglet/exits.py", 22), answer.lead
+    assert _lead(tmp_path, EXIT_FILES, question) == ("loglet/exits.py", 22)
 
 
 def test_a_javascript_setter_is_named_by_its_set_keyword() -> None:
