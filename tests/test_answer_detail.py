@@ -175,6 +175,12 @@ def test_a_question_about_something_missing_is_answered_by_the_check_for_none(
     span = answering_lines(row, facets)
     # both conditions carry the words; the one testing for an absent value answers "no handler"
     assert span is not None and span.start_line == 5, span
+    # a key missing from a mapping is an absent value too
+    keyed = replace(
+        row, text=text.replace("if handler is None:", 'if "handler" not in vars(self):')
+    )
+    span = answering_lines(keyed, facets)
+    assert span is not None and span.start_line == 5, span
 
 
 PROMPT_FILES = {

@@ -119,3 +119,15 @@ def test_a_finite_verb_first_makes_a_how_question_whatever_topic_word_follows() 
 
     assert "how" in read_facets("Как log не даёт установить логгер дважды?").asks
     assert "how" not in read_facets("Как установить log?").asks
+
+
+@pytest.mark.parametrize(
+    ("query", "intent"),
+    [
+        ("Что происходит с неизвестным флагом при разборе?", "CODE_QA"),
+        ("What happens to hooks when a message is logged?", "CODE_QA"),
+        ("Что происходит при установке пакета?", "PROJECT_MISC"),
+    ],
+)
+def test_what_happens_to_something_asks_how_the_code_behaves(query: str, intent: str) -> None:
+    assert ROUTER.route(query)["intent"] == intent

@@ -50,7 +50,8 @@ _ERROR = re.compile(
 # a condition testing for an absent value: `meth is None`, `x == nil`, `!= null`, `.is_none()`
 _ABSENT_TEST = re.compile(
     r"\bis\s+(?:not\s+)?None\b|[!=]==?\s*(?:None|nil|null|undefined)\b|"
-    r"\.(?:is_none|is_empty|isEmpty)\(\)|\bnot\s+\w+\s*(?::|$)"
+    r"\.(?:is_none|is_empty|isEmpty)\(\)|\bnot\s+\w+\s*(?::|$)|\bnot\s+in\b|"
+    r"!\s*\w+\.(?:has|contains|includes)\("
 )
 _OTHERWISE = re.compile(r"^\s*(?:\}\s*)?(?:else\b(?!\s*if)|default\s*:|_\s*=>|otherwise\b)")
 _GUARD = re.compile(r"\b(?:return|raise|throw|halt|abort)\b.*\b(?:if|unless)\b|\b(?:unless)\b")
