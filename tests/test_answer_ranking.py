@@ -312,3 +312,24 @@ def test_a_whether_question_is_answered_by_the_predicate_it_names(question: str)
     # a predicate naming none of the question's words does not lead
     other = replace(predicate, symbol="logrus.TextFormatter.isTerminal")
     assert _predicate_first([printer, other], groups)[0] is printer
+
+
+def test_a_name_made_only_of_the_question_s_words_beats_one_with_more() -> None:
+    from ragstrata.answer.graphs.ranking import _purer_name
+
+    groups = stem_groups(concepts_of("How is a flag marked as deprecated?"))
+    shorthand = _fn(
+        "pflag.FlagSet.MarkShorthandDeprecated",
+        "flag.go",
+        "func (f *FlagSet) MarkShorthandDeprecated(name string, usageMessage string) error {\n"
+        "\tflag := f.Lookup(name)\n\tflag.ShorthandDeprecated = usageMessage\n\treturn nil\n}",
+    )
+    plain = _fn(
+        "pflag.FlagSet.MarkDeprecated",
+        "flag.go",
+        "func (f *FlagSet) MarkDeprecated(name string, usageMessage string) error {\n"
+        "\tflag := f.Lookup(name)\n\tflag.Deprecated = usageMessage\n\tflag.Hidden = true\n"
+        "\treturn nil\n}",
+    )
+    assert _purer_name([shorthand, plain], groups)[0] is plain
+    assert _purer_name([plain, shorthand], groups)[0] is plain  # the lead already is

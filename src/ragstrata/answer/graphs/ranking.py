@@ -117,7 +117,7 @@ def definition_hits(
             ),
         )
         groups = stem_groups(concepts, own)  # the project's name is no word of the question
-        head = _named_worker(_clear_winner(head, groups), groups)
+        head = _purer_name(_named_worker(_clear_winner(head, groups), groups), groups)
         if _WHETHER.search(plan.query_plan.raw):
             head = _predicate_first(head, groups)
         hits = head + hits[_HOW_WINDOW:]
@@ -178,6 +178,33 @@ def _named_worker(head: list[Hit], groups: list[set[str]]) -> list[Hit]:
         return head
     best = head[found[0][2]]
     return [best, *(h for h in head if h is not best)]
+
+
+def _purer_name(head: list[Hit], groups: list[set[str]]) -> list[Hit]:
+    """A lead named by the question's words and more (``MarkShorthandDeprecated`` for "how is a
+    flag marked as deprecated?") gives way to a candidate of its rank among the next two named
+    by as many of them and nothing else (``MarkDeprecated``), whose body carries as many."""
+    if len(head) < 2:
+        return head
+    lead = head[0]
+    named = _words_in(_own_name(lead), groups)
+    if named < _NAMED_WORDS or not _extra_words(_own_name(lead), groups):
+        return head
+    for hit in head[1:3]:
+        name = _own_name(hit)
+        if (
+            doing_rank(hit) == doing_rank(lead)
+            and _words_in(name, groups) == named
+            and not _extra_words(name, groups)
+            and _words_in(hit.text, groups) >= _words_in(lead.text, groups)
+        ):
+            return [hit, *(h for h in head if h is not hit)]
+    return head
+
+
+def _extra_words(name: str, groups: list[set[str]]) -> set[str]:
+    """The stems of ``name`` no word group of the question holds."""
+    return {w for w in word_stems(name) if not any(w in g for g in groups)}
 
 
 _WHETHER = re.compile(r"(?i)\bwhether\b|\bли\b")
