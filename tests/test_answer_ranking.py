@@ -333,3 +333,55 @@ def test_a_name_made_only_of_the_question_s_words_beats_one_with_more() -> None:
     )
     assert _purer_name([shorthand, plain], groups)[0] is plain
     assert _purer_name([plain, shorthand], groups)[0] is plain  # the lead already is
+
+
+TOKEN_FILES = {
+    "pyproject.toml": '[project]\nname = "tokenlet"\nversion = "1.0"\n',
+    "tokenlet/exceptions.py": '''
+        class ExpiredSignatureError(Exception):
+            """Raised when a token's expiration time is in the past."""
+        ''',
+    "tokenlet/cache.py": '''
+        import time
+
+
+        class KeyCache:
+            """Keys fetched from the server, kept for a while."""
+
+            def __init__(self, lifespan):
+                self.lifespan = lifespan
+                self.fetched = time.time()
+
+            def is_expired(self):
+                """True when the cached keys have expired."""
+                if self.lifespan < 0:
+                    return False
+                return time.time() > self.fetched + self.lifespan
+        ''',
+    "tokenlet/api.py": """
+        from tokenlet.exceptions import ExpiredSignatureError
+
+
+        def validate_exp(payload, now, leeway):
+            try:
+                exp = int(payload["exp"])
+            except ValueError:
+                raise ValueError("exp must be an integer") from None
+            if exp <= now - leeway:
+                raise ExpiredSignatureError("Signature has expired")
+        """,
+}
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How does it check that a token has not expired?",
+        "Как он проверяет, что срок действия токена не истёк?",
+    ],
+)
+def test_the_function_raising_the_error_retrieval_found_leads(
+    tmp_path: Path, question: str
+) -> None:
+    # the error type matches the question best; the check raising it answers, not `is_expired`
+    assert _lead(tmp_path, TOKEN_FILES, question) == ("tokenlet/api.py", 4)

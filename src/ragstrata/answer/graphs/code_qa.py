@@ -118,6 +118,7 @@ class CodeQAGraph(EvidenceGraph):
             kinds=focus.kinds,
             terms=focus.terms,
             concepts=focus.concepts,
+            reader=self.reader,
         )
         if focus.how and defs:
             groups = stem_groups(focus.concepts, project_words(plan))

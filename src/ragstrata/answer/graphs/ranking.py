@@ -61,6 +61,7 @@ def definition_hits(
     kinds: tuple[str, ...] = (),
     terms: tuple[str, ...] = (),
     concepts: tuple[frozenset[str], ...] = (),
+    reader: IndexReader | None = None,
 ) -> list[Hit]:
     """The definitions to present: require_def's hits (else C1 hits), the named symbol first
     (of the kind the question names, then the least nested: ``gin.Engine`` before
@@ -120,6 +121,8 @@ def definition_hits(
         head = _purer_name(_named_worker(_clear_winner(head, groups), groups), groups)
         if _WHETHER.search(plan.query_plan.raw):
             head = _predicate_first(head, groups)
+        if reader is not None:
+            head = _raiser_first(head, hits[:_ERROR_SEEDS], reader)
         hits = head + hits[_HOW_WINDOW:]
     return disjoint_hits(hits)[:MAX_DEFINITIONS]
 
@@ -205,6 +208,31 @@ def _purer_name(head: list[Hit], groups: list[set[str]]) -> list[Hit]:
 def _extra_words(name: str, groups: list[set[str]]) -> set[str]:
     """The stems of ``name`` no word group of the question holds."""
     return {w for w in word_stems(name) if not any(w in g for g in groups)}
+
+
+_ERROR_SEEDS = 3  # an error type among retrieval's first definitions points at its raiser
+_ERROR_NAME = re.compile(r"(?:Error|Exception|Expired|Invalid\w*)$")
+
+
+def _raiser_first(head: list[Hit], seeds: list[Hit], reader: IndexReader) -> list[Hit]:
+    """ "How does it check that a token has not expired?": retrieval's best match is often the
+    error type the check raises (``ExpiredSignatureError``); the function raising it, when it
+    is a candidate doing work (``_validate_exp``), leads — not a like-named helper elsewhere."""
+    raisers: set[str] = set()
+    for seed in seeds:
+        if seed.kind in ("class", "struct") and _ERROR_NAME.search(last_name(seed.symbol or "")):
+            for scored in reader.relations(
+                seed.symbol or "", Direction.CALLERS, ("calls", "constructs")
+            ):
+                row = scored.row
+                if isinstance(row, RelationRow) and row.resolution == "exact" and not row.is_test:
+                    raisers.add(row.from_symbol)
+    if not raisers or not head:
+        return head
+    for hit in head:
+        if hit.symbol in raisers and doing_rank(hit) == (False, 0):
+            return [hit, *(h for h in head if h is not hit)]
+    return head
 
 
 _WHETHER = re.compile(r"(?i)\bwhether\b|\bли\b")
