@@ -385,3 +385,21 @@ def test_the_function_raising_the_error_retrieval_found_leads(
 ) -> None:
     # the error type matches the question best; the check raising it answers, not `is_expired`
     assert _lead(tmp_path, TOKEN_FILES, question) == ("tokenlet/api.py", 4)
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "source/vendor/ansi-styles/index.js",
+        "vendor/github.com/pkg/errors/errors.go",
+        "third_party/zlib/inflate.c",
+        "web/node_modules/left-pad/index.js",
+    ],
+)
+def test_a_vendored_copy_of_another_project_does_not_lead_a_how_answer(path: str) -> None:
+    from ragstrata.answer.graphs.ranking import doing_rank
+
+    vendored = _fn("styles.assembleStyles", path, "function assembleStyles() {\n  return 1\n}")
+    assert doing_rank(vendored)[0]  # beside the project's own code, as examples are
+    own = replace(vendored, path="source/index.js")
+    assert not doing_rank(own)[0]
