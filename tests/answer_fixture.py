@@ -10,6 +10,7 @@ from ragstrata.answer.graphs.base import hit_from_scored
 from ragstrata.app.facade import Ragstrata
 from ragstrata.core.answer import Answer
 from ragstrata.core.evidence import Evidence, Hit, Requirement
+from ragstrata.core.rows import DefinitionRow
 from ragstrata.core.values import CatalogEntry, SearchFilters, SymbolMode
 from ragstrata.query.models import RouterPlan
 from ragstrata.query.router import Router
@@ -98,6 +99,15 @@ def indexed(root: Path, files: dict[str, str]) -> Ragstrata:
     repo = Ragstrata(root, Settings(embedder=EmbedderSettings(provider="hash", dimensions=64)))
     repo.index()
     return repo
+
+
+def method_row(symbol: str, path: str, language: str, text: str) -> DefinitionRow:
+    """A method's definition row from line 1 (its signature is the text's first line)."""
+    return DefinitionRow(
+        id="1", path=path, language=language, is_test=False, start_line=1,
+        end_line=text.count("\n") + 1, content_hash="h", kind="method",
+        name=symbol.rsplit(".", 1)[-1], symbol=symbol, signature=text.splitlines()[0], text=text,
+    )  # fmt: skip
 
 
 def follow_up(root: Path, files: dict[str, str], first: str, question: str) -> Answer:

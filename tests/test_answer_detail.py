@@ -14,9 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from answer_fixture import follow_up
+from answer_fixture import follow_up, method_row
 from ragstrata.answer.graphs.detail import answering_lines
-from ragstrata.core.rows import DefinitionRow
 from ragstrata.query.facets import read_facets
 
 VIEW_FILES = {
@@ -166,11 +165,7 @@ def test_a_question_about_something_missing_is_answered_by_the_check_for_none(
         "        handler = self.default_handler\n"
         "    return handler(request)\n"
     )
-    row = DefinitionRow(
-        id="1", path="views.py", language="python", is_test=False, start_line=1, end_line=7,
-        content_hash="h", kind="method", name="dispatch", symbol="views.View.dispatch",
-        signature="def dispatch(self, request):", text=text,
-    )  # fmt: skip
+    row = method_row("views.View.dispatch", "views.py", "python", text)
     facets = replace(read_facets(question), terms=("handler", "request", "class"))
     span = answering_lines(row, facets)
     # both conditions carry the words; the one testing for an absent value answers "no handler"

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from answer_fixture import follow_up, indexed
+from answer_fixture import follow_up, indexed, method_row
 from ragstrata.answer.graphs.ranking import doing_rank
 from ragstrata.app.facade import Ragstrata
 from ragstrata.core.evidence import Hit
@@ -238,7 +238,6 @@ def test_a_detail_follow_up_reads_a_phrase_written_as_one_name(rs: Ragstrata) ->
 
 def test_a_phrase_written_as_one_name_outweighs_its_words_apart() -> None:
     from ragstrata.answer.graphs.detail import answering_lines
-    from ragstrata.core.rows import DefinitionRow
 
     text = (
         "static String tail(String s, String close) {\n"
@@ -251,11 +250,7 @@ def test_a_phrase_written_as_one_name_outweighs_its_words_apart() -> None:
         "    return s;\n"
         "}\n"
     )
-    row = DefinitionRow(
-        id="1", path="T.java", language="java", is_test=False, start_line=1, end_line=9,
-        content_hash="h", kind="method", name="tail", symbol="T.tail",
-        signature="static String tail(String s, String close)", text=text,
-    )  # fmt: skip
+    row = method_row("T.tail", "T.java", "java", text.rstrip("\n"))
     facets = read_facets("and what does it return when the closing tag is not found?")
     facets = replace(facets, terms=("return", "closing", "tag", "found"))
     span = answering_lines(row, facets)
