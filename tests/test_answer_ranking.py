@@ -403,3 +403,47 @@ def test_a_vendored_copy_of_another_project_does_not_lead_a_how_answer(path: str
     assert doing_rank(vendored)[0]  # beside the project's own code, as examples are
     own = replace(vendored, path="source/index.js")
     assert not doing_rank(own)[0]
+
+
+def test_type_declarations_take_no_place_of_the_code_in_the_how_window() -> None:
+    from answer_fixture import plan
+    from ragstrata.answer.graphs.ranking import definition_hits, doing_rank
+    from ragstrata.core.evidence import Evidence, Requirement
+    from ragstrata.query.facets import facets_of
+
+    question = "How does chalk handle nested styles so an inner color is not cut off?"
+    aliases = [
+        replace(
+            _fn(f"source/index.Color{n}", "source/index.d.ts", f"export type Color{n} = string;"),
+            kind="type_alias",
+        )
+        for n in range(14)
+    ]
+    worker = _fn(
+        "source/index.applyStyle",
+        "source/index.js",
+        "const applyStyle = (self, string) => {\n  let styler = self[STYLER];\n"
+        "  while (styler !== undefined) {\n"
+        "    string = stringReplaceAll(string, styler.close, styler.open);\n"
+        "    styler = styler.parent;\n  }\n  return styler.openAll + string + styler.closeAll;\n};",
+    )
+    assert doing_rank(aliases[0])[0]  # a `.d.ts` file declares, no code of it runs
+    found = [*aliases, worker]
+    evidence = Evidence(
+        hits=tuple(found),
+        requirements={
+            "require_def": Requirement(
+                name="require_def", required=True, satisfied=True, hits=(aliases[0],)
+            )
+        },
+    )
+    routed = plan(question)
+    focus = facets_of(routed)
+    defs = definition_hits(routed, evidence, how=True, terms=focus.terms, concepts=focus.concepts)
+    assert defs[0] is worker
+
+
+def test_a_contraction_s_first_half_is_no_word_of_the_question() -> None:
+    groups = stem_groups(concepts_of("Why doesn't an inner color cut off the outer one?"))
+    assert not any("does" in g for g in groups)
+    assert any("colo" in g for g in groups)

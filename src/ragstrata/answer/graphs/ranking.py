@@ -50,6 +50,7 @@ _LOOP = re.compile(r"\b(?:for|while|loop|each|map)\b")
 _WORKER_WORDS = 2  # a wrapper's callee takes the lead with this many of the question's words
 _DECLARING_MIN_LINES = 20  # a callable this long whose signature takes ...
 _SIGNATURE_SHARE = 0.5  # ... this share of its lines declares parameters, it does no work
+_DECLARATION_FILES = (".d.ts", ".d.mts", ".d.cts", ".pyi")
 _WORKER_HOPS = 2  # how far a how-answer follows a thin wrapper to the function doing the work
 
 
@@ -108,8 +109,12 @@ def definition_hits(
         order = {id(h): n for n, h in enumerate(hits)}
         # «JSONP-запросы»: the Latin half of a Russian compound names `jsonp` exactly
         halves = {h.lower() for t in tokenize(plan.query_plan.raw) for h in latin_halves(t.text)}
+        # the window holds the first candidates of the project's own code (type declarations,
+        # vendored copies and examples retrieval ranked high take no place of theirs)
+        own_code = [h for h in hits if not doing_rank(h)[0]][:_HOW_WINDOW]
+        window = [h for h in hits if h in own_code or order[id(h)] < _HOW_WINDOW]
         head = sorted(
-            hits[:_HOW_WINDOW],
+            window,
             key=lambda h: (
                 *doing_rank(h),
                 last_name(h.symbol or "").lower() not in halves,
@@ -123,7 +128,7 @@ def definition_hits(
             head = _predicate_first(head, groups)
         if reader is not None:
             head = _raiser_first(head, hits[:_ERROR_SEEDS], reader)
-        hits = head + hits[_HOW_WINDOW:]
+        hits = head + [h for h in hits if h not in window]
     return disjoint_hits(hits)[:MAX_DEFINITIONS]
 
 
@@ -294,7 +299,12 @@ def doing_rank(hit: Hit) -> tuple[bool, int]:
     function with a body before a one-line accessor or an attribute writer, before types and
     declarations (a function that is mostly its parameter list among them)."""
     language = detect_language(hit.path)
-    beside = peripheral_path(hit.path) or is_test(hit.path, language) or _inline_test(hit, language)
+    beside = (
+        peripheral_path(hit.path)
+        or is_test(hit.path, language)
+        or _inline_test(hit, language)
+        or hit.path.endswith(_DECLARATION_FILES)  # `index.d.ts`, a `.pyi` stub: no code runs
+    )
     kind = hit.kind or ""
     if kind in _DOING_KINDS and _mostly_signature(hit.text):
         return beside, 3  # `Argument(...)`: hundreds of declared parameters, no work
