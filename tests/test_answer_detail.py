@@ -217,3 +217,33 @@ def test_a_word_nothing_defines_names_no_dunder_of_that_name(tmp_path: Path) -> 
     cited = answer.citations[0]
     # "Enter" is the key the user pressed, not `Session.__enter__`: the answer stays in confirm
     assert cited.path == "cli/prompts.py" and cited.start_line >= 14, answer.lead
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "and what if the flag needs a value but none is given?",
+        "а что будет, если значение для флага не задано?",
+    ],
+)
+def test_a_missing_value_is_answered_by_the_branch_raising_an_error_named_for_it(
+    question: str,
+) -> None:
+    text = (
+        "func (f *FlagSet) parseLong(name string, args []string) (string, error) {\n"
+        "\tflag, ok := f.formal[name]\n"
+        "\tif !ok {\n"
+        '\t\treturn "", f.ignoreUnknownValue(flag, args)\n'
+        "\t}\n"
+        "\tif len(args) > 0 {\n"
+        "\t\treturn args[0], nil\n"
+        "\t} else {\n"
+        '\t\treturn "", &ValueRequiredError{flag: flag}\n'
+        "\t}\n"
+        "}"
+    )
+    row = method_row("pflag.FlagSet.parseLong", "flag.go", "go", text)
+    facets = replace(read_facets(question), terms=("flag", "value", "given"))
+    span = answering_lines(row, facets)
+    # both branches write the flag; the one raising ValueRequiredError answers "none is given"
+    assert span is not None and span.start_line == 8, span

@@ -53,6 +53,10 @@ _ABSENT_TEST = re.compile(
     r"\.(?:is_none|is_empty|isEmpty)\(\)|\bnot\s+\w+\s*(?::|$)|\bnot\s+in\b|"
     r"!\s*\w+\.(?:has|contains|includes)\("
 )
+# an error named for a missing value: what "what if it is not given?" is answered by
+_MISSING_ERROR = re.compile(
+    r"\b\w*(?:Missing|Required|NotFound|NoSuch|Empty)\w*(?:Error|Exception)\b"
+)
 _OTHERWISE = re.compile(r"^\s*(?:\}\s*)?(?:else\b(?!\s*if)|default\s*:|_\s*=>|otherwise\b)")
 _GUARD = re.compile(r"\b(?:return|raise|throw|halt|abort)\b.*\b(?:if|unless)\b|\b(?:unless)\b")
 _COMMENT = re.compile(r"^\s*(?:#|//|/\*|\*|--|\"\"\"|''')")
@@ -218,6 +222,10 @@ def answering_lines(row: DefinitionRow, facets: QuestionFacets) -> DetailSpan | 
                     said = max(said, _phrases_in(lines[j], phrases))
             matched = len(words & stems) + said
             shape = _shape_score(line, facets)
+            if "missing" in facets.details and any(
+                _MISSING_ERROR.search(lines[j]) for j in range(k, end + 1)
+            ):
+                shape += 1.5  # the branch raising `ValueRequiredError`, `MissingClaimError`
             score = 2.0 * matched + shape if matched or shape >= _SHAPE_ALONE else 0.0
         else:
             score = _line_score(line, stems, facets, phrases)
