@@ -20,7 +20,7 @@ from typing import Any
 from ragstrata.core.question import QuestionFacets
 from ragstrata.query.kinds import _lexicon as kinds_lexicon
 from ragstrata.query.kinds import question_kinds
-from ragstrata.query.lexicon import Lexicon, QTok, query_tokens
+from ragstrata.query.lexicon import Lexicon, QTok, first_verb, query_tokens
 from ragstrata.query.models import AnchorType, ConversationMode, RouterPlan, TestPolicy
 from ragstrata.query.terms import default_expander
 from ragstrata.text.morph import dictionary_pos, fold
@@ -108,7 +108,7 @@ def read_facets(question: str, tests_only: bool = False) -> QuestionFacets:
     if tests_only:
         asks.add("tests")
     opens_how = bool(toks) and toks[0].text.lower() in _leading_how()
-    if not asks and opens_how and (not _topics().find(toks) or _verb_first(toks)):
+    if not asks and opens_how and (not _topics().find(toks) or first_verb(toks[1:]) == "VERB"):
         # a topic word after a finite verb («Как log не даёт установить логгер?») is no topic
         # «Как в sinatra описать маршрут …?» asks how to do it (an infinitive), «Как fd
         # разбирает …» how it works, as "How are errors turned into …" does
@@ -134,16 +134,6 @@ def read_facets(question: str, tests_only: bool = False) -> QuestionFacets:
 
 _BEFORE_VERB = frozenset({"мне", "нам", "можно", "же", "бы", "лучше", "правильно", "теперь"})
 _PREPOSITIONS = frozenset({"в", "во", "на", "с", "со", "из", "для", "при"})
-
-
-def _verb_first(toks: Sequence[QTok]) -> bool:
-    """True when the first verb of a Russian question is a finite one («Как log не даёт
-    установить …»: how the code behaves), not an infinitive («Как установить …»)."""
-    for tok in toks[1:]:
-        pos = dictionary_pos(tok.surface) if has_cyrillic(tok.surface) else None
-        if pos in ("VERB", "INFN"):
-            return pos == "VERB"
-    return False
 
 
 def _infinitive_asked(toks: Sequence[QTok]) -> bool:

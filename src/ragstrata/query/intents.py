@@ -22,9 +22,16 @@ from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from ragstrata.errors import ConfigError
-from ragstrata.query.lexicon import Lexicon, QTok, WordSet, cue_forms, fold, query_tokens
+from ragstrata.query.lexicon import (
+    Lexicon,
+    QTok,
+    WordSet,
+    cue_forms,
+    first_verb,
+    fold,
+    query_tokens,
+)
 from ragstrata.query.models import Intent
-from ragstrata.text.morph import dictionary_pos
 from ragstrata.text.regular_file import read_regular_text
 
 __all__ = [
@@ -354,9 +361,6 @@ def asks_behaviour(toks: Sequence[QTok], words: WordSet) -> bool:
     head = toks[1:5]
     if any(t.text in _DOER for t in head[:2]):
         return False
-    pos = [dictionary_pos(t.surface) for t in head]
-    if "INFN" not in pos:
-        return True
-    # «Как log не даёт установить логгер дважды?»: a finite verb before the infinitive asks
+    # «Как log не даёт установить логгер дважды?»: a finite verb before any infinitive asks
     # how the code behaves; «Как установить …» asks how to do something
-    return "VERB" in pos[: pos.index("INFN")]
+    return first_verb(head) != "INFN"

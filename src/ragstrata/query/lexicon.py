@@ -16,7 +16,7 @@ from functools import lru_cache
 from ragstrata.text.morph import dictionary_pos, fold
 from ragstrata.text.tokens import has_cyrillic, tokenize
 
-__all__ = ["Lexicon", "QTok", "WordSet", "cue_forms", "fold", "query_tokens"]
+__all__ = ["Lexicon", "QTok", "WordSet", "cue_forms", "first_verb", "fold", "query_tokens"]
 
 
 # ---------------------------------------------------------------- morphology adapter
@@ -104,9 +104,22 @@ class _Phrase:
     text: str
 
 
+def _verb_pos(tok: QTok) -> str | None:
+    """``VERB`` for a Russian finite verb, ``INFN`` for an infinitive, else None."""
+    pos = dictionary_pos(tok.surface) if has_cyrillic(tok.surface) else None
+    return pos if pos in ("VERB", "INFN") else None
+
+
+def first_verb(toks: Sequence[QTok]) -> str | None:
+    """The kind of the first Russian verb of ``toks``: ``VERB`` (finite: «Как log не даёт
+    установить …» asks how the code behaves), ``INFN`` («Как установить …»: how to do
+    something), or None."""
+    return next((pos for tok in toks if (pos := _verb_pos(tok))), None)
+
+
 def _clause_verb(tok: QTok) -> bool:
     """True for a Russian finite verb: a phrase's words never match across one."""
-    return has_cyrillic(tok.surface) and dictionary_pos(tok.surface) == "VERB"
+    return _verb_pos(tok) == "VERB"
 
 
 class Lexicon:

@@ -31,6 +31,7 @@ from ragstrata.answer.graphs.focus import (
     peripheral_path,
     question_names,
     term_hits,
+    typed_names,
 )
 from ragstrata.answer.graphs.messages import Messages
 from ragstrata.answer.graphs.missing import nothing_found_answer
@@ -132,7 +133,7 @@ class CodeQAGraph(EvidenceGraph):
         topic = _answered_topic(plan)
         if topic:  # the previous answer's guess leads only where its lines answer best
             names = [n for n in names if n != topic]
-        typed = [n for n in question_names(plan) if n != topic]
+        typed = [n for n in typed_names(plan) if n != topic]
         carried = _answered_topic(plan, typed=False)
         if (
             carried

@@ -30,6 +30,7 @@ __all__ = [
     "not_overview_path",
     "peripheral_path",
     "term_hits",
+    "typed_names",
 ]
 
 _PERIPHERAL = frozenset(
@@ -70,6 +71,11 @@ def not_overview_path(path: str) -> bool:
 def question_names(plan: RouterPlan) -> list[str]:
     """The SYMBOL anchors the question itself names (those carried from a session when it
     names none)."""
+    return typed_names(plan) or question_symbols(plan)
+
+
+def typed_names(plan: RouterPlan) -> list[str]:
+    """The SYMBOL anchors the question itself writes, as written (none carried)."""
     raw = plan.query_plan.raw
     own = []
     for a in plan.query_plan.anchors:
@@ -79,7 +85,7 @@ def question_names(plan: RouterPlan) -> list[str]:
         start = a.span.start if a.span is not None else 0
         sigil = raw[start - 1] if 0 < start <= len(raw) and raw[start - 1] == "$" else ""
         own.append(sigil + a.value)
-    return list(dict.fromkeys(own)) or question_symbols(plan)
+    return list(dict.fromkeys(own))
 
 
 def absent_names(reader: IndexReader, plan: RouterPlan) -> list[str]:

@@ -112,7 +112,8 @@ def definition_hits(
         # the window holds the first candidates of the project's own code (type declarations,
         # vendored copies and examples retrieval ranked high take no place of theirs)
         own_code = [h for h in hits if not doing_rank(h)[0]][:_HOW_WINDOW]
-        window = [h for h in hits if h in own_code or order[id(h)] < _HOW_WINDOW]
+        taken = {id(h) for h in (*own_code, *hits[:_HOW_WINDOW])}
+        window = [h for h in hits if id(h) in taken]
         head = sorted(
             window,
             key=lambda h: (
@@ -128,7 +129,7 @@ def definition_hits(
             head = _predicate_first(head, groups)
         if reader is not None:
             head = _raiser_first(head, hits[:_ERROR_SEEDS], reader)
-        hits = head + [h for h in hits if h not in window]
+        hits = head + [h for h in hits if id(h) not in taken]
     return disjoint_hits(hits)[:MAX_DEFINITIONS]
 
 
