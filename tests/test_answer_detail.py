@@ -247,3 +247,84 @@ def test_a_missing_value_is_answered_by_the_branch_raising_an_error_named_for_it
     span = answering_lines(row, facets)
     # both branches write the flag; the one raising ValueRequiredError answers "none is given"
     assert span is not None and span.start_line == 8, span
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "and how many edits apart can a suggestion be?",
+        "а сколько правок допускается между словом и подсказкой?",
+    ],
+)
+def test_how_many_is_answered_by_the_bound_the_code_compares_with(question: str) -> None:
+    text = (
+        "export function suggestSimilar(word, candidates) {\n"
+        "  word = word.slice(2);\n"
+        "  let similar = [];\n"
+        "  let bestDistance = maxDistance;\n"
+        "  candidates.forEach((candidate) => {\n"
+        "    const distance = editDistance(word, candidate);\n"
+        "    if (distance <= bestDistance) similar.push(candidate);\n"
+        "  });\n"
+        "  return similar;\n"
+        "}"
+    )
+    row = method_row("lib/suggestSimilar.suggestSimilar", "lib/suggestSimilar.js", "js", text)
+    facets = replace(read_facets(question), terms=("edits", "apart", "suggestion"))
+    assert "amount" in facets.details
+    span = answering_lines(row, facets)
+    # the bound (`maxDistance`), not `slice(2)` nor the line merely naming the edit distance
+    assert span is not None and (span.start_line, span.end_line) == (4, 4), span
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "and what if the user just presses Enter?",
+        "а что будет, если пользователь просто нажал Enter?",
+    ],
+)
+def test_pressing_enter_alone_is_answered_by_the_check_for_an_empty_string(question: str) -> None:
+    text = (
+        "def confirm(text, default=False):\n"
+        "    while True:\n"
+        "        value = read_line(text).lower().strip()\n"
+        '        if value in ("y", "yes"):\n'
+        "            rv = True\n"
+        '        elif value in ("n", "no"):\n'
+        "            rv = False\n"
+        '        elif default is not None and value == "":\n'
+        "            rv = default\n"
+        "        else:\n"
+        "            continue\n"
+        "        break\n"
+        "    return rv"
+    )
+    row = method_row("click.termui.confirm", "src/click/termui.py", "python", text)
+    facets = replace(read_facets(question), terms=("user", "presses", "enter"))
+    assert "missing" in facets.details
+    span = answering_lines(row, facets)
+    assert span is not None and span.start_line == 8, span
+
+
+def test_a_value_tested_as_not_empty_is_no_check_for_a_missing_one() -> None:
+    text = (
+        "func (f *FlagSet) parseLongArg(name string, a []string) (string, error) {\n"
+        "\tif len(split) == 2 {\n"
+        "\t\tvalue = split[1]\n"
+        '\t} else if flag.NoOptDefVal != "" {\n'
+        "\t\tvalue = flag.NoOptDefVal\n"
+        "\t} else if len(a) > 0 {\n"
+        "\t\tvalue = a[0]\n"
+        "\t} else {\n"
+        "\t\terr = f.fail(&ValueRequiredError{flag: flag})\n"
+        "\t}\n"
+        "\treturn value, err\n"
+        "}"
+    )
+    row = method_row("pflag.FlagSet.parseLongArg", "flag.go", "go", text)
+    question = "and what if the flag needs a value but none is given?"
+    facets = replace(read_facets(question), terms=("flag", "value", "given"))
+    span = answering_lines(row, facets)
+    # `!= ""` asks for a value that is there; the branch raising ValueRequiredError answers
+    assert span is not None and span.start_line == 8, span

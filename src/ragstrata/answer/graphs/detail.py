@@ -51,7 +51,16 @@ _ERROR = re.compile(
 _ABSENT_TEST = re.compile(
     r"\bis\s+(?:not\s+)?None\b|[!=]==?\s*(?:None|nil|null|undefined)\b|"
     r"\.(?:is_none|is_empty|isEmpty)\(\)|\bnot\s+\w+\s*(?::|$)|\bnot\s+in\b|"
-    r"!\s*\w+\.(?:has|contains|includes)\("
+    r"!\s*\w+\.(?:has|contains|includes)\(|"
+    # equal to an empty string (Enter pressed alone); `!= ""` tests for a value
+    r"(?<![!=<>])===?\s*(?:\"\"|''|``)|\blen\(\w+\)\s*==\s*0\b"
+)
+# a bound or a count ("how many edits apart?"): a number past 0 and 1 assigned or compared
+# with (not `slice(2)`), or a `max…` / `limit` name
+_AMOUNT = re.compile(
+    r"(?:[=<>:]|\breturn)\s*(?:[2-9]|\d{2,}|\d*\.\d+)(?![\w.])|"
+    r"(?<![\w.])(?:[2-9]|\d{2,}|\d*\.\d+)\s*[<>]|"
+    r"\b(?:max|min|limit|threshold|MAX|MIN|LIMIT)(?:[A-Z_]\w*)?\b|\b[a-z]+(?:Max|Min|Limit)\w*"
 )
 # an error named for a missing value: what "what if it is not given?" is answered by
 _MISSING_ERROR = re.compile(
@@ -157,6 +166,8 @@ def _shape_score(line: str, facets: QuestionFacets) -> float:
         score += 1.5
     if "error" in facets.details and _ERROR.search(line):
         score += 1.5
+    if "amount" in facets.details and _AMOUNT.search(line):
+        score += 3.0
     return score
 
 
