@@ -403,6 +403,32 @@ def test_rust_macros_are_not_the_function_of_the_same_name():
     assert repo.call("src/fmt.rs", 18, "format!").resolution == "external"
 
 
+RUST_REEXPORT = {
+    # the crate root brings `parse_spec` in from its own module; a sibling module imports it
+    # from the root (`use crate::parse_spec;`), as env_logger's filter crate does
+    "crates/filter/src/lib.rs": "mod parser;\nmod filter;\n\nuse parser::parse_spec;\n",
+    "crates/filter/src/parser.rs": (
+        "pub(crate) fn parse_spec(spec: &str) -> usize {\n"  # 1
+        "    spec.len()\n"  # 2
+        "}\n"  # 3
+    ),
+    "crates/filter/src/filter.rs": (
+        "use crate::parse_spec;\n"  # 1
+        "\n"  # 2
+        "pub fn parse(filters: &str) -> usize {\n"  # 3
+        "    parse_spec(filters)\n"  # 4
+        "}\n"  # 5
+    ),
+}
+
+
+def test_rust_a_name_the_crate_root_imports_resolves_to_its_definition():
+    repo = Repo("rust", RUST_REEXPORT)
+    # `use crate::parse_spec` names the root's `use parser::parse_spec`: a precise caller
+    assert repo.precise("crate::parser::parse_spec") == {"crates/filter/src/filter.rs:4"}
+    assert repo.possible("crate::parser::parse_spec") == set()
+
+
 # --------------------------------------------------------------------------- scoring
 
 

@@ -131,3 +131,19 @@ def test_a_finite_verb_first_makes_a_how_question_whatever_topic_word_follows() 
 )
 def test_what_happens_to_something_asks_how_the_code_behaves(query: str, intent: str) -> None:
     assert ROUTER.route(query)["intent"] == intent
+
+
+@pytest.mark.parametrize(
+    ("query", "symbols"),
+    [
+        ('How does it read a RUST_LOG value like "my_crate=debug,warn"?', ["RUST_LOG"]),
+        ("Как разбирается строка «my_crate=debug,warn»?", []),
+        ('What does parse_spec do with "a_b=1"?', ["parse_spec"]),
+        # one quoted name is still a name
+        ('Where is "parse_spec" defined?', ["parse_spec"]),
+    ],
+)
+def test_a_quoted_example_value_names_no_definition(query: str, symbols: list[str]) -> None:
+    anchors = ROUTER.route(query)["query_plan"]["anchors"]
+    found = [a["value"] for a in anchors if a["type"] == "SYMBOL"]
+    assert found == symbols, anchors

@@ -20,6 +20,7 @@ __all__ = [
     "LanguageInfo",
     "detect_language",
     "is_doc",
+    "is_inline_test",
     "is_test",
     "known_languages",
     "ladder_for",
@@ -195,6 +196,16 @@ def is_test(path: str, language: str) -> bool:
         return True
     info = t.languages.get(language)
     return info is not None and any(fnmatchcase(name, g) for g in info.tests)
+
+
+def is_inline_test(symbol: str, language: str) -> bool:
+    """True for a Rust unit test written beside the code it tests (``#[test] fn test_parse``
+    in ``src/line_range.rs``, or anything in a ``mod tests``): its file is no test file, the
+    definition is one."""
+    if language != "rust" or not symbol:
+        return False
+    segments = symbol.split("::")
+    return segments[-1].startswith("test_") or "tests" in segments[:-1]
 
 
 @lru_cache(maxsize=1)

@@ -68,6 +68,10 @@ _INLINE_CHARS = 80  # a one-line backticked expression this short is about its n
 _URL_RE = re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.\-]*://[^\s`'\"<>«»]+|\bwww\.[^\s`'\"<>«»]+")
 # A run of N backticks up to the next run of exactly N (possessive: no quadratic backtracking).
 _BACKTICK_RE = re.compile(r"(?<!`)(`++)(.*?[^`])\1(?!`)", re.DOTALL)
+# a quoted example value ("my_crate=debug,warn", «a=1; b=2»): data the question shows, whose
+# parts name nothing the user asks about
+_QUOTED_RE = re.compile(r'"([^"\n]+)"|«([^»\n]+)»|“([^”\n]+)”')
+_EXAMPLE_MARKS = re.compile(r"[=,;&|]")
 _SLASH_RE = re.compile(
     r"(?<![\w.~/\\@%+-])(?:[A-Za-z]:[\\/]|~[\\/]|\.{1,2}[\\/]|[\\/])?(?:[\w.@+~%-]+[\\/])+[\w.@+~%-]*"
 )
@@ -108,6 +112,15 @@ def _backticks(raw: str, rules: PathRules, repo: RepoContext, out: Extraction) -
                     out.add(anchor_at(AnchorType.DOC_REF, raw, s, e, "file", kind[1]), claim=False)
                 continue
         out.add(anchor_at(AnchorType.SYMBOL, raw, s, e, "backticked", 0.95))
+
+
+def _example_values(raw: str, out: Extraction) -> None:
+    """Claim each quoted example value outside backticks (``"my_crate=debug,warn"``): its
+    identifier-shaped parts are data, never a definition the question requires."""
+    for m in _QUOTED_RE.finditer(raw):
+        inside = any(s <= m.start() < e for s, e in out.code_spans)
+        if not inside and _EXAMPLE_MARKS.search(m.group(0)):
+            out.claim(m.start(), m.end())
 
 
 def _path_like(text: str, rules: PathRules, repo: RepoContext) -> bool:
@@ -311,6 +324,7 @@ def extract_anchors(
         out.claim(m.start(), m.end())
         out.code_spans.append((m.start(), m.end()))
     _backticks(raw, rules, repo, out)
+    _example_values(raw, out)
     _frames(raw, 0, len(raw), out)
     _paths(raw, rules, repo, out)
     toks = tokenize(raw)

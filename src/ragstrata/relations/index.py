@@ -272,6 +272,9 @@ def normalise_import(rel: RelationLike, index: Index) -> str:
             if head == "super":
                 module = module.rpartition("::")[0] or module
             return module + "::" + tail if tail else module
+        local = f"{module_of(rel)}::{name}"  # `use parser::parse_spec;` beside `mod parser;`
+        if head != "crate" and tail and index.known(local):
+            return local
     return name.removesuffix(".*").removesuffix("::*")
 
 

@@ -202,6 +202,8 @@ class _Resolver:
                 if hit:
                     return Target(hit, EXACT)
             target = imports.aliases.get(name)
+            if target and not index.known(target) and rel.language == "rust":
+                target = self._rust_reexported(target, rel) or target
             if target and index.known(target):
                 return Target(target, EXACT)
             if name in imports.external:
@@ -266,6 +268,26 @@ class _Resolver:
         if target is None or not self.index.known(target):
             return None
         return target if len(rest) == 1 else self.index.member(target, rest[1:])
+
+    def _rust_reexported(self, target: str, rel: RelationRow) -> str | None:
+        """``use crate::parse_spec;`` where the crate root only ``use``s ``parser::parse_spec``:
+        the definition the named module's own import binds (the crate of ``rel``'s file)."""
+        module, _, last = target.rpartition("::")
+        parts = rel.path.split("/")
+        if module.split("::")[0] != "crate" or "src" not in parts[:-1]:
+            return None
+        base = "/".join(parts[: len(parts) - parts[::-1].index("src")])
+        inner = "/".join(module.split("::")[1:])
+        paths = [f"{base}/{inner}.rs", f"{base}/{inner}/mod.rs"] if inner else [
+            f"{base}/lib.rs",
+            f"{base}/main.rs",
+        ]
+        for path in paths:
+            imports = self.file_imports(path)
+            found = imports.aliases.get(last) if imports is not None else None
+            if found and self.index.known(found):
+                return found
+        return None
 
     # -- receivers ------------------------------------------------------------------------------
     def type_of(self, hint: str, rel: RelationRow, depth: int = 0) -> Target:

@@ -60,7 +60,7 @@ from ragstrata.answer.graphs.sections import (
 from ragstrata.answer.graphs.settings import settings_part
 from ragstrata.core.answer import Answer
 from ragstrata.core.evidence import Evidence, Hit
-from ragstrata.core.languages import detect_language, is_test
+from ragstrata.core.languages import detect_language, is_inline_test, is_test
 from ragstrata.core.names import last_segment
 from ragstrata.core.question import QuestionFacets
 from ragstrata.core.rows import DefinitionRow, RelationRow
@@ -461,7 +461,9 @@ class CodeQAGraph(EvidenceGraph):
         # non-test first, resolved targets (this repository's own code) before builtins and
         # library calls
         found = self.resolver.relations(symbol, direction, kinds, limit=50)
-        return [s.row for s in found if isinstance(s.row, RelationRow)]
+        rows = [s.row for s in found if isinstance(s.row, RelationRow)]
+        # a Rust unit test beside the code (`mod tests`) is a test use, listed after the code's
+        return sorted(rows, key=lambda r: r.is_test or is_inline_test(r.from_symbol, r.language))
 
 
 def _identifier_likeness(name: str) -> int:

@@ -20,7 +20,7 @@ from ragstrata.answer.graphs.base import (
 from ragstrata.answer.graphs.detail import names_any, stem_groups, word_stems
 from ragstrata.answer.graphs.focus import peripheral_path
 from ragstrata.core.evidence import Evidence, Hit
-from ragstrata.core.languages import detect_language, is_test
+from ragstrata.core.languages import detect_language, is_inline_test, is_test
 from ragstrata.core.rows import DefinitionRow, RelationRow
 from ragstrata.core.values import Direction, SymbolMode, scored_row
 from ragstrata.query.models import RouterPlan
@@ -303,7 +303,7 @@ def doing_rank(hit: Hit) -> tuple[bool, int]:
     beside = (
         peripheral_path(hit.path)
         or is_test(hit.path, language)
-        or _inline_test(hit, language)
+        or is_inline_test(hit.symbol or "", language)
         or hit.path.endswith(_DECLARATION_FILES)  # `index.d.ts`, a `.pyi` stub: no code runs
     )
     kind = hit.kind or ""
@@ -348,16 +348,6 @@ def _reads_a_field(text: str) -> bool:
     ]
     body = [line for line in lines[1:] if line not in ("}", "end", "};")]
     return len(body) == 1 and bool(_FIELD_RETURN.match(body[0]))
-
-
-def _inline_test(hit: Hit, language: str) -> bool:
-    """A Rust unit test written beside the code it tests (``#[test] fn test_parse_fail`` in
-    ``src/line_range.rs``, or anything in a ``mod tests``): the file is no test file, the
-    function is one."""
-    if language != "rust" or not hit.symbol:
-        return False
-    segments = hit.symbol.split("::")
-    return segments[-1].startswith("test_") or "tests" in segments[:-1]
 
 
 def _mostly_signature(text: str) -> bool:
