@@ -278,10 +278,14 @@ class _Resolver:
             return None
         base = "/".join(parts[: len(parts) - parts[::-1].index("src")])
         inner = "/".join(module.split("::")[1:])
-        paths = [f"{base}/{inner}.rs", f"{base}/{inner}/mod.rs"] if inner else [
-            f"{base}/lib.rs",
-            f"{base}/main.rs",
-        ]
+        paths = (
+            [f"{base}/{inner}.rs", f"{base}/{inner}/mod.rs"]
+            if inner
+            else [
+                f"{base}/lib.rs",
+                f"{base}/main.rs",
+            ]
+        )
         for path in paths:
             imports = self.file_imports(path)
             found = imports.aliases.get(last) if imports is not None else None
