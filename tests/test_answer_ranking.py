@@ -447,3 +447,66 @@ def test_a_contraction_s_first_half_is_no_word_of_the_question() -> None:
     groups = stem_groups(concepts_of("Why doesn't an inner color cut off the outer one?"))
     assert not any("does" in g for g in groups)
     assert any("colo" in g for g in groups)
+
+
+ENV_FILES = {
+    "pyproject.toml": '[project]\nname = "envfile"\nversion = "1.0"\n',
+    "envfile/main.py": '''
+        import os
+
+
+        def load_env(path=None, override=False):
+            """Load the variables of a .env file into the environment.
+
+            A variable already set in the environment is kept unless override is true; when
+            no path is given, the file is looked up from the current folder upwards.
+            """
+            if path is None:
+                path = find_env_file()
+            values = read_values(path)
+            return set_environment_variables(values, override)
+
+
+        def set_environment_variables(values, override):
+            changed = False
+            for key, value in values.items():
+                if key in os.environ and not override:
+                    continue
+                os.environ[key] = value
+                changed = True
+            return changed
+
+
+        def find_env_file(name=".env"):
+            folder = os.getcwd()
+            while True:
+                candidate = os.path.join(folder, name)
+                if os.path.isfile(candidate):
+                    return candidate
+                parent = os.path.dirname(folder)
+                if parent == folder:
+                    return ""
+                folder = parent
+
+
+        def read_values(path):
+            with open(path) as stream:
+                return dict(line.strip().split("=", 1) for line in stream if "=" in line)
+        ''',
+}
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What happens to a variable that is already set in the environment when the file "
+        "is loaded?",
+        "Что происходит с переменной, которая уже задана в окружении, при загрузке файла?",
+    ],
+)
+def test_a_documented_entry_point_hands_the_lead_to_the_callee_named_by_the_question(
+    tmp_path: Path, question: str
+) -> None:
+    # `load_env`'s docstring tells the whole story; the function it calls named "set
+    # environment variables" does the work the question asks about
+    assert _lead(tmp_path, ENV_FILES, question) == ("envfile/main.py", 16)

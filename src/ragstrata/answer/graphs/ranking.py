@@ -129,6 +129,7 @@ def definition_hits(
             head = _predicate_first(head, groups)
         if reader is not None:
             head = _raiser_first(head, hits[:_ERROR_SEEDS], reader)
+            head = _named_callee(head, reader, groups)
         hits = head + [h for h in hits if id(h) not in taken]
     return disjoint_hits(hits)[:MAX_DEFINITIONS]
 
@@ -239,6 +240,43 @@ def _raiser_first(head: list[Hit], seeds: list[Hit], reader: IndexReader) -> lis
         if hit.symbol in raisers and doing_rank(hit) == (False, 0):
             return [hit, *(h for h in head if h is not hit)]
     return head
+
+
+_DOC_WORDS = 2  # an entry point whose documentation carries this many of the question's words
+_DOC_COMMENT = re.compile(r"^\s*(?:///?|/?\*+|#)")
+
+
+def _doc_of(text: str) -> str:
+    """The documentation a definition's text carries: its docstrings and comment lines."""
+    docs = _DOCSTRING.findall(text)
+    comments = [line for line in text.splitlines() if _DOC_COMMENT.match(line)]
+    return "\n".join([*docs, *comments])
+
+
+def _named_callee(head: list[Hit], reader: IndexReader, groups: list[set[str]]) -> list[Hit]:
+    """An entry point whose docstring tells the whole story (``load_dotenv``) hands the lead
+    to the candidate it calls whose own name says what the question asks, better than its
+    own name does (``set_as_environment_variables`` for "what happens to a variable already
+    set in the environment?", ``find_dotenv`` for «как ищет файл»): the one best such."""
+    if len(head) < 2 or head[0].kind not in ("function", "method") or not groups:
+        return head
+    lead = head[0]
+    if _words_in(_doc_of(lead.text), groups) < _DOC_WORDS or _loops(lead.text):
+        return head  # its own code tells how (`static!`), or it loops over the work itself
+    called = {row.symbol for row in resolved_callees(reader, lead.symbol or "")}
+    least = _words_in(_own_name(lead), groups)
+    found = sorted(
+        (
+            (_words_in(_own_name(hit), groups), -n, n)
+            for n, hit in enumerate(head[1:_HOW_WINDOW], 1)
+            if hit.symbol in called and doing_rank(hit) == (False, 0)
+        ),
+        reverse=True,
+    )
+    if not found or found[0][0] <= least or (len(found) > 1 and found[1][0] == found[0][0]):
+        return head
+    best = head[found[0][2]]
+    return [best, *(h for h in head if h is not best)]
 
 
 _WHETHER = re.compile(r"(?i)\bwhether\b|\bли\b")
