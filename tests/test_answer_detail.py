@@ -328,3 +328,58 @@ def test_a_value_tested_as_not_empty_is_no_check_for_a_missing_one() -> None:
     span = answering_lines(row, facets)
     # `!= ""` asks for a value that is there; the branch raising ValueRequiredError answers
     assert span is not None and span.start_line == 8, span
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "and what status code does it answer with by default?",
+        "а какой код ответа у него по умолчанию?",
+    ],
+)
+def test_by_default_is_answered_by_the_value_set_when_none_was_given(question: str) -> None:
+    text = (
+        "func ThrottleWithOpts(opts ThrottleOpts) func(http.Handler) http.Handler {\n"
+        "\tif opts.Limit < 1 {\n"
+        '\t\tpanic("Throttle expects limit > 0")\n'
+        "\t}\n"
+        "\tstatusCode := opts.StatusCode\n"
+        "\tif statusCode == 0 {\n"
+        "\t\tstatusCode = http.StatusTooManyRequests\n"
+        "\t}\n"
+        "\tt := throttler{statusCode: statusCode}\n"
+        "\treturn t.handler\n"
+        "}"
+    )
+    row = method_row("middleware.ThrottleWithOpts", "middleware/throttle.go", "go", text)
+    facets = replace(read_facets(question), terms=("status", "code", "answer", "default"))
+    assert "missing" in facets.details
+    span = answering_lines(row, facets)
+    # the zero value means none was given: the branch setting the default answers
+    assert span is not None and (span.start_line, span.end_line) == (6, 8), span
+
+
+def test_more_than_one_of_something_is_answered_by_the_check_naming_it() -> None:
+    text = (
+        "pub(crate) fn parse_spec(spec: &str) -> ParseResult {\n"
+        "    let mut result = ParseResult::default();\n"
+        "    let mut parts = spec.split('/');\n"
+        "    let mods = parts.next();\n"
+        "    if parts.next().is_some() {\n"
+        "        result.add_error(format!(\"invalid spec '{spec}' (too many '/'s)\"));\n"
+        "        return result;\n"
+        "    }\n"
+        "    if let Ok(num) = mods.parse() {\n"
+        "        result.add_directive(num);\n"
+        "    } else {\n"
+        "        result.add_error(format!(\"invalid spec '{spec}'\"));\n"
+        "    }\n"
+        "    result\n"
+        "}"
+    )
+    row = method_row("crate::parser::parse_spec", "src/parser.rs", "rust", text)
+    question = "and what if the string has more than one slash?"
+    facets = replace(read_facets(question), terms=("string", "one", "slash"))
+    span = answering_lines(row, facets)
+    # the check writing '/' answers; an `else` naming nothing is no branch "past the listed ones"
+    assert span is not None and span.start_line == 5, span

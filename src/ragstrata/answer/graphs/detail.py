@@ -52,8 +52,9 @@ _ABSENT_TEST = re.compile(
     r"\bis\s+(?:not\s+)?None\b|[!=]==?\s*(?:None|nil|null|undefined)\b|"
     r"\.(?:is_none|is_empty|isEmpty)\(\)|\bnot\s+\w+\s*(?::|$)|\bnot\s+in\b|"
     r"!\s*\w+\.(?:has|contains|includes)\(|"
-    # equal to an empty string (Enter pressed alone); `!= ""` tests for a value
-    r"(?<![!=<>])===?\s*(?:\"\"|''|``)|\blen\(\w+\)\s*==\s*0\b"
+    # equal to an empty string (Enter pressed alone) or a Go zero value (`statusCode == 0`:
+    # none was given, the default follows); `!= ""` tests for a value
+    r"(?<![!=<>])===?\s*(?:\"\"|''|``|0\b)|\blen\(\w+\)\s*==\s*0\b"
 )
 # a bound or a count ("how many edits apart?"): a number past 0 and 1 assigned or compared
 # with (not `slice(2)`), or a `max…` / `limit` name
@@ -156,6 +157,8 @@ def _shape_score(line: str, facets: QuestionFacets) -> float:
     score = 0.0
     if "otherwise" in facets.details and _OTHERWISE.search(line):
         score += 3.0
+    elif "excess" in facets.details and _OTHERWISE.search(line):
+        score += 1.5  # past the listed ones, unless a line names what there is too much of
     if "missing" in facets.details and _GUARD.search(line):
         score += 3.0
     elif "missing" in facets.details and _CONDITION.search(line) and _ABSENT_TEST.search(line):
