@@ -383,3 +383,62 @@ def test_more_than_one_of_something_is_answered_by_the_check_naming_it() -> None
     span = answering_lines(row, facets)
     # the check writing '/' answers; an `else` naming nothing is no branch "past the listed ones"
     assert span is not None and span.start_line == 5, span
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["and what if the same name appears twice?", "а что если одно имя встречается дважды?"],
+)
+def test_twice_is_answered_by_the_check_for_one_already_there(question: str) -> None:
+    text = (
+        "export function parseCookie(str: string): Cookies {\n"
+        "  const obj: Cookies = {};\n"
+        "  let index = 0;\n"
+        "  do {\n"
+        "    const eqIdx = str.indexOf('=', index);\n"
+        "    const key = str.slice(index, eqIdx).trim();\n"
+        "    if (obj[key] === undefined) {\n"
+        "      obj[key] = decode(str.slice(eqIdx + 1));\n"
+        "    }\n"
+        "    index = str.indexOf(';', index) + 1;\n"
+        "  } while (index > 0);\n"
+        "  return obj;\n"
+        "}"
+    )
+    row = method_row("src/index.parseCookie", "src/index.ts", "typescript", text)
+    facets = replace(read_facets(question), terms=("same", "name", "appears", "twice"))
+    assert "repeat" in facets.details
+    span = answering_lines(row, facets)
+    assert span is not None and span.start_line == 7, span
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "and what happens with an unknown priority value?",
+        "а что будет с неизвестным значением приоритета?",
+    ],
+)
+def test_an_unknown_value_is_answered_by_the_default_branch(question: str) -> None:
+    text = (
+        "export function stringify(cookie: SetCookie): string {\n"
+        "  const value = cookie.value == null ? '' : enc(cookie.value);\n"
+        "  let str = cookie.name + '=' + value;\n"
+        "  switch (cookie.priority) {\n"
+        "    case 'low':\n"
+        "      str += '; Priority=Low';\n"
+        "      break;\n"
+        "    case 'high':\n"
+        "      str += '; Priority=High';\n"
+        "      break;\n"
+        "    default:\n"
+        "      throw new TypeError(`option priority is invalid: ${cookie.priority}`);\n"
+        "  }\n"
+        "  return str;\n"
+        "}"
+    )
+    row = method_row("src/index.stringify", "src/index.ts", "typescript", text)
+    facets = replace(read_facets(question), terms=("unknown", "priority", "value"))
+    assert "otherwise" in facets.details
+    span = answering_lines(row, facets)
+    assert span is not None and (span.start_line, span.end_line) == (11, 12), span

@@ -288,6 +288,31 @@ def test_the_answer_s_topic_is_kept_weakly_and_only_when_no_symbol_was_named() -
     assert "mux.Route.Match" not in follow.query_plan.keyword_hints  # no search term
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How is the SameSite attribute written when a cookie becomes a Set-Cookie string?",
+        "Как записывается атрибут SameSite, когда cookie превращается в строку Set-Cookie?",
+    ],
+)
+def test_a_name_the_question_wrote_that_nothing_defines_gives_way_to_the_answer_s_topic(
+    question: str,
+) -> None:
+    from ragstrata.app.sessions import next_state
+    from ragstrata.query.router import Router
+
+    plan = Router().plan(question).model_dump(mode="json")
+    written = [a["value"] for a in plan["query_plan"]["anchors"] if a["type"] == "SYMBOL"]
+    assert "SameSite" in written
+    # the answer led with the function writing the attribute; no name written is defined
+    state = next_state(plan, None, "src/index.stringifySetCookie", written)
+    symbols = [(a["value"], a["subtype"]) for a in state["active_anchors"] if a["type"] == "SYMBOL"]
+    assert symbols == [("src/index.stringifySetCookie", "answer")]
+    # a name that is defined stays the topic
+    kept = next_state(plan, None, "src/index.stringifySetCookie")["active_anchors"]
+    assert [a["value"] for a in kept if a["type"] == "SYMBOL"] == written
+
+
 def test_a_callable_that_is_mostly_its_parameter_list_declares_and_does_no_work() -> None:
     from ragstrata.answer.graphs.ranking import doing_rank
     from ragstrata.core.evidence import Hit

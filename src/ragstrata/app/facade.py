@@ -261,7 +261,9 @@ class Ragstrata:
         answer = replace(answer, footer=evidence_footer(plan, evidence, answer))
         plan_dict = plan.model_dump(mode="json")
         if session:
-            sessions.save(session, next_state(plan_dict, state, answer.meta.get("topic")))
+            topic = answer.meta.get("topic")
+            undefined = answer.meta.get("undefined", ())
+            sessions.save(session, next_state(plan_dict, state, topic, undefined))
         return AskResult(
             plan=plan_dict, evidence=evidence, answer=answer, session=session, notices=notices
         )

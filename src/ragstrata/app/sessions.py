@@ -12,6 +12,7 @@ import json
 import os
 import re
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +30,10 @@ ANSWER_TOPIC_CONFIDENCE = 0.4
 
 
 def next_state(
-    plan: dict[str, Any], previous: dict[str, Any] | None, topic: str | None = None
+    plan: dict[str, Any],
+    previous: dict[str, Any] | None,
+    topic: str | None = None,
+    undefined: Sequence[str] = (),
 ) -> dict[str, Any]:
     """The conversation state after answering ``plan``.
 
@@ -38,14 +42,18 @@ def next_state(
     named no symbol ("how does it decide which route matches?") keeps the definition its answer
     led with (``topic``) as a weak topic (subtype ``answer``, :data:`ANSWER_TOPIC_CONFIDENCE`):
     the next question's retrieval hardly leans on it, and a follow-up about a detail is answered
-    inside it only when its lines answer better than what retrieval found.
+    inside it only when its lines answer better than what retrieval found. A name the
+    question wrote that nothing defines (``undefined``: "the SameSite attribute", a header)
+    is no topic: the definition the answer led with is.
     """
     anchors = []
-    seen: set[tuple[str, str]] = set()
+    seen: set[tuple[str, str]] = {("SYMBOL", name) for name in undefined}
     own = [
         a
         for a in plan["query_plan"]["anchors"]
-        if a["type"] == "SYMBOL" and a.get("source", "query") == "query"
+        if a["type"] == "SYMBOL"
+        and a.get("source", "query") == "query"
+        and a["value"] not in undefined
     ]
     if topic and not own:
         seen.add(("SYMBOL", topic))

@@ -46,7 +46,7 @@ _MODULE_WORDS = re.compile(
     r"(?!\w)"
 )
 _TEST_WORDS = re.compile(r"(?i)(?<!\w)(?:тест\w*|test\w*|spec\w*|fixture\w*)")
-DETAILS = ("returns", "condition", "error", "otherwise", "missing", "amount", "excess")
+DETAILS = ("returns", "condition", "error", "otherwise", "missing", "amount", "excess", "repeat")
 TOPICS = ("install", "build", "usage", "overview", "parts")
 
 

@@ -237,6 +237,8 @@ class CodeQAGraph(EvidenceGraph):
         answer = self.extractive_answer(parts, citations, msgs, lead=lead)
         if defs and defs[0].symbol and setting is None:
             answer.meta["topic"] = defs[0].symbol  # what a follow-up may ask about
+            # a name the question wrote that nothing defines is no topic of the conversation
+            answer.meta["undefined"] = [n for n in typed_names(plan) if not self._defined(n)]
         return answer
 
     # ------------------------------------------------------------------ parts

@@ -41,7 +41,7 @@ MAX_LINES = 8
 _WORD = re.compile(r"[A-Za-z][a-z]+|[A-Z]+(?![a-z])|\d+")
 _CONDITION = re.compile(
     r"^\s*(?:\}\s*)?(?:if|elif|else\s+if|else|unless|when|case|switch|match|guard|except|catch|"
-    r"rescue|elsif)\b|\?\s*[^:]+:|=>"
+    r"rescue|elsif)\b|^\s*default\s*:|\?\s*[^:]+:|=>"
 )
 _RETURN = re.compile(r"\b(?:return|yield|Ok\(|Some\(|None\b|nil\b|null\b)")
 _ERROR = re.compile(
@@ -55,6 +55,10 @@ _ABSENT_TEST = re.compile(
     # equal to an empty string (Enter pressed alone) or a Go zero value (`statusCode == 0`:
     # none was given, the default follows); `!= ""` tests for a value
     r"(?<![!=<>])===?\s*(?:\"\"|''|``|0\b)|\blen\(\w+\)\s*==\s*0\b"
+)
+# a test whether something is there already: what "what if it appears twice?" is answered by
+_PRESENCE_TEST = re.compile(
+    _ABSENT_TEST.pattern + r"|\bin\s+(?:self\.)?\w+|\.(?:has|contains|includes|exists)\w*\(|, ok\b"
 )
 # a bound or a count ("how many edits apart?"): a number past 0 and 1 assigned or compared
 # with (not `slice(2)`), or a `max…` / `limit` name
@@ -169,6 +173,8 @@ def _shape_score(line: str, facets: QuestionFacets) -> float:
         score += 1.5
     if "error" in facets.details and _ERROR.search(line):
         score += 1.5
+    if "repeat" in facets.details and _CONDITION.search(line) and _PRESENCE_TEST.search(line):
+        score += 3.0  # `if (obj[key] === undefined)`: only the first one is kept
     if "amount" in facets.details and _AMOUNT.search(line):
         score += 3.0
     return score
