@@ -10,12 +10,13 @@ overview names, each with the first sentence of its doc comment.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 
 from ragstrata.answer.graphs.base import CitationList, first_sentence, short_name
 from ragstrata.answer.graphs.focus import peripheral_path
 from ragstrata.answer.graphs.messages import Messages
-from ragstrata.answer.graphs.sections import readme_parts
+from ragstrata.answer.graphs.sections import doc_rank, readme_parts
 from ragstrata.core.languages import detect_language, is_test
 from ragstrata.core.rows import DefinitionRow
 from ragstrata.core.values import DefinitionKey, SymbolMode
@@ -64,21 +65,40 @@ def central_definitions(reader: IndexReader, limit: int = MAX_CENTRAL) -> list[D
         if owner is not None and defs[owner].path != rel.path:
             users[owner].add(rel.path)
     ranked = sorted(users, key=lambda s: (-len(users[s]), defs[s].path, s))
+    rows: list[DefinitionRow] = []
+    for symbol in ranked[: limit * _CANDIDATES]:
+        row = reader.resolver.resolve(symbol, limit=1, modes=(SymbolMode.QUALIFIED,)).best
+        if row is not None:
+            rows.append(row)
+    # the project's public face first: the types its README names, then exported ones (a
+    # private `contextKey` every middleware uses is no part a reader asks about)
+    named = _readme_words(reader)
+    order = {row.symbol: n for n, row in enumerate(rows)}
+    rows.sort(key=lambda r: (r.name not in named, not r.is_exported, order[r.symbol]))
     out: list[DefinitionRow] = []
     per_file: dict[str, int] = defaultdict(int)
-    for symbol in ranked:
-        path = defs[symbol].path
-        if per_file[path] >= _PER_FILE:
+    for row in rows:
+        if per_file[row.path] >= _PER_FILE:
             continue
-        match = reader.resolver.resolve(symbol, limit=1, modes=(SymbolMode.QUALIFIED,))
-        row = match.best
-        if row is None:
-            continue
-        per_file[path] += 1
+        per_file[row.path] += 1
         out.append(row)
         if len(out) >= limit:
             break
     return out
+
+
+_CANDIDATES = 4  # how many times ``limit`` of the most used types are weighed
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _readme_words(reader: IndexReader) -> frozenset[str]:
+    """The identifiers the root README writes (``from cachetools import cached, LRUCache``)."""
+    readmes = sorted(
+        (p for p in reader.paths() if "/" not in p and p.lower().startswith("readme")),
+        key=lambda p: (doc_rank(p), p),
+    )
+    text = "\n".join(s.text for s in reader.sections(readmes[0])) if readmes else ""
+    return frozenset(_IDENTIFIER.findall(text))
 
 
 def parts_part(
