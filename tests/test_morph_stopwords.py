@@ -78,7 +78,9 @@ def test_russian_stopwords(word: str) -> None:
     assert is_stopword(word)
 
 
-@pytest.mark.parametrize("word", ["what", "How", "where", "the", "is", "does", "which", "of"])
+@pytest.mark.parametrize(
+    "word", ["what", "How", "where", "the", "is", "does", "which", "of", "cannot", "doesn"]
+)
 def test_english_stopwords(word: str) -> None:
     assert is_stopword(word)
 

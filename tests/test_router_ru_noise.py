@@ -147,3 +147,17 @@ def test_a_quoted_example_value_names_no_definition(query: str, symbols: list[st
     anchors = ROUTER.route(query)["query_plan"]["anchors"]
     found = [a["value"] for a in anchors if a["type"] == "SYMBOL"]
     assert found == symbols, anchors
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "What does the parser do with a line it cannot understand?",
+        "What does the router do when no route matches?",
+        "Что делает парсер со строкой, которую не может разобрать?",
+    ],
+)
+def test_what_does_it_do_with_something_asks_how_the_code_behaves(query: str) -> None:
+    from ragstrata.query.facets import read_facets
+
+    assert "how" in read_facets(query).asks
