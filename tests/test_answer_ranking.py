@@ -510,3 +510,55 @@ def test_a_documented_entry_point_hands_the_lead_to_the_callee_named_by_the_ques
     # `load_env`'s docstring tells the whole story; the function it calls named "set
     # environment variables" does the work the question asks about
     assert _lead(tmp_path, ENV_FILES, question) == ("envfile/main.py", 16)
+
+
+CACHE_FILES = {
+    "pyproject.toml": '[project]\nname = "memo"\nversion = "1.0"\n',
+    "memo/store.py": '''
+        class Store:
+            """Values kept by key, with a clock."""
+
+            def __init__(self, timer):
+                self.timer = timer
+                self.data = {}
+
+            def clear(self):
+                """Drop every entry of the cache at once, whatever its time is."""
+                with self.timer as time:
+                    self.data.clear()
+                    self.stamp = time
+        ''',
+    "memo/ttl.py": '''
+        from memo.store import Store
+
+
+        class TTLCache(Store):
+            """A time-to-live cache: each entry is dropped when its time is up."""
+
+            def __init__(self, timer, ttl):
+                Store.__init__(self, timer)
+                self.ttl = ttl
+                self.expires = {}
+
+            def expire(self, now):
+                expired = []
+                for key, when in list(self.expires.items()):
+                    if when <= now:
+                        expired.append((key, self.data.pop(key)))
+                        del self.expires[key]
+                return expired
+        ''',
+}
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How does the time-to-live cache drop entries whose time is up?",
+        "Как кэш с временем жизни удаляет записи, время которых вышло?",
+    ],
+)
+def test_the_type_retrieval_ranks_first_owns_the_method_doing_the_work(
+    tmp_path: Path, question: str
+) -> None:
+    assert _lead(tmp_path, CACHE_FILES, question) == ("memo/ttl.py", 12)
