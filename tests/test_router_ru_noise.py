@@ -161,3 +161,22 @@ def test_what_does_it_do_with_something_asks_how_the_code_behaves(query: str) ->
     from ragstrata.query.facets import read_facets
 
     assert "how" in read_facets(query).asks
+
+
+@pytest.mark.parametrize(
+    ("query", "symbol"),
+    [
+        ("How do I stop it from loading .env files through an environment variable?", None),
+        ("Is the return value of the handler checked?", None),
+        ("How does it read a global variable?", None),
+        # a name before a code-unit word still names it
+        ("Where is the render function defined?", "render"),
+        ("How does the Environment class load templates?", "Environment"),
+    ],
+)
+def test_a_compound_noun_with_a_code_unit_word_names_nothing(
+    query: str, symbol: str | None
+) -> None:
+    anchors = ROUTER.route(query)["query_plan"]["anchors"]
+    symbols = [a["value"] for a in anchors if a["type"] == "SYMBOL"]
+    assert symbols == ([symbol] if symbol else []), anchors

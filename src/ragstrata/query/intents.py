@@ -118,6 +118,7 @@ class RouterData:
     lang_symbol_re: re.Pattern[str] | None
     code_units: WordSet
     callers_before: frozenset[str]
+    unit_compounds: frozenset[str]
     section_markers: WordSet
     dir_markers: WordSet
     not_symbols: frozenset[str]
@@ -335,6 +336,9 @@ def load_router_data(cue_files: Sequence[Path] = ()) -> RouterData:
         code_units=WordSet(_strs(anchors.get("code_units"), "anchors.code_units")),
         callers_before=frozenset(
             fold(w) for w in _strs(anchors.get("callers_before"), "anchors.callers_before")
+        ),
+        unit_compounds=frozenset(
+            fold(w) for w in _strs(anchors.get("unit_compounds"), "anchors.unit_compounds")
         ),
         section_markers=WordSet(_strs(anchors.get("section_markers"), "anchors")),
         dir_markers=WordSet(_strs(anchors.get("dir_markers"), "anchors.dir_markers")),

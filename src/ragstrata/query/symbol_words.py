@@ -146,5 +146,7 @@ def names_a_symbol(raw: str, toks: Sequence[Token], i: int, data: RouterData) ->
             return True  # "auth модуль", "the Router class"
         if text.islower() and text.endswith(("ing", "ed")):
             return False  # "the calling function", "the wrapped handler": a participle
+        if text.islower() and fold(text) in data.unit_compounds:
+            return False  # "an environment variable", "the return value": one noun
         return prev is not None and fold(prev.text) in {"the", "a", "an", "this", "that"}
     return False
