@@ -113,16 +113,11 @@ def definition_hits(
         # vendored copies and examples retrieval ranked high take no place of theirs)
         own_code = [h for h in hits if not doing_rank(h)[0]][:_HOW_WINDOW]
         taken = {id(h) for h in (*own_code, *hits[:_HOW_WINDOW])}
-        # "how does the time-to-live cache drop …": the type retrieval ranks first owns the
-        # method doing it (`TTLCache.expire`), wherever retrieval ranked that method
-        members = _members_of_leading_type(hits)
-        taken |= members
         window = [h for h in hits if id(h) in taken]
         head = sorted(
             window,
             key=lambda h: (
                 *doing_rank(h),
-                id(h) not in members,
                 last_name(h.symbol or "").lower() not in halves,
                 not _in_named_part(h.path, terms),
                 order[id(h)],
@@ -141,27 +136,6 @@ def definition_hits(
 
 _FEW_WORDS = 1  # a how-answer's lead carrying at most this many of the question's words ...
 _MANY_WORDS = 3  # ... gives way to a candidate of its rank carrying this many, alone
-
-
-def _members_of_leading_type(hits: list[Hit]) -> set[int]:
-    """The methods of the class (struct, trait, interface) retrieval ranked first, when it is
-    the project's own code: the ``id`` of each such hit."""
-    lead = hits[0] if hits else None
-    if lead is None or lead.kind not in _OWNER_KINDS or doing_rank(lead)[0]:
-        return set()
-    owner = _SEGMENT_SEP.split(lead.symbol or "")
-    return {
-        id(h)
-        for h in hits
-        if h.symbol
-        and h.kind in _DOING_KINDS
-        and _SEGMENT_SEP.split(h.symbol)[:-1] == owner
-        and last_name(h.symbol).lower() not in _CONSTRUCTORS  # it sets up; others do the work
-    }
-
-
-_OWNER_KINDS = ("class", "struct", "trait", "interface")
-_CONSTRUCTORS = frozenset({"__init__", "__new__", "constructor", "new", "initialize", "init"})
 
 
 def _clear_winner(head: list[Hit], groups: list[set[str]]) -> list[Hit]:
