@@ -94,6 +94,12 @@ def test_seed_mapping_of_the_mandatory_keys() -> None:
         ("как bat убирает опасные байты", "опасные", "dangerous"),
         ("как отсортировать записи", "отсортировать", "sort"),
         ("в пределах одной файловой системы", "файловой системы", "filesystem"),
+        # calendar words: «написать «сегодня» вместо даты» is answered by `_("today")`
+        ("написать «сегодня» вместо даты", "сегодня", "today"),
+        ("«завтра» или «вчера»", "завтра", "tomorrow"),
+        ("«завтра» или «вчера»", "вчера", "yesterday"),
+        ("для даты через неделю", "неделю", "week"),
+        ("случайный разброс задержки", "разброс", "jitter"),
     ],
 )
 def test_everyday_programming_vocabulary(text: str, surface: str, expansion: str) -> None:
