@@ -442,3 +442,29 @@ def test_an_unknown_value_is_answered_by_the_default_branch(question: str) -> No
     assert "otherwise" in facets.details
     span = answering_lines(row, facets)
     assert span is not None and (span.start_line, span.end_line) == (11, 12), span
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["and what if that date is already in the past?", "а если эта дата уже в прошлом?"],
+)
+def test_the_comment_above_a_line_says_what_it_answers(question: str) -> None:
+    text = (
+        "func parseRetryAfterHeader(headers []string) (time.Duration, bool) {\n"
+        "\theader := headers[0]\n"
+        "\tretryTime, err := time.Parse(time.RFC1123, header)\n"
+        "\tif err != nil {\n"
+        "\t\treturn 0, false\n"
+        "\t}\n"
+        "\tif until := retryTime.Sub(timeNow()); until > 0 {\n"
+        "\t\treturn until, true\n"
+        "\t}\n"
+        "\t// date is in the past\n"
+        "\treturn 0, true\n"
+        "}"
+    )
+    row = method_row("retryablehttp.parseRetryAfterHeader", "client.go", "go", text)
+    facets = replace(read_facets(question), terms=("date", "already", "past"))
+    span = answering_lines(row, facets)
+    # the code says nothing of a past date; the comment right above its line does
+    assert span is not None and span.start_line == 11, span

@@ -233,6 +233,8 @@ def answering_lines(row: DefinitionRow, facets: QuestionFacets) -> DetailSpan | 
         end = min(end, start + MAX_LINES - 1)
         while end > start and (not lines[end].strip() or _COMMENT.match(lines[end])):
             end -= 1  # a cut block ends on code, not on the comment of what follows
+        # the comment right above a line says what it does ("// date is in the past")
+        said_above = _comment_above(lines, start, body)
         if _CONDITION.search(line) and not _RETURN.search(line):
             words: set[str] = set()
             said = 0
@@ -241,7 +243,7 @@ def answering_lines(row: DefinitionRow, facets: QuestionFacets) -> DetailSpan | 
                     words |= _line_stems(lines[j])
                     said = max(said, _phrases_in(lines[j], phrases))
             matched = len(words & stems) + said
-            shape = _shape_score(line, facets)
+            shape = _shape_score(line, facets) + _COMMENT_WORD * len((said_above - words) & stems)
             if "missing" in facets.details and any(
                 _MISSING_ERROR.search(lines[j]) for j in range(k, end + 1)
             ):
@@ -249,12 +251,30 @@ def answering_lines(row: DefinitionRow, facets: QuestionFacets) -> DetailSpan | 
             score = 2.0 * matched + shape if matched or shape >= _SHAPE_ALONE else 0.0
         else:
             score = _line_score(line, stems, facets, phrases)
+            extra = len((said_above - _line_stems(line)) & stems)
+            if extra:
+                score = (score or _shape_score(line, facets)) + _COMMENT_WORD * extra
         if score > 0 and (best is None or (score, -start) > best[:2]):
             best = (score, -start, start, end)
     if best is None:
         return None
     score, _, start, end = best
     return DetailSpan(row.start_line + start, row.start_line + end, score)
+
+
+def _comment_above(lines: list[str], k: int, body: int) -> set[str]:
+    """The words of the comment lines right above line ``k`` (at most three, inside the
+    body)."""
+    words: set[str] = set()
+    j = k - 1
+    while j >= body and k - j <= _COMMENT_ABOVE and _COMMENT.match(lines[j]):
+        words |= word_stems(lines[j])
+        j -= 1
+    return words
+
+
+_COMMENT_ABOVE = 3
+_COMMENT_WORD = 0.5  # a word the comment above says: it breaks ties, a word of the code counts 2
 
 
 def _body_start(lines: list[str]) -> int:
