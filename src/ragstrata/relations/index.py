@@ -25,6 +25,7 @@ __all__ = [
     "normalise_import",
     "prefix_of",
     "return_type",
+    "rust_module_files",
 ]
 
 SPLIT = re.compile(r"\?\.|->|::|\.|#|\\")
@@ -216,6 +217,19 @@ def prefix_of(symbol: str, name: str) -> str:
         if head.endswith(sep):
             return head[: -len(sep)]
     return ""
+
+
+def rust_module_files(module: str, path: str) -> list[str]:
+    """The files that may hold the Rust ``module`` (``crate``, ``crate::a::b``) of the crate
+    ``path`` belongs to: ``src/lib.rs`` / ``src/main.rs``, ``src/a/b.rs`` / ``src/a/b/mod.rs``."""
+    parts = path.split("/")
+    if module.split("::")[0] != "crate" or "src" not in parts[:-1]:
+        return []
+    base = "/".join(parts[: len(parts) - parts[::-1].index("src")])
+    inner = "/".join(module.split("::")[1:])
+    if not inner:
+        return [f"{base}/lib.rs", f"{base}/main.rs"]
+    return [f"{base}/{inner}.rs", f"{base}/{inner}/mod.rs"]
 
 
 def module_of(rel: RelationLike) -> str:

@@ -44,6 +44,7 @@ from ragstrata.relations.index import (
     module_of,
     normalise_import,
     return_type,
+    rust_module_files,
 )
 
 __all__ = [
@@ -273,20 +274,7 @@ class _Resolver:
         """``use crate::parse_spec;`` where the crate root only ``use``s ``parser::parse_spec``:
         the definition the named module's own import binds (the crate of ``rel``'s file)."""
         module, _, last = target.rpartition("::")
-        parts = rel.path.split("/")
-        if module.split("::")[0] != "crate" or "src" not in parts[:-1]:
-            return None
-        base = "/".join(parts[: len(parts) - parts[::-1].index("src")])
-        inner = "/".join(module.split("::")[1:])
-        paths = (
-            [f"{base}/{inner}.rs", f"{base}/{inner}/mod.rs"]
-            if inner
-            else [
-                f"{base}/lib.rs",
-                f"{base}/main.rs",
-            ]
-        )
-        for path in paths:
+        for path in rust_module_files(module, rel.path):
             imports = self.file_imports(path)
             found = imports.aliases.get(last) if imports is not None else None
             if found and self.index.known(found):
