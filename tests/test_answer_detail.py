@@ -15,8 +15,25 @@ from pathlib import Path
 import pytest
 
 from answer_fixture import follow_up, method_row
-from ragstrata.answer.graphs.detail import answering_lines
+from ragstrata.answer.graphs.detail import DetailSpan, answering_lines
 from ragstrata.query.facets import read_facets
+
+
+def _answering(
+    symbol: str,
+    path: str,
+    language: str,
+    text: str,
+    question: str,
+    terms: tuple[str, ...],
+    detail: str = "",
+) -> DetailSpan | None:
+    """The lines of ``text`` (a definition from line 1) that answer ``question`` read with
+    ``terms``; ``detail``: the kind of detail the question must be read as asking."""
+    facets = replace(read_facets(question), terms=terms)
+    assert not detail or detail in facets.details, facets.details
+    return answering_lines(method_row(symbol, path, language, text), facets)
+
 
 VIEW_FILES = {
     "web/views.py": '''
@@ -165,16 +182,14 @@ def test_a_question_about_something_missing_is_answered_by_the_check_for_none(
         "        handler = self.default_handler\n"
         "    return handler(request)\n"
     )
-    row = method_row("views.View.dispatch", "views.py", "python", text)
-    facets = replace(read_facets(question), terms=("handler", "request", "class"))
-    span = answering_lines(row, facets)
+    where = ("views.View.dispatch", "views.py", "python")
+    terms = ("handler", "request", "class")
+    span = _answering(*where, text, question, terms)
     # both conditions carry the words; the one testing for an absent value answers "no handler"
     assert span is not None and span.start_line == 5, span
     # a key missing from a mapping is an absent value too
-    keyed = replace(
-        row, text=text.replace("if handler is None:", 'if "handler" not in vars(self):')
-    )
-    span = answering_lines(keyed, facets)
+    keyed = text.replace("if handler is None:", 'if "handler" not in vars(self):')
+    span = _answering(*where, keyed, question, terms)
     assert span is not None and span.start_line == 5, span
 
 
@@ -242,9 +257,9 @@ def test_a_missing_value_is_answered_by_the_branch_raising_an_error_named_for_it
         "\t}\n"
         "}"
     )
-    row = method_row("pflag.FlagSet.parseLong", "flag.go", "go", text)
-    facets = replace(read_facets(question), terms=("flag", "value", "given"))
-    span = answering_lines(row, facets)
+    span = _answering(
+        "pflag.FlagSet.parseLong", "flag.go", "go", text, question, ("flag", "value", "given")
+    )
     # both branches write the flag; the one raising ValueRequiredError answers "none is given"
     assert span is not None and span.start_line == 8, span
 
@@ -269,10 +284,15 @@ def test_how_many_is_answered_by_the_bound_the_code_compares_with(question: str)
         "  return similar;\n"
         "}"
     )
-    row = method_row("lib/suggestSimilar.suggestSimilar", "lib/suggestSimilar.js", "js", text)
-    facets = replace(read_facets(question), terms=("edits", "apart", "suggestion"))
-    assert "amount" in facets.details
-    span = answering_lines(row, facets)
+    span = _answering(
+        "lib/suggestSimilar.suggestSimilar",
+        "lib/suggestSimilar.js",
+        "js",
+        text,
+        question,
+        ("edits", "apart", "suggestion"),
+        detail="amount",
+    )
     # the bound (`maxDistance`), not `slice(2)` nor the line merely naming the edit distance
     assert span is not None and (span.start_line, span.end_line) == (4, 4), span
 
@@ -300,10 +320,15 @@ def test_pressing_enter_alone_is_answered_by_the_check_for_an_empty_string(quest
         "        break\n"
         "    return rv"
     )
-    row = method_row("click.termui.confirm", "src/click/termui.py", "python", text)
-    facets = replace(read_facets(question), terms=("user", "presses", "enter"))
-    assert "missing" in facets.details
-    span = answering_lines(row, facets)
+    span = _answering(
+        "click.termui.confirm",
+        "src/click/termui.py",
+        "python",
+        text,
+        question,
+        ("user", "presses", "enter"),
+        detail="missing",
+    )
     assert span is not None and span.start_line == 8, span
 
 
@@ -322,10 +347,10 @@ def test_a_value_tested_as_not_empty_is_no_check_for_a_missing_one() -> None:
         "\treturn value, err\n"
         "}"
     )
-    row = method_row("pflag.FlagSet.parseLongArg", "flag.go", "go", text)
     question = "and what if the flag needs a value but none is given?"
-    facets = replace(read_facets(question), terms=("flag", "value", "given"))
-    span = answering_lines(row, facets)
+    span = _answering(
+        "pflag.FlagSet.parseLongArg", "flag.go", "go", text, question, ("flag", "value", "given")
+    )
     # `!= ""` asks for a value that is there; the branch raising ValueRequiredError answers
     assert span is not None and span.start_line == 8, span
 
@@ -351,10 +376,15 @@ def test_by_default_is_answered_by_the_value_set_when_none_was_given(question: s
         "\treturn t.handler\n"
         "}"
     )
-    row = method_row("middleware.ThrottleWithOpts", "middleware/throttle.go", "go", text)
-    facets = replace(read_facets(question), terms=("status", "code", "answer", "default"))
-    assert "missing" in facets.details
-    span = answering_lines(row, facets)
+    span = _answering(
+        "middleware.ThrottleWithOpts",
+        "middleware/throttle.go",
+        "go",
+        text,
+        question,
+        ("status", "code", "answer", "default"),
+        detail="missing",
+    )
     # the zero value means none was given: the branch setting the default answers
     assert span is not None and (span.start_line, span.end_line) == (6, 8), span
 
@@ -377,10 +407,15 @@ def test_more_than_one_of_something_is_answered_by_the_check_naming_it() -> None
         "    result\n"
         "}"
     )
-    row = method_row("crate::parser::parse_spec", "src/parser.rs", "rust", text)
     question = "and what if the string has more than one slash?"
-    facets = replace(read_facets(question), terms=("string", "one", "slash"))
-    span = answering_lines(row, facets)
+    span = _answering(
+        "crate::parser::parse_spec",
+        "src/parser.rs",
+        "rust",
+        text,
+        question,
+        ("string", "one", "slash"),
+    )
     # the check writing '/' answers; an `else` naming nothing is no branch "past the listed ones"
     assert span is not None and span.start_line == 5, span
 
@@ -405,10 +440,15 @@ def test_twice_is_answered_by_the_check_for_one_already_there(question: str) -> 
         "  return obj;\n"
         "}"
     )
-    row = method_row("src/index.parseCookie", "src/index.ts", "typescript", text)
-    facets = replace(read_facets(question), terms=("same", "name", "appears", "twice"))
-    assert "repeat" in facets.details
-    span = answering_lines(row, facets)
+    span = _answering(
+        "src/index.parseCookie",
+        "src/index.ts",
+        "typescript",
+        text,
+        question,
+        ("same", "name", "appears", "twice"),
+        detail="repeat",
+    )
     assert span is not None and span.start_line == 7, span
 
 
@@ -437,10 +477,15 @@ def test_an_unknown_value_is_answered_by_the_default_branch(question: str) -> No
         "  return str;\n"
         "}"
     )
-    row = method_row("src/index.stringify", "src/index.ts", "typescript", text)
-    facets = replace(read_facets(question), terms=("unknown", "priority", "value"))
-    assert "otherwise" in facets.details
-    span = answering_lines(row, facets)
+    span = _answering(
+        "src/index.stringify",
+        "src/index.ts",
+        "typescript",
+        text,
+        question,
+        ("unknown", "priority", "value"),
+        detail="otherwise",
+    )
     assert span is not None and (span.start_line, span.end_line) == (11, 12), span
 
 
@@ -463,8 +508,13 @@ def test_the_comment_above_a_line_says_what_it_answers(question: str) -> None:
         "\treturn 0, true\n"
         "}"
     )
-    row = method_row("retryablehttp.parseRetryAfterHeader", "client.go", "go", text)
-    facets = replace(read_facets(question), terms=("date", "already", "past"))
-    span = answering_lines(row, facets)
+    span = _answering(
+        "retryablehttp.parseRetryAfterHeader",
+        "client.go",
+        "go",
+        text,
+        question,
+        ("date", "already", "past"),
+    )
     # the code says nothing of a past date; the comment right above its line does
     assert span is not None and span.start_line == 11, span

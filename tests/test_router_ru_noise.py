@@ -11,6 +11,12 @@ from ragstrata.query.terms import default_expander
 ROUTER = Router()
 
 
+def _symbols(query: str) -> list[str]:
+    """The SYMBOL anchors the router finds in ``query``, in order."""
+    anchors = ROUTER.route(query)["query_plan"]["anchors"]
+    return [a["value"] for a in anchors if a["type"] == "SYMBOL"]
+
+
 def _policy(query: str) -> str:
     return str(ROUTER.route(query)["retrieval_spec"]["filters"]["test_policy"])
 
@@ -74,9 +80,7 @@ def test_borrowed_nouns_and_slang_are_still_transliterated() -> None:
 def test_the_object_of_who_calls_is_a_name_even_when_a_plain_word(
     query: str, symbol: str | None
 ) -> None:
-    anchors = ROUTER.route(query)["query_plan"]["anchors"]
-    symbols = [a["value"] for a in anchors if a["type"] == "SYMBOL"]
-    assert symbols == ([symbol] if symbol else []), anchors
+    assert _symbols(query) == ([symbol] if symbol else [])
 
 
 @pytest.mark.parametrize(
@@ -88,9 +92,7 @@ def test_the_object_of_who_calls_is_a_name_even_when_a_plain_word(
     ],
 )
 def test_a_participle_before_a_code_unit_word_names_nothing(query: str, symbol: str | None) -> None:
-    anchors = ROUTER.route(query)["query_plan"]["anchors"]
-    symbols = [a["value"] for a in anchors if a["type"] == "SYMBOL"]
-    assert symbols == ([symbol] if symbol else []), anchors
+    assert _symbols(query) == ([symbol] if symbol else [])
 
 
 @pytest.mark.parametrize(
@@ -144,9 +146,7 @@ def test_what_happens_to_something_asks_how_the_code_behaves(query: str, intent:
     ],
 )
 def test_a_quoted_example_value_names_no_definition(query: str, symbols: list[str]) -> None:
-    anchors = ROUTER.route(query)["query_plan"]["anchors"]
-    found = [a["value"] for a in anchors if a["type"] == "SYMBOL"]
-    assert found == symbols, anchors
+    assert _symbols(query) == symbols
 
 
 @pytest.mark.parametrize(
@@ -177,6 +177,4 @@ def test_what_does_it_do_with_something_asks_how_the_code_behaves(query: str) ->
 def test_a_compound_noun_with_a_code_unit_word_names_nothing(
     query: str, symbol: str | None
 ) -> None:
-    anchors = ROUTER.route(query)["query_plan"]["anchors"]
-    symbols = [a["value"] for a in anchors if a["type"] == "SYMBOL"]
-    assert symbols == ([symbol] if symbol else []), anchors
+    assert _symbols(query) == ([symbol] if symbol else [])
