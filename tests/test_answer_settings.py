@@ -9,6 +9,7 @@ words of the question. The answers come from a real index (SQLite, hash embedder
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -259,3 +260,48 @@ def test_the_setting_s_documentation_is_quoted_from_its_code_block(rs: Ragstrata
     result = rs.ask("How do I change the port the server listens on?")
     docs = [c for c in result.answer.citations if c.path == "README.md"]
     assert docs and docs[0].start_line == _line_of(rs, "README.md", "```ruby")
+
+
+RETRY_CLIENT = {
+    "go.mod": "module example.com/fetcher\n\ngo 1.22\n",
+    "client.go": """
+        package fetcher
+
+        const (
+            defaultRetryWaitMin = 1
+            defaultRetryWaitMax = 30
+            defaultRetryMax     = 4
+        )
+
+        // Client retries failed requests.
+        type Client struct {
+            RetryMax int
+        }
+
+        // Do sends the request, again after a failure while attempts remain.
+        func (c *Client) Do(send func() error) error {
+            var err error
+            for i := 0; i <= c.RetryMax; i++ {
+                if err = send(); err == nil {
+                    return nil
+                }
+            }
+            return err
+        }
+        """,
+}
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How many times does it retry a request by default?",
+        "Сколько раз он повторяет запрос по умолчанию?",
+    ],
+)
+def test_a_default_a_module_declares_answers_what_it_is_by_default(
+    tmp_path: Path, question: str
+) -> None:
+    with indexed(tmp_path, RETRY_CLIENT) as repo:
+        cited = repo.ask(question).answer.citations[0]
+    assert (cited.path, cited.start_line) == ("client.go", 6)

@@ -60,6 +60,8 @@ _DECLARATIONS: tuple[tuple[re.Pattern[str], bool], ...] = (
     (re.compile(_ENV + r"\s*\(?\s*[\"']?(?P<name>[A-Za-z][A-Za-z0-9_.]{2,})"), False),
     # a key of a defaults table: "SESSION_COOKIE_SECURE": False
     (re.compile(r"^\s*[\"'](?P<name>[A-Z][A-Z0-9_]{2,})[\"']\s*[:=]"), False),
+    # a default a module declares: `defaultRetryMax = 4` in a Go `const (…)` block, `let defaultPort = 80`
+    (re.compile(r"^\s*(?:const\s+|var\s+|let\s+)?(?P<name>default[A-Z]\w*)\s*(?::[^=]+)?=\s*\S"), False),
     # a module constant: HAS_RICH = ..., MAX_SIZE: int = ...
     (re.compile(r"^(?:export\s+)?(?:const\s+|var\s+)?(?P<name>[A-Z][A-Z0-9_]{2,})\s*(?::[^=]+)?=\s*\S"), False),
     # a documented builder method of a Rust API: `pub fn max_depth(mut self, depth: usize) -> Self`
