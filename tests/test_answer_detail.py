@@ -518,3 +518,35 @@ def test_the_comment_above_a_line_says_what_it_answers(question: str) -> None:
     )
     # the code says nothing of a past date; the comment right above its line does
     assert span is not None and span.start_line == 11, span
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["and what if the string has no unit?", "а если в строке нет единицы измерения?"],
+)
+def test_a_negated_contains_is_a_check_for_something_missing(question: str) -> None:
+    text = (
+        "func ToDurationE(i any) (time.Duration, error) {\n"
+        "\tswitch s := i.(type) {\n"
+        "\tcase time.Duration:\n"
+        "\t\treturn s, nil\n"
+        "\tcase string:\n"
+        '\t\tif !strings.ContainsAny(s, "nsuµmh") {\n'
+        '\t\t\treturn time.ParseDuration(s + "ns")\n'
+        "\t\t}\n"
+        "\t\treturn time.ParseDuration(s)\n"
+        "\t}\n"
+        "\treturn 0, nil\n"
+        "}"
+    )
+    span = _answering(
+        "cast.ToDurationE", "time.go", "go", text, question, ("string", "unit"), detail="missing"
+    )
+    assert span is not None and span.start_line == 6, span
+
+
+@pytest.mark.parametrize(
+    "question", ["and what does it give for a number?", "and what does it give back then?"]
+)
+def test_what_does_it_give_asks_what_it_returns(question: str) -> None:
+    assert "returns" in read_facets(question).details

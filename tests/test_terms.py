@@ -100,6 +100,8 @@ def test_seed_mapping_of_the_mandatory_keys() -> None:
         ("«завтра» или «вчера»", "вчера", "yesterday"),
         ("для даты через неделю", "неделю", "week"),
         ("случайный разброс задержки", "разброс", "jitter"),
+        ("с несколькими дефисами подряд", "дефисами", "hyphen"),
+        ("если нет единицы измерения", "единицы измерения", "unit"),
     ],
 )
 def test_everyday_programming_vocabulary(text: str, surface: str, expansion: str) -> None:

@@ -51,7 +51,7 @@ _ERROR = re.compile(
 _ABSENT_TEST = re.compile(
     r"\bis\s+(?:not\s+)?None\b|[!=]==?\s*(?:None|nil|null|undefined)\b|"
     r"\.(?:is_none|is_empty|isEmpty)\(\)|\bnot\s+\w+\s*(?::|$)|\bnot\s+in\b|"
-    r"!\s*\w+\.(?:has|contains|includes)\(|"
+    r"!\s*[\w.]+\.(?:has|contains|includes|Contains\w*|Has\w*)\(|"
     # equal to an empty string (Enter pressed alone) or a Go zero value (`statusCode == 0`:
     # none was given, the default follows); `!= ""` tests for a value
     r"(?<![!=<>])===?\s*(?:\"\"|''|``|0\b)|\blen\(\w+\)\s*==\s*0\b"
