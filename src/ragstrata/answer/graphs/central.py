@@ -16,7 +16,7 @@ from collections import defaultdict
 from ragstrata.answer.graphs.base import CitationList, first_sentence, short_name
 from ragstrata.answer.graphs.focus import peripheral_path
 from ragstrata.answer.graphs.messages import Messages
-from ragstrata.answer.graphs.sections import doc_rank, readme_parts
+from ragstrata.answer.graphs.sections import main_readme, readme_parts
 from ragstrata.core.languages import detect_language, is_test
 from ragstrata.core.rows import DefinitionRow
 from ragstrata.core.values import DefinitionKey, SymbolMode
@@ -92,12 +92,9 @@ _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def _readme_words(reader: IndexReader) -> frozenset[str]:
-    """The identifiers the root README writes (``from cachetools import cached, LRUCache``)."""
-    readmes = sorted(
-        (p for p in reader.paths() if "/" not in p and p.lower().startswith("readme")),
-        key=lambda p: (doc_rank(p), p),
-    )
-    text = "\n".join(s.text for s in reader.sections(readmes[0])) if readmes else ""
+    """The identifiers the project's README writes (``from cachetools import cached, LRUCache``)."""
+    readme = main_readme(reader.paths())
+    text = "\n".join(s.text for s in reader.sections(readme)) if readme else ""
     return frozenset(_IDENTIFIER.findall(text))
 
 

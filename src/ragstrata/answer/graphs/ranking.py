@@ -243,13 +243,12 @@ def _raiser_first(head: list[Hit], seeds: list[Hit], reader: IndexReader) -> lis
 
 
 _DOC_WORDS = 2  # an entry point whose documentation carries this many of the question's words
-_DOC_COMMENT = re.compile(r"^\s*(?:///?|/?\*+|#)")
 
 
 def _doc_of(text: str) -> str:
     """The documentation a definition's text carries: its docstrings and comment lines."""
     docs = _DOCSTRING.findall(text)
-    comments = [line for line in text.splitlines() if _DOC_COMMENT.match(line)]
+    comments = [line for line in text.splitlines() if _COMMENT_LINE.match(line)]
     return "\n".join([*docs, *comments])
 
 

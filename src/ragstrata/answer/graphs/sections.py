@@ -36,6 +36,7 @@ from ragstrata.retrieve.reader import IndexReader
 __all__ = [
     "doc_rank",
     "has_body",
+    "main_readme",
     "project_docs",
     "prose_paragraph",
     "readme_parts",
@@ -83,6 +84,12 @@ def prose_paragraph(text: str, min_words: int = 3) -> str:
         if len(" ".join(lines).split()) >= min_words:
             return "\n".join(lines)
     return ""
+
+
+def main_readme(paths: Sequence[str]) -> str | None:
+    """The project's README: the root one, else the shallowest (:func:`doc_rank`)."""
+    readmes = [p for p in paths if posixpath.basename(p).lower().startswith("readme")]
+    return min(readmes, key=lambda p: (doc_rank(p), p)) if readmes else None
 
 
 def doc_rank(path: str) -> int:
@@ -168,9 +175,7 @@ def heading_section(
 def readme_overview(reader: IndexReader, paths: Sequence[str]) -> SectionRow | None:
     """The root README's first section of running text (not a title, badges or a logo): the
     project's own description of itself and its parts."""
-    readmes = [p for p in paths if posixpath.basename(p).lower().startswith("readme")]
-    readmes.sort(key=lambda p: (doc_rank(p), p))
-    for path in readmes[:1]:
+    for path in filter(None, [main_readme(paths)]):
         for section in reader.sections(path):
             if prose_paragraph(section.text):
                 return section
@@ -228,9 +233,7 @@ def readme_parts(reader: IndexReader, paths: Sequence[str]) -> tuple[str, int, s
     the paragraph of its first lines that says what the project is ("Gin is a …"), else the
     first paragraph of running text: (path, first line, the lines to cite), never the badges,
     logos and release news around them."""
-    readmes = [p for p in paths if posixpath.basename(p).lower().startswith("readme")]
-    readmes.sort(key=lambda p: (doc_rank(p), p))
-    for path in readmes[:1]:
+    for path in filter(None, [main_readme(paths)]):
         sections = reader.sections(path)
         for section in sections[1:]:
             if section.level > 2 or not has_body(section.text, section.heading_path):
