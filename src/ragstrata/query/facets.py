@@ -22,10 +22,18 @@ from ragstrata.query.kinds import _lexicon as kinds_lexicon
 from ragstrata.query.kinds import question_kinds
 from ragstrata.query.lexicon import Lexicon, QTok, first_verb, query_tokens
 from ragstrata.query.models import AnchorType, ConversationMode, RouterPlan, TestPolicy
+from ragstrata.query.en_phrases import paraphrases
 from ragstrata.query.terms import default_expander
 from ragstrata.text.morph import dictionary_pos, fold
 from ragstrata.text.stopwords import is_stopword
-from ragstrata.text.tokens import has_cyrillic, identifier_parts, latin_halves, tokenize
+from ragstrata.text.tokens import (
+    Token,
+    cyrillic_dominant,
+    has_cyrillic,
+    identifier_parts,
+    latin_halves,
+    tokenize,
+)
 
 __all__ = [
     "ASKS",
@@ -179,13 +187,28 @@ def concepts_of(question: str, expansions: tuple[str, ...] = ()) -> tuple[frozen
     """The question's content words grouped by the word of the question they come from: each
     Latin content word alone (with its identifier parts), each Russian term with the English
     words of its expansions the plan kept (``expansions``; stopwords kept: «показ» -> show)."""
-    groups: list[frozenset[str]] = []
-    for word in _latin_words(question):
-        parts = {p.lower() for p in (word, *identifier_parts(word))}
-        group = frozenset(p for p in parts if len(p) >= 3 and not is_stopword(p))
-        if group:
-            groups.append(group)
     kept = {w for term in expansions for w in term.lower().split()}
+    groups: list[frozenset[str]] = []
+    # "tried again" is a `retry`: a paraphrase's code words join its first content word
+    toks = tokenize(question)
+    said = {p.first: p for p in paraphrases(toks)} if not cyrillic_dominant(toks) else {}
+    extra: set[str] = set()
+    last = -1
+    for n, tok in enumerate(toks):
+        if extra and n > last:  # a phrase of stopwords only ("the same"): its words alone
+            groups.append(frozenset(extra))
+            extra = set()
+        if n in said:
+            extra = {w for term in said[n].expansions for w in term.split()} & kept
+            last = said[n].last
+        for word in _latin_halves_of(tok):
+            parts = {p.lower() for p in (word, *identifier_parts(word))}
+            group = frozenset(p for p in parts if len(p) >= 3 and not is_stopword(p))
+            if group:
+                groups.append(group | extra)
+                extra = set()
+    if extra:
+        groups.append(frozenset(extra))
     for hit in default_expander().find(question):
         words = {w for term in hit.expansions for w in term.lower().split()} & kept
         group = frozenset(w for w in words if len(w) >= 3)
@@ -197,13 +220,13 @@ def concepts_of(question: str, expansions: tuple[str, ...] = ()) -> tuple[frozen
 def _latin_words(question: str) -> list[str]:
     """The words of ``question`` written in Latin letters, the Latin half of a Russian
     compound (``HEAD-запрос``) among them."""
-    out: list[str] = []
-    for tok in tokenize(question):
-        if tok.text.isascii() and any(ch.isalpha() for ch in tok.text):
-            out.append(tok.text)
-        else:
-            out += latin_halves(tok.text)
-    return out
+    return [word for tok in tokenize(question) for word in _latin_halves_of(tok)]
+
+
+def _latin_halves_of(tok: Token) -> list[str]:
+    if tok.text.isascii() and any(ch.isalpha() for ch in tok.text):
+        return [tok.text]
+    return latin_halves(tok.text)
 
 
 @lru_cache(maxsize=512)

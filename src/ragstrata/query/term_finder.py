@@ -2,13 +2,15 @@
 ``TermFinder`` protocol.
 
 ``term_finder`` adapts ``ragstrata.query.terms.TermExpander`` (the packaged glossary, or the
-settings' glossary files) so that English questions get key terms too.
+settings' glossary files) so that English questions get key terms too, and the code words of
+their plain-English phrases (``ragstrata.query.en_phrases``).
 """
 
 from __future__ import annotations
 
 from typing import Protocol
 
+from ragstrata.query.en_phrases import paraphrase_hits
 from ragstrata.query.terms import TermExpander, TermHit, default_expander
 from ragstrata.settings import RouterSettings
 
@@ -22,13 +24,15 @@ class TermFinder(Protocol):
 
 
 class _ExpanderAdapter:
-    """Calls ``TermExpander.find(text, english=True)`` so English questions get key terms."""
+    """Calls ``TermExpander.find(text, english=True)`` so English questions get key terms;
+    adds the paraphrases of an English question."""
 
     def __init__(self, expander: TermExpander) -> None:
         self._expander = expander
 
     def find(self, text: str) -> list[TermHit]:
-        return self._expander.find(text, english=True)
+        hits = self._expander.find(text, english=True)
+        return sorted([*hits, *paraphrase_hits(text)], key=lambda h: h.start)
 
 
 def term_finder(settings: RouterSettings) -> TermFinder:
