@@ -73,7 +73,7 @@ def test_the_router_adds_the_code_words_to_an_english_question() -> None:
 
 
 def test_a_malformed_table_line_is_named() -> None:
-    with pytest.raises(ConfigError, match="phrases.tsv:2"):
+    with pytest.raises(ConfigError, match=r"phrases\.tsv:2"):
         parse_paraphrases("try again\tretry\nno tab here\n", "phrases.tsv")
-    with pytest.raises(ConfigError, match="phrases.tsv:1"):
+    with pytest.raises(ConfigError, match=r"phrases\.tsv:1"):
         parse_paraphrases("... again\tretry\n", "phrases.tsv")

@@ -18,11 +18,11 @@ from itertools import pairwise
 from typing import Any
 
 from ragstrata.core.question import QuestionFacets
+from ragstrata.query.en_phrases import paraphrases
 from ragstrata.query.kinds import _lexicon as kinds_lexicon
 from ragstrata.query.kinds import question_kinds
 from ragstrata.query.lexicon import Lexicon, QTok, first_verb, query_tokens
 from ragstrata.query.models import AnchorType, ConversationMode, RouterPlan, TestPolicy
-from ragstrata.query.en_phrases import paraphrases
 from ragstrata.query.terms import default_expander
 from ragstrata.text.morph import dictionary_pos, fold
 from ragstrata.text.stopwords import is_stopword
