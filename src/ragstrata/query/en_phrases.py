@@ -70,9 +70,7 @@ def parse_paraphrases(text: str, origin: str = "<paraphrases>") -> list[_Entry]:
             continue
         cols = raw.split("\t")
         expansions = tuple(e.strip() for e in cols[-1].split(",") if e.strip())
-        words = tuple(
-            _GAP if w == _GAP else _base_forms(w)[0] for w in _words(cols[0]) if w
-        )
+        words = tuple(_GAP if w == _GAP else _base_forms(w)[0] for w in _words(cols[0]) if w)
         if len(cols) != 2 or not words or not expansions or words[0] == _GAP:
             raise ConfigError(f"{origin}:{lineno}: expected 'phrase<TAB>expansions', got {raw!r}")
         out.append(_Entry(words, cols[0].strip(), expansions))
