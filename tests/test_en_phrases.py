@@ -77,3 +77,10 @@ def test_a_malformed_table_line_is_named() -> None:
         parse_paraphrases("try again\tretry\nno tab here\n", "phrases.tsv")
     with pytest.raises(ConfigError, match=r"phrases\.tsv:1"):
         parse_paraphrases("... again\tretry\n", "phrases.tsv")
+
+
+def test_a_hyphenated_word_also_searches_for_its_parts_joined() -> None:
+    plan = default_router().plan("Can I ask it to re-raise the original error?")
+    assert "reraise" in plan.query_plan.expansions
+    groups = concepts_of(plan.query_plan.raw, tuple(plan.query_plan.expansions))
+    assert any({"re-raise", "reraise"} <= g for g in groups)

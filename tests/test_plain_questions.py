@@ -219,3 +219,23 @@ def test_an_environment_variable_is_no_variable_of_the_same_letters(shop: Ragstr
     of one for the other."""
     assert not shop.reader.resolver.resolve("SHOP_MODE").found
     assert shop.reader.resolver.resolve("shopMode").found
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How does it find the handler for a key like OrderHandler?",
+        "Как найти обработчик для ключа вроде OrderHandler?",
+        "How does it find the handler for a key such as OrderHandler?",
+    ],
+)
+def test_a_name_given_as_an_example_is_no_missing_definition(
+    shop: Ragstrata, question: str
+) -> None:
+    """The user made ``OrderHandler`` up to show what a key looks like: nothing defines it,
+    and the answer is about finding handlers, not "not found"."""
+    anchors = {a["value"]: a["subtype"] for a in route(question)["query_plan"]["anchors"]}
+    assert anchors["OrderHandler"] == "example"
+    assert _lead(shop, question)[0] == "shop/routes.py"
+    # asked for by name, it is still missing
+    assert shop.ask("Where is OrderHandler defined?").answer.status == "not_found"

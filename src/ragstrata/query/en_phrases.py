@@ -11,7 +11,7 @@ the phrase's first content word (``query.facets.concepts_of``).
 A question's words match a phrase in any inflected form (``tried`` / ``tries`` -> try,
 ``is`` / ``was`` -> be, ``entries`` -> entry, ``doesn't`` -> does not); ``...`` in a phrase
 skips up to four words ("turn a string like "info" into"). Longest phrase first; matches do
-not overlap.
+not overlap. A hyphenated word also stands for its parts joined (``re-raise``: ``reraise``).
 """
 
 from __future__ import annotations
@@ -168,4 +168,11 @@ def paraphrase_hits(text: str, tokens: Sequence[Token] | None = None) -> list[Te
         start, end = toks[p.first].start, toks[p.last].end
         surface = text[start:end]
         out.append(TermHit(start, end, surface, p.phrase, p.expansions, False, None, "paraphrase"))
-    return out
+    for tok in toks:  # "re-raise" is written `reraise` (or `re_raise`, which splits alike)
+        parts = tok.text.split("-")
+        if len(parts) > 1 and all(p.isascii() and p.isalpha() for p in parts):
+            joined = "".join(parts).lower()
+            out.append(
+                TermHit(tok.start, tok.end, tok.text, joined, (joined,), False, None, "paraphrase")
+            )
+    return sorted(out, key=lambda h: h.start)

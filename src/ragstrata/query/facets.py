@@ -203,6 +203,7 @@ def concepts_of(question: str, expansions: tuple[str, ...] = ()) -> tuple[frozen
             last = said[n].last
         for word in _latin_halves_of(tok):
             parts = {p.lower() for p in (word, *identifier_parts(word))}
+            parts |= {word.replace("-", "").lower()} & kept  # "re-raise": `reraise`
             group = frozenset(p for p in parts if len(p) >= 3 and not is_stopword(p))
             if group:
                 groups.append(group | extra)

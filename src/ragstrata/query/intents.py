@@ -119,6 +119,7 @@ class RouterData:
     code_units: WordSet
     callers_before: frozenset[str]
     unit_compounds: frozenset[str]
+    example_cues: frozenset[str]
     section_markers: WordSet
     dir_markers: WordSet
     not_symbols: frozenset[str]
@@ -339,6 +340,9 @@ def load_router_data(cue_files: Sequence[Path] = ()) -> RouterData:
         ),
         unit_compounds=frozenset(
             fold(w) for w in _strs(anchors.get("unit_compounds"), "anchors.unit_compounds")
+        ),
+        example_cues=frozenset(
+            fold(w) for w in _strs(anchors.get("example_cues"), "anchors.example_cues")
         ),
         section_markers=WordSet(_strs(anchors.get("section_markers"), "anchors")),
         dir_markers=WordSet(_strs(anchors.get("dir_markers"), "anchors.dir_markers")),

@@ -17,12 +17,14 @@ from ragstrata.query.models import AnchorType
 from ragstrata.text.stopwords import is_stopword
 from ragstrata.text.tokens import Token, has_cyrillic
 
-__all__ = ["VERSION_RE", "find_symbols", "names_a_symbol", "symbol_shape"]
+__all__ = ["EXAMPLE", "VERSION_RE", "find_symbols", "names_a_symbol", "symbol_shape"]
 
 VERSION_RE = re.compile(r"v?\d+(?:\.\d+)+[a-z]*\d*", re.IGNORECASE)
 """A version number (``v1.2.3``, ``3.11``): no symbol, no file name."""
 _TOOL_VERSION_RE = re.compile(r"[A-Za-z]+\d+(?:\.\d+)+")
 _ASCII_LETTER_RE = re.compile(r"[A-Za-z]")
+EXAMPLE = "example"  # the subtype of a name given as an example ("a field like MaxRetries")
+_EXAMPLE_CONFIDENCE = 0.5  # weak: nothing has to define it
 _LATIN_WORD_RE = re.compile(r"[A-Za-z][A-Za-z0-9]*")
 # `compile!` / `empty?` (Ruby) keep the suffix when the sentence goes on; not in a question
 # about a macro: `ensure!` calls a Rust macro defined as `ensure`
@@ -75,6 +77,8 @@ def find_symbols(raw: str, toks: Sequence[Token], data: RouterData, out: Extract
                 conf = 0.6
             elif call:
                 conf = max(conf, 0.85)
+            if _after_example_cue(raw, toks, i, data):
+                subtype, conf = EXAMPLE, _EXAMPLE_CONFIDENCE  # "a name like MaxRetries"
             out.add(anchor_at(AnchorType.SYMBOL, raw, tok.start, tok.end, subtype, conf))
             continue
         if not _LATIN_WORD_RE.fullmatch(text) or folded in data.code_units:
@@ -91,6 +95,23 @@ def find_symbols(raw: str, toks: Sequence[Token], data: RouterData, out: Extract
             and not _in_english_phrase(raw, toks, i)
         ):
             out.add(anchor_at(AnchorType.SYMBOL, raw, tok.start, tok.end, "word", 0.5))
+
+
+def _after_example_cue(raw: str, toks: Sequence[Token], i: int, data: RouterData) -> bool:
+    """True when ``toks[i]`` follows a word that introduces an example ("like", "such as",
+    «вроде»), nothing but spaces, dots or an opening quote between."""
+    for size in (1, 2):
+        if i - size < 0:
+            continue
+        words = toks[i - size : i]
+        gap = raw[words[-1].end : toks[i].start]
+        if gap.strip(" .:\"'«") or any(
+            raw[a.end : b.start].strip(" .") for a, b in zip(words, words[1:], strict=False)
+        ):
+            continue
+        if " ".join(fold(w.text) for w in words) in data.example_cues:
+            return True
+    return False
 
 
 def _in_english_phrase(raw: str, toks: Sequence[Token], i: int) -> bool:
