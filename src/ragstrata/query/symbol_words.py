@@ -9,6 +9,7 @@ A Ruby-style ``compile!`` / ``empty?`` keeps its suffix when the sentence goes o
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 from collections.abc import Sequence
 
 from ragstrata.query.extraction import Extraction, anchor_at
@@ -106,7 +107,7 @@ def _after_example_cue(raw: str, toks: Sequence[Token], i: int, data: RouterData
         words = toks[i - size : i]
         gap = raw[words[-1].end : toks[i].start]
         if gap.strip(" .:\"'«") or any(
-            raw[a.end : b.start].strip(" .") for a, b in zip(words, words[1:], strict=False)
+            raw[a.end : b.start].strip(" .") for a, b in pairwise(words)
         ):
             continue
         if " ".join(fold(w.text) for w in words) in data.example_cues:
