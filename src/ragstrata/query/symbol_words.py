@@ -9,8 +9,8 @@ A Ruby-style ``compile!`` / ``empty?`` keeps its suffix when the sentence goes o
 from __future__ import annotations
 
 import re
-from itertools import pairwise
 from collections.abc import Sequence
+from itertools import pairwise
 
 from ragstrata.query.extraction import Extraction, anchor_at
 from ragstrata.query.intents import RouterData, fold
