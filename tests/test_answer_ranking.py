@@ -226,7 +226,7 @@ def test_a_hyphenated_word_names_a_file_written_with_an_underscore() -> None:
 
 
 def test_a_loop_is_read_in_the_code_not_in_its_docstring_or_comments() -> None:
-    from ragstrata.answer.graphs.ranking import _loops
+    from ragstrata.answer.graphs.doing import loops as _loops
 
     wrapper = 'def sign(value):\n    """Returns the signature for the given value."""\n'
     assert not _loops(wrapper + "    return derive(value)\n")
@@ -510,3 +510,25 @@ def test_a_documented_entry_point_hands_the_lead_to_the_callee_named_by_the_ques
     # `load_env`'s docstring tells the whole story; the function it calls named "set
     # environment variables" does the work the question asks about
     assert _lead(tmp_path, ENV_FILES, question) == ("envfile/main.py", 16)
+
+
+def test_a_short_class_whose_instances_are_called_does_work() -> None:
+    """``stop_after_delay(10)`` is a function in the shape of a class: "how does stopping after a
+    time limit work?" is answered by it, not by a helper that merely converts seconds."""
+    from ragstrata.answer.graphs.ranking import doing_rank
+
+    text = (
+        "class stop_after_delay(stop_base):\n"
+        '    """Stop when the time from the first attempt >= limit."""\n\n'
+        "    def __init__(self, max_delay):\n        self.max_delay = to_seconds(max_delay)\n\n"
+        "    def __call__(self, retry_state):\n"
+        "        return retry_state.seconds_since_start >= self.max_delay\n"
+    )
+    strategy = replace(
+        _fn("retrying.stop.stop_after_delay", "retrying/stop.py", text), kind="class"
+    )
+    assert doing_rank(strategy) == (False, 0)
+    plain = replace(strategy, text=text.replace("__call__", "describe"))
+    assert doing_rank(plain) == (False, 2)  # a class like any other: its methods do the work
+    long = replace(strategy, end_line=strategy.start_line + 200)
+    assert doing_rank(long) == (False, 2)  # a framework class that also has a __call__

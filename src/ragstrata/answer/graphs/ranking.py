@@ -18,9 +18,16 @@ from ragstrata.answer.graphs.base import (
     question_symbols,
 )
 from ragstrata.answer.graphs.detail import names_any, stem_groups, word_stems
+from ragstrata.answer.graphs.doing import (
+    COMMENT_LINE,
+    DOCSTRING,
+    body_text,
+    doing_rank,
+    last_name,
+    loops,
+)
 from ragstrata.answer.graphs.focus import peripheral_path
 from ragstrata.core.evidence import Evidence, Hit
-from ragstrata.core.languages import detect_language, is_inline_test, is_test
 from ragstrata.core.rows import DefinitionRow, RelationRow
 from ragstrata.core.values import Direction, SymbolMode, scored_row
 from ragstrata.query.models import RouterPlan
@@ -39,18 +46,11 @@ __all__ = [
 
 MAX_DEFINITIONS = 2
 _SEGMENT_SEP = re.compile(r"::|[.#\\]")
-_DOING_KINDS = ("function", "method", "constructor", "property", "macro")  # a JS getter computes
-_DECLARING_KINDS = ("interface", "struct", "type_alias", "enum", "trait", "constant", "module")
 _HOW_WINDOW = 12  # how many leading definitions may be reordered for a how-question
 _NAME_SLACK = 3  # ... and their lengths differ by an ending at most ("walking" and walk.rs; "auth" is no "authorization")
 _STEM = 5  # a question word names a folder or file when their first letters agree
-_ACCESSOR_LINES = 3  # a callable shorter than this only hands a value on
 _THIN_LINES = 8  # a wrapper: at most this many lines and no loop
-_LOOP = re.compile(r"\b(?:for|while|loop|each|map)\b")
 _WORKER_WORDS = 2  # a wrapper's callee takes the lead with this many of the question's words
-_DECLARING_MIN_LINES = 20  # a callable this long whose signature takes ...
-_SIGNATURE_SHARE = 0.5  # ... this share of its lines declares parameters, it does no work
-_DECLARATION_FILES = (".d.ts", ".d.mts", ".d.cts", ".pyi")
 _WORKER_HOPS = 2  # how far a how-answer follows a thin wrapper to the function doing the work
 
 
@@ -247,8 +247,8 @@ _DOC_WORDS = 2  # an entry point whose documentation carries this many of the qu
 
 def _doc_of(text: str) -> str:
     """The documentation a definition's text carries: its docstrings and comment lines."""
-    docs = _DOCSTRING.findall(text)
-    comments = [line for line in text.splitlines() if _COMMENT_LINE.match(line)]
+    docs = DOCSTRING.findall(text)
+    comments = [line for line in text.splitlines() if COMMENT_LINE.match(line)]
     return "\n".join([*docs, *comments])
 
 
@@ -260,7 +260,7 @@ def _named_callee(head: list[Hit], reader: IndexReader, groups: list[set[str]]) 
     if len(head) < 2 or head[0].kind not in ("function", "method") or not groups:
         return head
     lead = head[0]
-    if _words_in(_doc_of(lead.text), groups) < _DOC_WORDS or _loops(lead.text):
+    if _words_in(_doc_of(lead.text), groups) < _DOC_WORDS or loops(lead.text):
         return head  # its own code tells how (`static!`), or it loops over the work itself
     called = {row.symbol for row in resolved_callees(reader, lead.symbol or "")}
     least = _words_in(_own_name(lead), groups)
@@ -332,81 +332,6 @@ def _joined(name: str) -> str:
     return name.lower().replace("-", "").replace("_", "")
 
 
-def doing_rank(hit: Hit) -> tuple[bool, int]:
-    """How-questions: the project's own code before examples, benchmarks and tests; then a
-    function with a body before a one-line accessor or an attribute writer, before types and
-    declarations (a function that is mostly its parameter list among them)."""
-    language = detect_language(hit.path)
-    beside = (
-        peripheral_path(hit.path)
-        or is_test(hit.path, language)
-        or is_inline_test(hit.symbol or "", language)
-        or hit.path.endswith(_DECLARATION_FILES)  # `index.d.ts`, a `.pyi` stub: no code runs
-    )
-    kind = hit.kind or ""
-    if kind in _DOING_KINDS and _mostly_signature(hit.text):
-        return beside, 3  # `Argument(...)`: hundreds of declared parameters, no work
-    if kind in _DOING_KINDS:
-        # a writer (`public=` in Ruby) only stores its value, as a one-line accessor reads it
-        writer = (hit.symbol or "").endswith("=")
-        short = (
-            hit.end_line - hit.start_line < _ACCESSOR_LINES and not _delegates(hit)
-        ) or _reads_a_field(hit.text)
-        return beside, 1 if short or writer else 0
-    return beside, 3 if kind in _DECLARING_KINDS else 2
-
-
-_FIELD_RETURN = re.compile(r"^(?:return\s+)?[\w$@.]+(?:\[[^\]()]*\])?;?$")
-
-
-_CALLED = re.compile(r"([A-Za-z_]\w*)\s*\(")
-
-
-def _delegates(hit: Hit) -> bool:
-    """True for a short public face of its own implementation (``ParseLevel`` returning
-    ``parseLevel(…)``, ``parse`` calling ``_parse`` or ``parse_impl``): a wrapper, no accessor."""
-    name = last_name(hit.symbol or "").lower().strip("_")
-    if not name:
-        return False
-    inner = {name, f"{name}impl", f"do{name}", f"{name}internal"}
-    return any(
-        c.lower().replace("_", "") in inner and c != last_name(hit.symbol or "")
-        for c in _CALLED.findall(_body(hit.text))
-    )
-
-
-def _reads_a_field(text: str) -> bool:
-    """True for an accessor whatever its docstring and decorators: its code after the
-    signature is one ``return`` of a field (``return self.secret_keys[-1]``, ``return l.out``)."""
-    lines = [
-        line.strip()
-        for line in _DOCSTRING.sub("", text).splitlines()
-        if line.strip() and not _COMMENT_LINE.match(line) and not line.strip().startswith("@")
-    ]
-    body = [line for line in lines[1:] if line not in ("}", "end", "};")]
-    return len(body) == 1 and bool(_FIELD_RETURN.match(body[0]))
-
-
-def _mostly_signature(text: str) -> bool:
-    """True for a long callable whose parameter list takes most of its lines (a declaration of
-    options that hands them to a constructor: typer's ``Argument``, FastAPI's ``Query``)."""
-    lines = text.splitlines()
-    if len(lines) < _DECLARING_MIN_LINES:
-        return False
-    indent = len(lines[0]) - len(lines[0].lstrip())
-    for n, line in enumerate(lines[1:], 2):
-        # the line closing the parameter list at the definition's own indentation: `) -> Any:`
-        if line.startswith(")", indent) and len(line) - len(line.lstrip()) == indent:
-            return n >= _SIGNATURE_SHARE * len(lines)
-        if line.strip() and len(line) - len(line.lstrip()) <= indent:
-            return False  # the body began: a short signature
-    return False
-
-
-def last_name(symbol: str) -> str:
-    return _SEGMENT_SEP.split(symbol)[-1]
-
-
 def worker_first(defs: list[Hit], reader: IndexReader, groups: list[set[str]]) -> list[Hit]:
     """A how-answer leads with the function that does the work: a short wrapper (no loop)
     whose resolved calls into the project's own code reach a longer function hands the lead
@@ -419,7 +344,7 @@ def worker_first(defs: list[Hit], reader: IndexReader, groups: list[set[str]]) -
     candidate with a body of its own (``prettifyError``, a loop over the issues)."""
     lead = defs[0]
     for _ in range(_WORKER_HOPS):
-        thin = lead.end_line - lead.start_line <= _THIN_LINES and not _loops(lead.text)
+        thin = lead.end_line - lead.start_line <= _THIN_LINES and not loops(lead.text)
         if lead.kind not in ("function", "method") or not thin:
             break  # a body with a loop, or a long one, does work of its own
         callees = resolved_callees(reader, lead.symbol or "")
@@ -433,7 +358,7 @@ def worker_first(defs: list[Hit], reader: IndexReader, groups: list[set[str]]) -
         rows = [
             row
             for row in callees
-            if row.end_line - row.start_line > size or _loops(_body(row.text))
+            if row.end_line - row.start_line > size or loops(body_text(row.text))
         ]
         if len(callees) != 1:
             rows = _best_worded(rows, groups)
@@ -462,27 +387,11 @@ def resolved_callees(reader: IndexReader, symbol: str) -> list[DefinitionRow]:
     return rows
 
 
-_DOCSTRING = re.compile(r'"""(?:.|\n)*?"""|\'\'\'(?:.|\n)*?\'\'\'')
-_COMMENT_LINE = re.compile(r"^\s*(?:#|//|/?\*|--)")
-
-
-def _loops(text: str) -> bool:
-    """True when the code of ``text`` has a loop (its docstring and comments aside: "Returns
-    the signature for the given value" is no loop)."""
-    code = _DOCSTRING.sub("", text)
-    return any(_LOOP.search(line) for line in code.splitlines() if not _COMMENT_LINE.match(line))
-
-
-def _body(text: str) -> str:
-    """``text`` without its first line (the signature: `for_each(…)` is no loop)."""
-    return text.split("\n", 1)[1] if "\n" in text else ""
-
-
 def _works(hit: Hit) -> bool:
     """A function or method with a body of its own: longer than a wrapper, or a loop."""
     if hit.kind not in ("function", "method"):
         return False
-    return hit.end_line - hit.start_line > _THIN_LINES or _loops(hit.text)
+    return hit.end_line - hit.start_line > _THIN_LINES or loops(hit.text)
 
 
 def _best_worded(rows: list[DefinitionRow], groups: list[set[str]]) -> list[DefinitionRow]:

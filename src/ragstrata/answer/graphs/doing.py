@@ -1,0 +1,129 @@
+"""What a definition's shape says about the work it does, for a how-answer: a function with a
+body before a one-line accessor or an attribute writer, before types and declarations; a short
+Python class whose instances are called (a strategy object) is a function; a callable that is
+mostly its parameter list declares, it does no work. The project's own code before examples,
+benchmarks, tests and declaration files.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ragstrata.answer.graphs.focus import peripheral_path
+from ragstrata.core.evidence import Hit
+from ragstrata.core.languages import detect_language, is_inline_test, is_test
+
+__all__ = ["COMMENT_LINE", "DOCSTRING", "body_text", "doing_rank", "last_name", "loops"]
+
+_DOING_KINDS = ("function", "method", "constructor", "property", "macro")  # a JS getter computes
+_DECLARING_KINDS = ("interface", "struct", "type_alias", "enum", "trait", "constant", "module")
+_ACCESSOR_LINES = 3  # a callable shorter than this only hands a value on
+_DECLARING_MIN_LINES = 20  # a callable this long whose signature takes ...
+_SIGNATURE_SHARE = 0.5  # ... this share of its lines declares parameters, it does no work
+_DECLARATION_FILES = (".d.ts", ".d.mts", ".d.cts", ".pyi")
+_SEGMENT_SEP = re.compile(r"::|[.#\\]")
+_LOOP = re.compile(r"\b(?:for|while|loop|each|map)\b")
+
+
+def doing_rank(hit: Hit) -> tuple[bool, int]:
+    """How-questions: the project's own code before examples, benchmarks and tests; then a
+    function with a body before a one-line accessor or an attribute writer, before types and
+    declarations (a function that is mostly its parameter list among them)."""
+    language = detect_language(hit.path)
+    beside = (
+        peripheral_path(hit.path)
+        or is_test(hit.path, language)
+        or is_inline_test(hit.symbol or "", language)
+        or hit.path.endswith(_DECLARATION_FILES)  # `index.d.ts`, a `.pyi` stub: no code runs
+    )
+    kind = hit.kind or ""
+    if kind == "class" and _callable_object(hit):
+        return beside, 0  # `wait_exponential(...)`: the object is the function
+    if kind in _DOING_KINDS and _mostly_signature(hit.text):
+        return beside, 3  # `Argument(...)`: hundreds of declared parameters, no work
+    if kind in _DOING_KINDS:
+        # a writer (`public=` in Ruby) only stores its value, as a one-line accessor reads it
+        writer = (hit.symbol or "").endswith("=")
+        short = (
+            hit.end_line - hit.start_line < _ACCESSOR_LINES and not _delegates(hit)
+        ) or _reads_a_field(hit.text)
+        return beside, 1 if short or writer else 0
+    return beside, 3 if kind in _DECLARING_KINDS else 2
+
+
+_FIELD_RETURN = re.compile(r"^(?:return\s+)?[\w$@.]+(?:\[[^\]()]*\])?;?$")
+
+
+_CALLED = re.compile(r"([A-Za-z_]\w*)\s*\(")
+
+
+_CALL_METHOD = re.compile(r"^\s+(?:async\s+)?def __call__\(", re.MULTILINE)
+_CALLABLE_LINES = 80  # a strategy object; a longer class is a framework with a __call__
+
+
+def _callable_object(hit: Hit) -> bool:
+    """True for a short Python class whose instances are called (``__call__``): a strategy
+    object (``stop_after_delay(10)``, ``wait_exponential()``) whose behaviour it is."""
+    short = hit.end_line - hit.start_line < _CALLABLE_LINES
+    return short and hit.path.endswith(".py") and _CALL_METHOD.search(hit.text) is not None
+
+
+def _delegates(hit: Hit) -> bool:
+    """True for a short public face of its own implementation (``ParseLevel`` returning
+    ``parseLevel(…)``, ``parse`` calling ``_parse`` or ``parse_impl``): a wrapper, no accessor."""
+    name = last_name(hit.symbol or "").lower().strip("_")
+    if not name:
+        return False
+    inner = {name, f"{name}impl", f"do{name}", f"{name}internal"}
+    return any(
+        c.lower().replace("_", "") in inner and c != last_name(hit.symbol or "")
+        for c in _CALLED.findall(body_text(hit.text))
+    )
+
+
+def _reads_a_field(text: str) -> bool:
+    """True for an accessor whatever its docstring and decorators: its code after the
+    signature is one ``return`` of a field (``return self.secret_keys[-1]``, ``return l.out``)."""
+    lines = [
+        line.strip()
+        for line in DOCSTRING.sub("", text).splitlines()
+        if line.strip() and not COMMENT_LINE.match(line) and not line.strip().startswith("@")
+    ]
+    body = [line for line in lines[1:] if line not in ("}", "end", "};")]
+    return len(body) == 1 and bool(_FIELD_RETURN.match(body[0]))
+
+
+def _mostly_signature(text: str) -> bool:
+    """True for a long callable whose parameter list takes most of its lines (a declaration of
+    options that hands them to a constructor: typer's ``Argument``, FastAPI's ``Query``)."""
+    lines = text.splitlines()
+    if len(lines) < _DECLARING_MIN_LINES:
+        return False
+    indent = len(lines[0]) - len(lines[0].lstrip())
+    for n, line in enumerate(lines[1:], 2):
+        # the line closing the parameter list at the definition's own indentation: `) -> Any:`
+        if line.startswith(")", indent) and len(line) - len(line.lstrip()) == indent:
+            return n >= _SIGNATURE_SHARE * len(lines)
+        if line.strip() and len(line) - len(line.lstrip()) <= indent:
+            return False  # the body began: a short signature
+    return False
+
+
+def last_name(symbol: str) -> str:
+    return _SEGMENT_SEP.split(symbol)[-1]
+
+
+DOCSTRING = re.compile(r'"""(?:.|\n)*?"""|\'\'\'(?:.|\n)*?\'\'\'')
+COMMENT_LINE = re.compile(r"^\s*(?:#|//|/?\*|--)")
+
+
+def loops(text: str) -> bool:
+    """True when the code of ``text`` has a loop (its docstring and comments aside: "Returns
+    the signature for the given value" is no loop)."""
+    code = DOCSTRING.sub("", text)
+    return any(_LOOP.search(line) for line in code.splitlines() if not COMMENT_LINE.match(line))
+
+
+def body_text(text: str) -> str:
+    """``text`` without its first line (the signature: `for_each(…)` is no loop)."""
+    return text.split("\n", 1)[1] if "\n" in text else ""
