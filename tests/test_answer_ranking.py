@@ -532,3 +532,83 @@ def test_a_short_class_whose_instances_are_called_does_work() -> None:
     assert doing_rank(plain) == (False, 2)  # a class like any other: its methods do the work
     long = replace(strategy, end_line=strategy.start_line + 200)
     assert doing_rank(long) == (False, 2)  # a framework class that also has a __call__
+
+
+@pytest.mark.parametrize(
+    ("path", "text"),
+    [
+        ("config.go", "Decode(value string) error"),
+        ("src/ops.rs", "fn mul(self, other: Self) -> Result<Self, Error>;"),
+        ("src/api.ts", "parse(text: string): Options;"),
+    ],
+)
+def test_a_method_declared_without_a_body_does_no_work(path: str, text: str) -> None:
+    """An interface's or a trait's method states the behaviour; the code implementing it does
+    the work ("In which order does it try the custom decoders?" is no question for `Decode`)."""
+    from ragstrata.answer.graphs.ranking import doing_rank
+
+    declared = replace(_fn("pkg.Decoder.Decode", path, text), kind="method")
+    assert doing_rank(declared) == (False, 3)
+    arrow = replace(_fn("src/api.double", "src/api.ts", "const double = (x) => x * 2"))
+    assert doing_rank(arrow)[1] < 3  # a body without braces
+
+
+ENV_FILES = {
+    "envlet/__init__.py": "",
+    "envlet/config.py": '''
+        import os
+
+
+        class ParseError(Exception):
+            """A value of the environment could not be read into its field: the variable,
+            the field and the text."""
+
+
+        def fields(spec):
+            return [name for name in vars(spec) if not name.startswith("_")]
+
+
+        def process(prefix, spec):
+            """Fill the spec's fields from the environment variables with the prefix."""
+            for field in fields(spec):
+                value = os.environ.get(f"{prefix}_{field}".upper())
+                if value is not None:
+                    try:
+                        setattr(spec, field, int(value))
+                    except ValueError:
+                        raise ParseError(field) from None
+
+
+        def check_disallowed(prefix, spec):
+            """Reject variables with the prefix that the spec does not know."""
+            known = {f"{prefix}_{field}".upper() for field in fields(spec)}
+            for key in os.environ:
+                if key.startswith(prefix.upper()) and key not in known:
+                    raise ValueError(f"unknown environment variable {key}")
+        ''',
+}
+
+
+def test_an_error_type_that_names_nothing_asked_points_at_no_raiser(tmp_path: Path) -> None:
+    """`ParseError` ranks high for any question about the environment; "a variable the spec
+    doesn't know" is no question about parsing: the function raising it takes no lead. Asked
+    about a value that cannot be parsed, it does."""
+    from ragstrata.answer.graphs.base import hit_from_scored
+    from ragstrata.answer.graphs.ranking import _raiser_first
+    from ragstrata.core.values import scored_row
+
+    with indexed(tmp_path, ENV_FILES) as repo:
+        reader = repo.reader
+
+        def hit(symbol: str) -> Hit:
+            row = reader.resolver.resolve(symbol).best
+            assert row is not None, symbol
+            return hit_from_scored(scored_row(row, 0.0), "test")
+
+        seeds = [hit("envlet.config.ParseError")]
+        head = [hit("envlet.config.check_disallowed"), hit("envlet.config.process")]
+        unknown = "How does it handle a variable with the prefix the spec doesn't know?"
+        groups = stem_groups(concepts_of(unknown))
+        assert _raiser_first(head, seeds, reader, groups)[0].symbol.endswith("check_disallowed")
+        parsing = stem_groups(concepts_of("What happens when a value cannot be parsed?"))
+        assert _raiser_first(head, seeds, reader, parsing)[0].symbol.endswith(".process")

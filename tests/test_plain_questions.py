@@ -239,3 +239,16 @@ def test_a_name_given_as_an_example_is_no_missing_definition(
     assert _lead(shop, question)[0] == "shop/routes.py"
     # asked for by name, it is still missing
     assert shop.ask("Where is OrderHandler defined?").answer.status == "not_found"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "In which order does it try the handlers for a key?",
+        "В каком порядке он перебирает обработчики для ключа?",
+    ],
+)
+def test_a_question_about_order_asks_how_the_code_behaves(question: str) -> None:
+    from ragstrata.query.facets import read_facets
+
+    assert "how" in read_facets(question, False).asks

@@ -39,8 +39,10 @@ def doing_rank(hit: Hit) -> tuple[bool, int]:
     kind = hit.kind or ""
     if kind == "class" and _callable_object(hit):
         return beside, 0  # `wait_exponential(...)`: the object is the function
-    if kind in _DOING_KINDS and _mostly_signature(hit.text):
-        return beside, 3  # `Argument(...)`: hundreds of declared parameters, no work
+    if kind in _DOING_KINDS and (_mostly_signature(hit.text) or _bodiless(hit.text, language)):
+        # `Argument(...)`: hundreds of declared parameters, no work; `Decode(value string)
+        # error` in a Go interface, `fn mul(self, o: Self) -> Self;` in a Rust trait: no body
+        return beside, 3
     if kind in _DOING_KINDS:
         # a writer (`public=` in Ruby) only stores its value, as a one-line accessor reads it
         writer = (hit.symbol or "").endswith("=")
@@ -49,6 +51,16 @@ def doing_rank(hit: Hit) -> tuple[bool, int]:
         ) or _reads_a_field(hit.text)
         return beside, 1 if short or writer else 0
     return beside, 3 if kind in _DECLARING_KINDS else 2
+
+
+_BRACED = frozenset({"go", "rust", "typescript", "java", "kotlin", "csharp", "swift", "scala"})
+
+
+def _bodiless(text: str, language: str) -> bool:
+    """True for a method declared without a body in a language whose bodies are braced (an
+    interface's or a trait's method, a TypeScript overload signature); an arrow function
+    (``x => x * 2``) has a body without braces."""
+    return language in _BRACED and "{" not in text and "=>" not in text
 
 
 _FIELD_RETURN = re.compile(r"^(?:return\s+)?[\w$@.]+(?:\[[^\]()]*\])?;?$")

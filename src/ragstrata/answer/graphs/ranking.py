@@ -128,7 +128,7 @@ def definition_hits(
         if _WHETHER.search(plan.query_plan.raw):
             head = _predicate_first(head, groups)
         if reader is not None:
-            head = _raiser_first(head, hits[:_ERROR_SEEDS], reader)
+            head = _raiser_first(head, hits[:_ERROR_SEEDS], reader, groups)
             head = _named_callee(head, reader, groups)
         hits = head + [h for h in hits if id(h) not in taken]
     return disjoint_hits(hits)[:MAX_DEFINITIONS]
@@ -221,13 +221,22 @@ _ERROR_SEEDS = 3  # an error type among retrieval's first definitions points at 
 _ERROR_NAME = re.compile(r"(?:Error|Exception|Expired|Invalid\w*)$")
 
 
-def _raiser_first(head: list[Hit], seeds: list[Hit], reader: IndexReader) -> list[Hit]:
+def _raiser_first(
+    head: list[Hit], seeds: list[Hit], reader: IndexReader, groups: list[set[str]]
+) -> list[Hit]:
     """ "How does it check that a token has not expired?": retrieval's best match is often the
     error type the check raises (``ExpiredSignatureError``); the function raising it, when it
-    is a candidate doing work (``_validate_exp``), leads — not a like-named helper elsewhere."""
+    is a candidate doing work (``_validate_exp``), leads — not a like-named helper elsewhere.
+    Only an error type whose name says what the question asks: a ``ParseError`` retrieval
+    ranked first for "a variable the struct doesn't know" points at nothing."""
     raisers: set[str] = set()
     for seed in seeds:
-        if seed.kind in ("class", "struct") and _ERROR_NAME.search(last_name(seed.symbol or "")):
+        name = last_name(seed.symbol or "")
+        if (
+            seed.kind in ("class", "struct")
+            and _ERROR_NAME.search(name)
+            and _words_in(name, groups) > 0
+        ):
             for scored in reader.relations(
                 seed.symbol or "", Direction.CALLERS, ("calls", "constructs")
             ):
