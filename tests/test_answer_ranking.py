@@ -553,7 +553,7 @@ def test_a_method_declared_without_a_body_does_no_work(path: str, text: str) -> 
     assert doing_rank(arrow)[1] < 3  # a body without braces
 
 
-ENV_FILES = {
+PREFIX_FILES = {
     "envlet/__init__.py": "",
     "envlet/config.py": '''
         import os
@@ -597,7 +597,7 @@ def test_an_error_type_that_names_nothing_asked_points_at_no_raiser(tmp_path: Pa
     from ragstrata.answer.graphs.ranking import _raiser_first
     from ragstrata.core.values import scored_row
 
-    with indexed(tmp_path, ENV_FILES) as repo:
+    with indexed(tmp_path, PREFIX_FILES) as repo:
         reader = repo.reader
 
         def hit(symbol: str) -> Hit:
