@@ -550,3 +550,19 @@ def test_a_negated_contains_is_a_check_for_something_missing(question: str) -> N
 )
 def test_what_does_it_give_asks_what_it_returns(question: str) -> None:
     assert "returns" in read_facets(question).details
+
+
+@pytest.mark.parametrize(
+    ("line", "stem"),
+    [
+        ("            '*' => {", "star"),
+        ("    if c == '?' {", "ques"),
+        ("    if (ch === '~') {", "tild"),
+        ("    elif char == '#':", "hash"),
+    ],
+)
+def test_a_wildcard_character_is_read_as_its_name(line: str, stem: str) -> None:
+    """ "three stars in a row", «после звёздочки»: the line writing the `'*'` literal says it."""
+    from ragstrata.answer.graphs.detail import _line_stems
+
+    assert stem in _line_stems(line)

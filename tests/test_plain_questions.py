@@ -252,3 +252,39 @@ def test_a_question_about_order_asks_how_the_code_behaves(question: str) -> None
     from ragstrata.query.facets import read_facets
 
     assert "how" in read_facets(question, False).asks
+
+
+@pytest.mark.parametrize(
+    ("first", "follow_up"),
+    [
+        ("where is find_handler defined?", "and how is a key of None treated?"),
+        ("где определена функция find_handler?", "а как ищется обработчик, если key равен None?"),
+    ],
+)
+def test_a_follow_up_asking_how_cites_the_topic_s_lines_not_its_card(
+    shop: Ragstrata, first: str, follow_up: str
+) -> None:
+    """«а как …» opens a how-question about the topic of the conversation: the lines that
+    answer it lead (the card was the first answer)."""
+    from ragstrata.query.facets import read_facets
+
+    assert "how" in read_facets(follow_up, False).asks
+    session = f"how-{abs(hash((first, follow_up)))}"
+    assert _lead(shop, first, session)[:2] == ("shop/routes.py", 13)
+    path, start, end = _lead(shop, follow_up, session)
+    assert (path, start) == ("shop/routes.py", 15), (path, start, end)
+
+
+@pytest.mark.parametrize(
+    ("question", "expansion"),
+    [
+        ("Как semver раскрывает диапазон с тильдой вроде ~1.2?", "tilde"),
+        ("а что если в шаблоне после звёздочки есть ещё текст?", "star"),
+        ("Как кэш удаляет устаревшие записи в фоне?", "background"),
+        ("Как кэш удаляет устаревшие записи в фоне?", "expired"),
+    ],
+)
+def test_russian_words_for_symbols_and_stale_entries_reach_the_code(
+    question: str, expansion: str
+) -> None:
+    assert expansion in route(question)["query_plan"]["expansions"]

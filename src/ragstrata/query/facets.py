@@ -108,6 +108,9 @@ LEXICONS = (_asks, _details, _topics, _headings, _minor_headings, kinds_lexicon)
 """Every lexicon this module builds (their words are in the precomputed morphology seed)."""
 
 
+_CONJUNCTIONS = frozenset({"а", "и", "но", "and", "but", "so"})
+
+
 @lru_cache(maxsize=512)
 def read_facets(question: str, tests_only: bool = False) -> QuestionFacets:
     """The facets of ``question`` (``tests_only``: the plan keeps only tests)."""
@@ -115,12 +118,14 @@ def read_facets(question: str, tests_only: bool = False) -> QuestionFacets:
     asks = {ASKS[p.label] for p, _, _ in _asks().find(toks)}
     if tests_only:
         asks.add("tests")
-    opens_how = bool(toks) and toks[0].text.lower() in _leading_how()
-    if not asks and opens_how and (not _topics().find(toks) or first_verb(toks[1:]) == "VERB"):
+    # a follow-up may open with a conjunction: «а как сравниваются …», "and how is …"
+    opening = toks[1:] if len(toks) > 1 and toks[0].text.lower() in _CONJUNCTIONS else toks
+    opens_how = bool(opening) and opening[0].text.lower() in _leading_how()
+    if not asks and opens_how and (not _topics().find(toks) or first_verb(opening[1:]) == "VERB"):
         # a topic word after a finite verb («Как log не даёт установить логгер?») is no topic
         # «Как в sinatra описать маршрут …?» asks how to do it (an infinitive), «Как fd
         # разбирает …» how it works, as "How are errors turned into …" does
-        asks.add("howto" if _infinitive_asked(toks) else "how")
+        asks.add("howto" if _infinitive_asked(opening) else "how")
     counts: dict[str, int] = {}
     for phrase, _, _ in _topics().find(toks):
         counts[TOPICS[phrase.label]] = counts.get(TOPICS[phrase.label], 0) + 1

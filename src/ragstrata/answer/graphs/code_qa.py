@@ -204,11 +204,17 @@ class CodeQAGraph(EvidenceGraph):
                 lead = lead or term[1]
             defs = []
         for n, hit in enumerate(defs):
+            doing = None
+            # «а как …» about the topic of the conversation: its lines lead, not its card again
+            if n == 0 and focus.how and not focus.details and carried == hit.symbol:
+                doing = self._detail_part(hit, focus, msgs, citations, least=_HOW_LINES_SCORE)
+                parts += [doing[0]] if doing is not None else []
+                lead = lead or (doing[1] if doing is not None else "")
             part, def_lead = self._definition_part(hit, msgs, citations, focus, first=n == 0)
             parts.append(part)
             lead = lead or def_lead
             shown.append((hit.path, hit.start_line, hit.end_line))
-            if n == 0 and focus.how and not focus.details:
+            if n == 0 and focus.how and not focus.details and doing is None:
                 # the lines of its body that match the question's words, cited tightly
                 doing = self._detail_part(hit, focus, msgs, citations, least=_HOW_LINES_SCORE)
                 if doing is not None:

@@ -109,6 +109,13 @@ _PUNCTUATION = {
     " ": "spac",
     "|": "pipe",
     "=": "equa",
+    "*": "star",
+    "?": "ques",
+    "#": "hash",
+    "%": "perc",
+    "~": "tild",
+    "^": "care",
+    "&": "ampe",
     "\\n": "newl",
     "\\t": "tab",
 }
