@@ -288,3 +288,17 @@ def test_russian_words_for_symbols_and_stale_entries_reach_the_code(
     question: str, expansion: str
 ) -> None:
     assert expansion in route(question)["query_plan"]["expansions"]
+
+
+@pytest.mark.parametrize(
+    ("question", "intent"),
+    [
+        ("When does the text formatter put quotes around a value?", "CODE_QA"),
+        ("When does a version with a prerelease tag satisfy a requirement?", "CODE_QA"),
+        ("When was version 2 released?", "PROJECT_MISC"),
+    ],
+)
+def test_a_when_question_about_behaviour_goes_to_the_code(question: str, intent: str) -> None:
+    """ "When does X …?" asks when the code does something; "When was it released?" asks
+    about the project's history."""
+    assert route(question)["intent"] == intent

@@ -356,6 +356,7 @@ def load_router_data(cue_files: Sequence[Path] = ()) -> RouterData:
 
 _LEADING_PREPOSITIONS = frozenset({"in", "at", "on", "for", "в", "на", "по", "при", "с", "для"})
 _DOER = frozenset({"i", "we", "you", "one", "to", "can", "could", "should", "would"})
+_PAST = frozenset({"was", "were", "did"})  # "When was it released?" asks about history
 
 
 def asks_behaviour(toks: Sequence[QTok], words: WordSet) -> bool:
@@ -367,7 +368,7 @@ def asks_behaviour(toks: Sequence[QTok], words: WordSet) -> bool:
     if not toks or toks[0].text not in words:
         return False
     head = toks[1:5]
-    if any(t.text in _DOER for t in head[:2]):
+    if any(t.text in _DOER for t in head[:2]) or (head and head[0].text in _PAST):
         return False
     # «Как log не даёт установить логгер дважды?»: a finite verb before any infinitive asks
     # how the code behaves; «Как установить …» asks how to do something
