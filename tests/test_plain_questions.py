@@ -296,9 +296,12 @@ def test_russian_words_for_symbols_and_stale_entries_reach_the_code(
         ("When does the text formatter put quotes around a value?", "CODE_QA"),
         ("When does a version with a prerelease tag satisfy a requirement?", "CODE_QA"),
         ("When was version 2 released?", "PROJECT_MISC"),
+        ("How can a job be skipped when its previous run has not finished?", "CODE_QA"),
+        ("How can I install it?", "PROJECT_MISC"),
     ],
 )
 def test_a_when_question_about_behaviour_goes_to_the_code(question: str, intent: str) -> None:
     """ "When does X …?" asks when the code does something; "When was it released?" asks
-    about the project's history."""
+    about the project's history. "How can a job be skipped …" asks how the code behaves;
+    "How can I …" how the user does something."""
     assert route(question)["intent"] == intent

@@ -355,8 +355,11 @@ def load_router_data(cue_files: Sequence[Path] = ()) -> RouterData:
 
 
 _LEADING_PREPOSITIONS = frozenset({"in", "at", "on", "for", "в", "на", "по", "при", "с", "для"})
-_DOER = frozenset({"i", "we", "you", "one", "to", "can", "could", "should", "would"})
-_PAST = frozenset({"was", "were", "did"})  # "When was it released?" asks about history
+_DOER = frozenset({"i", "we", "you", "one", "to"})
+_MODAL = frozenset({"can", "could", "should", "would"})  # "How can I…" asks how to; "How can a
+# job be skipped…" how the code behaves
+_PAST = frozenset({"was", "were", "did"})
+_PERSONS = frozenset({"he", "she", "they", "it", "this", "that", "someone", "anyone"})  # "When was it released?" asks about history
 
 
 def asks_behaviour(toks: Sequence[QTok], words: WordSet) -> bool:
@@ -369,6 +372,8 @@ def asks_behaviour(toks: Sequence[QTok], words: WordSet) -> bool:
         return False
     head = toks[1:5]
     if any(t.text in _DOER for t in head[:2]) or (head and head[0].text in _PAST):
+        return False
+    if head and head[0].text in _MODAL and (len(head) < 2 or head[1].text in _DOER | _PERSONS):
         return False
     # «Как log не даёт установить логгер дважды?»: a finite verb before any infinitive asks
     # how the code behaves; «Как установить …» asks how to do something
