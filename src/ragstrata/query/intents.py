@@ -359,7 +359,9 @@ _DOER = frozenset({"i", "we", "you", "one", "to"})
 _MODAL = frozenset({"can", "could", "should", "would"})  # "How can I…" asks how to; "How can a
 # job be skipped…" how the code behaves
 _PAST = frozenset({"was", "were", "did"})
-_PERSONS = frozenset({"he", "she", "they", "it", "this", "that", "someone", "anyone"})  # "When was it released?" asks about history
+_PERSONS = frozenset(
+    {"he", "she", "they", "it", "this", "that", "someone", "anyone"}
+)  # "When was it released?" asks about history
 
 
 def asks_behaviour(toks: Sequence[QTok], words: WordSet) -> bool:
