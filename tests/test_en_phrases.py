@@ -26,6 +26,7 @@ def _phrases(question: str) -> list[str]:
         ("What happens when the key doesn't exist?", "doesn't exist"),
         ("a line the parser cannot understand", "cannot understand"),
         ("Which one wins when both are set?", "which one win"),
+        ("what happens if I don't pass a value for id?", "don't pass"),
     ],
 )
 def test_an_inflected_phrase_matches(question: str, phrase: str) -> None:
