@@ -35,11 +35,11 @@ _IRREGULAR = {
     "ran": "run", "got": "get", "gotten": "get", "gave": "give", "given": "give", "went": "go",
     "gone": "go", "left": "leave", "found": "find", "sent": "send", "made": "make",
     "took": "take", "taken": "take", "did": "do", "done": "do", "does": "do", "wrote": "write",
-    "written": "write", "told": "tell", "kept": "keep", "let": "let", "put": "put",
-    "came": "come", "comes": "come", "won": "win", "wins": "win", "broke": "break",
-    "broken": "broken", "cut": "cut", "threw": "throw", "thrown": "throw", "held": "hold",
+    "written": "write", "told": "tell", "kept": "keep",
+    "came": "come", "won": "win", "broke": "break",
+    "threw": "throw", "thrown": "throw", "held": "hold",
     "doesn": "do", "don": "do", "didn": "do", "isn": "be", "aren": "be", "wasn": "be",
-    "weren": "be", "couldn": "can", "can": "can", "t": "not", "times": "time",
+    "weren": "be", "couldn": "can", "t": "not",
 }  # fmt: skip
 
 

@@ -356,12 +356,11 @@ def load_router_data(cue_files: Sequence[Path] = ()) -> RouterData:
 
 _LEADING_PREPOSITIONS = frozenset({"in", "at", "on", "for", "в", "на", "по", "при", "с", "для"})
 _DOER = frozenset({"i", "we", "you", "one", "to"})
-_MODAL = frozenset({"can", "could", "should", "would"})  # "How can I…" asks how to; "How can a
-# job be skipped…" how the code behaves
-_PAST = frozenset({"was", "were", "did"})
-_PERSONS = frozenset(
-    {"he", "she", "they", "it", "this", "that", "someone", "anyone"}
-)  # "When was it released?" asks about history
+# "How can I…" asks how to do something, "How can a job be skipped…" how the code behaves: a
+# modal marks the doer's question only before a person
+_MODAL = frozenset({"can", "could", "should", "would"})
+_PERSONS = frozenset({"he", "she", "they", "it", "this", "that", "someone", "anyone"})
+_PAST = frozenset({"was", "were", "did"})  # "When was it released?" asks about history
 
 
 def asks_behaviour(toks: Sequence[QTok], words: WordSet) -> bool:

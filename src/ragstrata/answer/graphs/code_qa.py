@@ -208,8 +208,9 @@ class CodeQAGraph(EvidenceGraph):
             # «а как …» about the topic of the conversation: its lines lead, not its card again
             if n == 0 and focus.how and not focus.details and carried == hit.symbol:
                 doing = self._detail_part(hit, focus, msgs, citations, least=_HOW_LINES_SCORE)
-                parts += [doing[0]] if doing is not None else []
-                lead = lead or (doing[1] if doing is not None else "")
+                if doing is not None:
+                    parts.append(doing[0])
+                    lead = lead or doing[1]
             part, def_lead = self._definition_part(hit, msgs, citations, focus, first=n == 0)
             parts.append(part)
             lead = lead or def_lead
