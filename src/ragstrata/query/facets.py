@@ -18,7 +18,7 @@ from itertools import pairwise
 from typing import Any
 
 from ragstrata.core.question import QuestionFacets
-from ragstrata.query.en_phrases import paraphrases
+from ragstrata.query.en_phrases import paraphrase_hits
 from ragstrata.query.kinds import _lexicon as kinds_lexicon
 from ragstrata.query.kinds import question_kinds
 from ragstrata.query.lexicon import Lexicon, QTok, first_verb, query_tokens
@@ -28,7 +28,6 @@ from ragstrata.text.morph import dictionary_pos, fold
 from ragstrata.text.stopwords import is_stopword
 from ragstrata.text.tokens import (
     Token,
-    cyrillic_dominant,
     has_cyrillic,
     identifier_parts,
     latin_halves,
@@ -194,9 +193,16 @@ def concepts_of(question: str, expansions: tuple[str, ...] = ()) -> tuple[frozen
     words of its expansions the plan kept (``expansions``; stopwords kept: «показ» -> show)."""
     kept = {w for term in expansions for w in term.lower().split()}
     groups: list[frozenset[str]] = []
-    # "tried again" is a `retry`: a paraphrase's code words join its first content word
+    # "tried again" is a `retry`, "re-raise" `reraise`: the code words of an English phrase
+    # join its first content word
     toks = tokenize(question)
-    said = {p.first: p for p in paraphrases(toks)} if not cyrillic_dominant(toks) else {}
+    first = {t.start: n for n, t in enumerate(toks)}
+    final = {t.end: n for n, t in enumerate(toks)}
+    said: dict[int, tuple[int, set[str]]] = {}
+    for hit in paraphrase_hits(question, toks):
+        end, words = said.get(first[hit.start], (0, set()))
+        words = words | {w for term in hit.expansions for w in term.split()}
+        said[first[hit.start]] = (max(end, final[hit.end]), words)
     extra: set[str] = set()
     last = -1
     for n, tok in enumerate(toks):
@@ -204,11 +210,9 @@ def concepts_of(question: str, expansions: tuple[str, ...] = ()) -> tuple[frozen
             groups.append(frozenset(extra))
             extra = set()
         if n in said:
-            extra = {w for term in said[n].expansions for w in term.split()} & kept
-            last = said[n].last
+            last, extra = max(last, said[n][0]), extra | (said[n][1] & kept)
         for word in _latin_halves_of(tok):
             parts = {p.lower() for p in (word, *identifier_parts(word))}
-            parts |= {word.replace("-", "").lower()} & kept  # "re-raise": `reraise`
             group = frozenset(p for p in parts if len(p) >= 3 and not is_stopword(p))
             if group:
                 groups.append(group | extra)
