@@ -566,3 +566,30 @@ def test_a_wildcard_character_is_read_as_its_name(line: str, stem: str) -> None:
     from ragstrata.answer.graphs.detail import _line_stems
 
     assert stem in _line_stems(line)
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["and what if an item is invalid?", "а если элемент неверный?"],
+)
+def test_of_two_branches_saying_it_alike_the_inner_one_is_cited(question: str) -> None:
+    text = (
+        "func parseMap(value string) (map[string]string, error) {\n"
+        "\tmp := map[string]string{}\n"
+        "\tif strings.TrimSpace(value) != \"\" {\n"
+        "\t\tfor _, pair := range strings.Split(value, \",\") {\n"
+        "\t\t\tkv := strings.Split(pair, \"=\")\n"
+        "\t\t\tif len(kv) != 2 {\n"
+        "\t\t\t\treturn nil, fmt.Errorf(\"invalid map item: %q\", pair)\n"
+        "\t\t\t}\n"
+        "\t\t\tmp[kv[0]] = kv[1]\n"
+        "\t\t}\n"
+        "\t}\n"
+        "\treturn mp, nil\n"
+        "}"
+    )
+    span = _answering(
+        "envconfig.parseMap", "envconfig.go", "go", text, question, ("item", "invalid")
+    )
+    # the outer `if` holds the same words, eight lines around them: the branch itself answers
+    assert span is not None and (span.start_line, span.end_line) == (6, 8), span

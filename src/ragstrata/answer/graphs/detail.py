@@ -231,7 +231,7 @@ def answering_lines(row: DefinitionRow, facets: QuestionFacets) -> DetailSpan | 
         return None
     doc = {d.strip() for d in (row.docstring or "").splitlines() if d.strip()}
     body = _body_start(lines)
-    best: tuple[float, int, int, int] | None = None  # score, -start, start, end
+    best: tuple[float, int, int, int, int] | None = None  # score, -length, -start, start, end
     for k in range(body, len(lines)):
         line = lines[k]
         if not line.strip() or line.strip() in doc or _COMMENT.match(line):
@@ -261,11 +261,12 @@ def answering_lines(row: DefinitionRow, facets: QuestionFacets) -> DetailSpan | 
             extra = len((said_above - _line_stems(line)) & stems)
             if extra:
                 score = (score or _shape_score(line, facets)) + _COMMENT_WORD * extra
-        if score > 0 and (best is None or (score, -start) > best[:2]):
-            best = (score, -start, start, end)
+        # equal scores: the tighter block (an inner branch, not the one around it), then the first
+        if score > 0 and (best is None or (score, start - end, -start) > best[:3]):
+            best = (score, start - end, -start, start, end)
     if best is None:
         return None
-    score, _, start, end = best
+    score, _, _, start, end = best
     return DetailSpan(row.start_line + start, row.start_line + end, score)
 
 
