@@ -576,11 +576,11 @@ def test_of_two_branches_saying_it_alike_the_inner_one_is_cited(question: str) -
     text = (
         "func parseMap(value string) (map[string]string, error) {\n"
         "\tmp := map[string]string{}\n"
-        "\tif strings.TrimSpace(value) != \"\" {\n"
-        "\t\tfor _, pair := range strings.Split(value, \",\") {\n"
-        "\t\t\tkv := strings.Split(pair, \"=\")\n"
+        '\tif strings.TrimSpace(value) != "" {\n'
+        '\t\tfor _, pair := range strings.Split(value, ",") {\n'
+        '\t\t\tkv := strings.Split(pair, "=")\n'
         "\t\t\tif len(kv) != 2 {\n"
-        "\t\t\t\treturn nil, fmt.Errorf(\"invalid map item: %q\", pair)\n"
+        '\t\t\t\treturn nil, fmt.Errorf("invalid map item: %q", pair)\n'
         "\t\t\t}\n"
         "\t\t\tmp[kv[0]] = kv[1]\n"
         "\t\t}\n"

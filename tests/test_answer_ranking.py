@@ -14,9 +14,10 @@ import pytest
 
 from answer_fixture import indexed
 from ragstrata.answer.graphs.detail import stem_groups
-from ragstrata.answer.graphs.ranking import _named_worker
-from ragstrata.core.evidence import Hit
-from ragstrata.query.facets import concepts_of
+from ragstrata.answer.graphs.ranking import _named_worker, definition_hits
+from ragstrata.core.evidence import Evidence, Hit
+from ragstrata.query.facets import concepts_of, facets_of
+from ragstrata.query.router import default_router
 
 
 def _lead(root: Path, files: dict[str, str], question: str) -> tuple[str, int]:
@@ -612,3 +613,45 @@ def test_an_error_type_that_names_nothing_asked_points_at_no_raiser(tmp_path: Pa
         assert _raiser_first(head, seeds, reader, groups)[0].symbol.endswith("check_disallowed")
         parsing = stem_groups(concepts_of("What happens when a value cannot be parsed?"))
         assert _raiser_first(head, seeds, reader, parsing)[0].symbol.endswith(".process")
+
+
+READ = _fn(
+    "lib/read.read",
+    "lib/read.js",
+    "function read (req, res, next, parse, options) {\n"
+    "  // read the request the client sent into a buffer and parse it\n"
+    "  const stream = contentstream(req, options)\n"
+    "  getBody(stream, options, function (error, body) {\n"
+    "    req.body = parse(body)\n"
+    "    next()\n"
+    "  })\n}",
+)
+DECOMPRESS = _fn(
+    "lib/read.createDecompressionStream",
+    "lib/read.js",
+    "function createDecompressionStream (encoding) {\n"
+    "  switch (encoding) {\n"
+    "    case 'deflate':\n      return zlib.createInflate()\n"
+    "    case 'gzip':\n      return zlib.createGunzip()\n"
+    "  }\n"
+    "  throw new Error('unsupported content encoding')\n}",
+)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How does body-parser deal with a request body the client compressed?",
+        "Как body-parser обрабатывает тело запроса, которое клиент сжал?",
+    ],
+)
+def test_a_part_of_the_project_s_name_is_no_word_of_the_question(question: str) -> None:
+    # "parser" of `body-parser` gave `read` (which parses the request of the client) one more
+    # of the question's words, and it took the lead from the function retrieval ranked first
+    plan = default_router().plan(question, None, {"project_names": ["body-parser"]})
+    evidence = Evidence(
+        hits=(DECOMPRESS, replace(READ, start_line=20, end_line=27)), requirements={}
+    )
+    facets = facets_of(plan)
+    hits = definition_hits(plan, evidence, how=True, terms=facets.terms, concepts=facets.concepts)
+    assert hits[0].symbol == "lib/read.createDecompressionStream", [h.symbol for h in hits]

@@ -46,6 +46,7 @@ __all__ = [
 
 MAX_DEFINITIONS = 2
 _SEGMENT_SEP = re.compile(r"::|[.#\\]")
+_NAME_PARTS = re.compile(r"[^a-z0-9]+")
 _HOW_WINDOW = 12  # how many leading definitions may be reordered for a how-question
 _NAME_SLACK = 3  # ... and their lengths differ by an ending at most ("walking" and walk.rs; "auth" is no "authorization")
 _STEM = 5  # a question word names a folder or file when their first letters agree
@@ -123,7 +124,9 @@ def definition_hits(
                 order[id(h)],
             ),
         )
-        groups = stem_groups(concepts, own)  # the project's name is no word of the question
+        # the project's name is no word of the question, nor a part of it (`body-parser`
+        # says nothing of a parser)
+        groups = stem_groups(concepts, own | {p for w in own for p in _NAME_PARTS.split(w) if p})
         head = _purer_name(_named_worker(_clear_winner(head, groups), groups), groups)
         if _WHETHER.search(plan.query_plan.raw):
             head = _predicate_first(head, groups)
