@@ -85,3 +85,21 @@ def test_a_hyphenated_word_also_searches_for_its_parts_joined() -> None:
     assert "reraise" in plan.query_plan.expansions
     groups = concepts_of(plan.query_plan.raw, tuple(plan.query_plan.expansions))
     assert any({"re-raise", "reraise"} <= g for g in groups)
+
+
+@pytest.mark.parametrize(
+    ("question", "word"),
+    [
+        ("and what if the compression format is one it does not support?", "unsupported"),
+        ("What if the variable isn't defined?", "undefined"),
+        ("a header the parser doesn't recognise", "unrecognised"),
+        ("when the mode is never used", "unused"),
+    ],
+)
+def test_a_negated_word_also_searches_for_it_with_un(question: str, word: str) -> None:
+    assert any(word in h.expansions for h in paraphrase_hits(question))
+
+
+def test_a_negation_the_table_reads_is_not_read_twice() -> None:
+    hits = [h for h in paraphrase_hits("what if the value is not set?") if h.surface == "not set"]
+    assert len(hits) == 1 and "missing" in hits[0].expansions

@@ -168,6 +168,8 @@ def paraphrase_hits(text: str, tokens: Sequence[Token] | None = None) -> list[Te
         start, end = toks[p.first].start, toks[p.last].end
         surface = text[start:end]
         out.append(TermHit(start, end, surface, p.phrase, p.expansions, False, None, "paraphrase"))
+    covered = {h.start for h in out}  # "not set" in the table says more than `unset`
+    out += [h for h in _negated(text, toks) if h.start not in covered]
     for tok in toks:  # "re-raise" is written `reraise` (or `re_raise`, which splits alike)
         parts = tok.text.split("-")
         if len(parts) > 1 and all(p.isascii() and p.isalpha() for p in parts):
@@ -176,3 +178,32 @@ def paraphrase_hits(text: str, tokens: Sequence[Token] | None = None) -> list[Te
                 TermHit(tok.start, tok.end, tok.text, joined, (joined,), False, None, "paraphrase")
             )
     return sorted(out, key=lambda h: h.start)
+
+
+_NEGATION = frozenset({"not", "never"})
+_AUXILIARY = frozenset({"be", "do", "have", "get", "can", "will", "yet", "even", "really"})
+_NEGATED_REACH = 2  # the negated word follows the negation within this many words
+
+
+def _negated(text: str, toks: Sequence[Token]) -> list[TermHit]:
+    """A negated word as code writes it: "does not support" -> `unsupported`, "not set" ->
+    `unset`, "isn't defined" -> `undefined` (the word with `un`, and its participle)."""
+    out = []
+    for i, tok in enumerate(toks):
+        if _base_forms(tok.text.lower())[0] not in _NEGATION:
+            continue
+        for nxt in toks[i + 1 : i + 1 + _NEGATED_REACH]:
+            word = nxt.text.lower()
+            if _base_forms(word)[0] in _AUXILIARY:
+                continue
+            if not (word.isascii() and word.isalpha()) or len(word) < 3:
+                break
+            forms = [f"un{word}"]
+            if not word.endswith(("ed", "en", "wn")):
+                forms.append(f"un{word}d" if word.endswith("e") else f"un{word}ed")
+            phrase = text[tok.start : nxt.end]
+            out.append(
+                TermHit(tok.start, nxt.end, phrase, phrase, tuple(forms), False, None, "paraphrase")
+            )
+            break
+    return out
