@@ -655,3 +655,105 @@ def test_a_part_of_the_project_s_name_is_no_word_of_the_question(question: str) 
     facets = facets_of(plan)
     hits = definition_hits(plan, evidence, how=True, terms=facets.terms, concepts=facets.concepts)
     assert hits[0].symbol == "lib/read.createDecompressionStream", [h.symbol for h in hits]
+
+
+ORDERED_MAP_FILES = {
+    "Cargo.toml": '[package]\nname = "ordmap"\nversion = "0.1.0"\nedition = "2021"\n',
+    "src/lib.rs": "pub mod core;\npub mod map;\n",
+    "src/map.rs": """
+        use crate::core::Core;
+
+        pub struct OrderedMap {
+            core: Core,
+        }
+
+        impl OrderedMap {
+            /// Remove the entry of `key` by swapping it with the last entry and popping it:
+            /// the order of the remaining entries is not kept.
+            pub fn swap_remove(&mut self, key: u64) -> Option<u64> {
+                match self.core.len() {
+                    0 => None,
+                    1 => self.core.pop(),
+                    _ => {
+                        let hash = key.wrapping_mul(31);
+                        self.core.swap_remove(hash)
+                    }
+                }
+            }
+        }
+        """,
+    "src/core.rs": """
+        pub struct Core {
+            entries: Vec<u64>,
+            indices: Vec<usize>,
+        }
+
+        impl Core {
+            pub fn len(&self) -> usize {
+                self.entries.len()
+            }
+
+            pub fn pop(&mut self) -> Option<u64> {
+                self.entries.pop()
+            }
+
+            pub fn swap_remove(&mut self, hash: u64) -> Option<u64> {
+                let index = self.indices.iter().position(|&i| i as u64 == hash)?;
+                let entry = self.entries.swap_remove(index);
+                if let Some(moved) = self.entries.get(index) {
+                    self.indices[index] = *moved as usize;
+                }
+                Some(entry)
+            }
+        }
+        """,
+}
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How is an entry removed quickly when the order of the others does not matter?",
+        "Как удаляется элемент быстро, если порядок остальных не важен?",
+    ],
+)
+def test_a_method_handing_its_call_to_the_same_named_method_of_its_core_gives_it_the_lead(
+    tmp_path: Path, question: str
+) -> None:
+    # `OrderedMap::swap_remove` documents the behaviour; `Core::swap_remove` does the work
+    assert _lead(tmp_path, ORDERED_MAP_FILES, question) == ("src/core.rs", 15)
+
+
+OVERRIDE_FILES = {
+    "signer/base.py": '''
+        class Signer:
+            def unsign(self, value):
+                """Split the signature off the value and check it."""
+                value, sig = value.rsplit(".", 1)
+                if sig != self.sign(value):
+                    raise ValueError("bad signature")
+                return value
+        ''',
+    "signer/timed.py": '''
+        import time
+
+        from signer.base import Signer
+
+
+        class TimedSigner(Signer):
+            def unsign(self, value, max_age=None):
+                """Check the signature, then the age of the timestamp signed with the value."""
+                result = super().unsign(value)
+                value, stamp = result.rsplit(".", 1)
+                age = time.time() - int(stamp)
+                if max_age is not None and age > max_age:
+                    raise ValueError(f"signature age {age} > {max_age} seconds")
+                return value
+        ''',
+}
+
+
+def test_an_override_calling_its_parent_keeps_the_lead(tmp_path: Path) -> None:
+    # `super().unsign(...)` is no hand-off: the override checks the age itself
+    question = "How does the timed signer reject a signature older than the maximum age?"
+    assert _lead(tmp_path, OVERRIDE_FILES, question) == ("signer/timed.py", 7)

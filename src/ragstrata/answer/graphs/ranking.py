@@ -355,11 +355,19 @@ def worker_first(defs: list[Hit], reader: IndexReader, groups: list[set[str]]) -
     helper that calls nothing of the project (``_getMessage``) yields the lead to the next
     candidate with a body of its own (``prettifyError``, a loop over the issues)."""
     lead = defs[0]
-    for _ in range(_WORKER_HOPS):
-        thin = lead.end_line - lead.start_line <= _THIN_LINES and not loops(lead.text)
-        if lead.kind not in ("function", "method") or not thin:
-            break  # a body with a loop, or a long one, does work of its own
+    hops = handed = 0
+    while lead.kind in ("function", "method"):
         callees = resolved_callees(reader, lead.symbol or "")
+        delegate = _delegate(reader, lead, callees) if handed < _WORKER_HOPS else None
+        if delegate is not None:  # handing the call on is no hop of the search
+            lead, handed = delegate, handed + 1
+            continue
+        if hops == _WORKER_HOPS:
+            break
+        hops += 1
+        thin = lead.end_line - lead.start_line <= _THIN_LINES and not loops(lead.text)
+        if not thin:
+            break  # a body with a loop, or a long one, does work of its own
         if (
             not callees and lead is defs[0] and len(defs) > 1 and _works(defs[1])
         ):  # a leaf helper: the next candidate doing work leads
@@ -380,6 +388,30 @@ def worker_first(defs: list[Hit], reader: IndexReader, groups: list[set[str]]) -
     if lead is defs[0]:
         return defs
     return [lead, *(h for h in defs if h.symbol != lead.symbol)]
+
+
+def _delegate(reader: IndexReader, lead: Hit, callees: list[DefinitionRow]) -> Hit | None:
+    """The same-named method of another object that ``lead`` hands its call on to (a public
+    ``IndexMap::swap_remove_full`` -> ``self.core.swap_remove_full``): that one does the work.
+    Not a call of the parent's own version (``super().unsign(...)``): an override does work of
+    its own; nor from a body with a loop."""
+    name = last_name(lead.symbol or "")
+    same = [row for row in callees if last_name(row.symbol) == name]
+    if len(same) != 1 or loops(lead.text):
+        return None
+    sites = [
+        s.row.to_name
+        for s in reader.relations(lead.symbol or "", Direction.CALLEES, ("calls",))
+        if isinstance(s.row, RelationRow) and s.row.to_symbol == same[0].symbol
+    ]
+    if not sites or any(_PARENT_CALL.search(site) for site in sites):
+        return None
+    hit = hit_from_scored(scored_row(same[0], 0.0), "worker")
+    # an abstract method (`raise NotImplementedError()`) or an accessor is no worker
+    return hit if doing_rank(hit) == (False, 0) else None
+
+
+_PARENT_CALL = re.compile(r"\bsuper\b|^base\.|^parent::|^Super\b")
 
 
 def resolved_callees(reader: IndexReader, symbol: str) -> list[DefinitionRow]:
