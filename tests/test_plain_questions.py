@@ -227,6 +227,8 @@ def test_an_environment_variable_is_no_variable_of_the_same_letters(shop: Ragstr
         "How does it find the handler for a key like OrderHandler?",
         "Как найти обработчик для ключа вроде OrderHandler?",
         "How does it find the handler for a key such as OrderHandler?",
+        "How does it find the handler for a key like ${OrderHandler}?",
+        "Как найти обработчик для ключа вроде «OrderHandler»?",
     ],
 )
 def test_a_name_given_as_an_example_is_no_missing_definition(

@@ -98,15 +98,19 @@ def find_symbols(raw: str, toks: Sequence[Token], data: RouterData, out: Extract
             out.add(anchor_at(AnchorType.SYMBOL, raw, tok.start, tok.end, "word", 0.5))
 
 
+_EXAMPLE_GAP = re.compile(r"\s*[^\w\s]{0,3}")
+
+
 def _after_example_cue(raw: str, toks: Sequence[Token], i: int, data: RouterData) -> bool:
     """True when ``toks[i]`` follows a word that introduces an example ("like", "such as",
-    «вроде»), nothing but spaces, dots or an opening quote between."""
+    «вроде»), nothing but spaces and a few marks between (a quote, ``${`` of "a value like
+    ${OTHER_VAR}", ``--`` of "a flag like --verbose")."""
     for size in (1, 2):
         if i - size < 0:
             continue
         words = toks[i - size : i]
         gap = raw[words[-1].end : toks[i].start]
-        if gap.strip(" .:\"'«") or any(
+        if _EXAMPLE_GAP.fullmatch(gap) is None or any(
             raw[a.end : b.start].strip(" .") for a, b in pairwise(words)
         ):
             continue
