@@ -269,6 +269,14 @@ def test_a_short_public_face_of_its_implementation_is_no_accessor() -> None:
     # "How does loglet parse a level name?": ParseLevel hands the work to parseLevel
     assert doing_rank(face) == (False, 0)
     assert doing_rank(getter) == (False, 1)
+    # `insert` hands its work to `insert_full`, a name extending its own by a word; `get`
+    # calling `getattr` reads an attribute
+    insert = go(
+        "ordmap.OrderedMap.insert", "func insert(k K, v V) V {\n\treturn insert_full(k, v)\n}"
+    )
+    attr = go("ordmap.Box.get", "func get(name string) V {\n\treturn getattr(name)\n}")
+    assert doing_rank(insert) == (False, 0)
+    assert doing_rank(attr) == (False, 1)
 
 
 def test_a_macro_with_a_body_does_work() -> None:

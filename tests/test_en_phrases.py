@@ -27,6 +27,8 @@ def _phrases(question: str) -> list[str]:
         ("a line the parser cannot understand", "cannot understand"),
         ("Which one wins when both are set?", "which one win"),
         ("what happens if I don't pass a value for id?", "don't pass"),
+        ("How does it answer a request for only part of a file?", "part of ... file"),
+        ("an item stored with the default lifetime", "lifetime"),
     ],
 )
 def test_an_inflected_phrase_matches(question: str, phrase: str) -> None:

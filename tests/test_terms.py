@@ -113,6 +113,8 @@ def test_seed_mapping_of_the_mandatory_keys() -> None:
         ("старшая версия равна нулю", "старшая", "major"),
         ("требование с крышкой вроде ^0.2", "крышкой", "caret"),
         ("при экспоненциальной задержке", "экспоненциальной", "exponential"),
+        ("не даёт добавить ключ, который уже есть", "уже есть", "already"),
+        ("как сервер защищается от таких путей", "защищается", "protect"),
     ],
 )
 def test_everyday_programming_vocabulary(text: str, surface: str, expansion: str) -> None:

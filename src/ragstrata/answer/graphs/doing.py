@@ -82,15 +82,26 @@ def _callable_object(hit: Hit) -> bool:
 
 def _delegates(hit: Hit) -> bool:
     """True for a short public face of its own implementation (``ParseLevel`` returning
-    ``parseLevel(…)``, ``parse`` calling ``_parse`` or ``parse_impl``): a wrapper, no accessor."""
-    name = last_name(hit.symbol or "").lower().strip("_")
+    ``parseLevel(…)``, ``parse`` calling ``_parse`` or ``parse_impl``, ``insert`` calling
+    ``insert_full``): a wrapper, no accessor."""
+    own = last_name(hit.symbol or "")
+    name = own.lower().strip("_")
     if not name:
         return False
     inner = {name, f"{name}impl", f"do{name}", f"{name}internal"}
-    return any(
-        c.lower().replace("_", "") in inner and c != last_name(hit.symbol or "")
-        for c in _CALLED.findall(body_text(hit.text))
-    )
+    for called in _CALLED.findall(body_text(hit.text)):
+        if called == own:
+            continue
+        if called.lower().replace("_", "") in inner:
+            return True
+        if called.startswith(own) and _EXTENDS.match(called[len(own) :]):
+            return True
+    return False
+
+
+# the rest of a callee's name that extends the caller's (`insert` -> `insert_full`,
+# `parse` -> `parseWithOptions`): a word of its own, not more letters of one (`get` -> `getattr`)
+_EXTENDS = re.compile(r"_[a-z]|[A-Z]")
 
 
 def _reads_a_field(text: str) -> bool:
