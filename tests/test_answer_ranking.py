@@ -765,3 +765,27 @@ def test_an_override_calling_its_parent_keeps_the_lead(tmp_path: Path) -> None:
     # `super().unsign(...)` is no hand-off: the override checks the age itself
     question = "How does the timed signer reject a signature older than the maximum age?"
     assert _lead(tmp_path, OVERRIDE_FILES, question) == ("signer/timed.py", 7)
+
+
+def test_a_lead_saying_none_of_the_question_s_words_gives_way_to_one_saying_two() -> None:
+    from ragstrata.answer.graphs.ranking import _clear_winner
+
+    load = _fn(
+        "cache.cache.Load",
+        "cache.go",
+        "func (c *cache) Load(r io.Reader) error {\n\tdec := gob.NewDecoder(r)\n"
+        "\treturn dec.Decode(&c.items)\n}",
+    )
+    add = _fn(
+        "cache.cache.Add",
+        "cache.go",
+        "func (c *cache) Add(k string, x interface{}) error {\n\t_, found := c.get(k)\n"
+        '\tif found {\n\t\treturn fmt.Errorf("Item %s already exists", k)\n\t}\n'
+        "\tc.set(k, x)\n\treturn nil\n}",
+    )
+    groups = [{"add", "inse", "appe"}, {"key"}, {"exis", "alre"}]
+    # «Как не даёт добавить ключ, который уже есть?»: Load says nothing of it, Add two words
+    assert _clear_winner([load, add], groups)[0] is add
+    # one word in the lead: two are not enough
+    said = replace(load, text=load.text.replace("Load(r", "Load(key"))
+    assert _clear_winner([said, add], groups)[0] is said

@@ -145,7 +145,8 @@ def _clear_winner(head: list[Hit], groups: list[set[str]]) -> list[Hit]:
     """``head`` with its lead replaced when the lead carries almost none of the question's words
     (``request.is`` for "how does it decide the Content-Type when I send a plain string?") and
     one candidate of the same rank carries many of them, alone (``res.send``)."""
-    if not head or not groups or _words_in(head[0].text, groups) > _FEW_WORDS:
+    lead_words = _words_in(head[0].text, groups) if head and groups else 0
+    if not head or not groups or lead_words > _FEW_WORDS:
         return head
     rank = doing_rank(head[0])
     scored = sorted(
@@ -158,7 +159,7 @@ def _clear_winner(head: list[Hit], groups: list[set[str]]) -> list[Hit]:
     )
     if (
         not scored
-        or scored[0][0] < _MANY_WORDS
+        or scored[0][0] < _MANY_WORDS - (lead_words == 0)  # a lead saying none of them: two
         or (len(scored) > 1 and scored[1][0] == scored[0][0])
     ):
         return head
