@@ -96,6 +96,7 @@ def test_a_hyphenated_word_also_searches_for_its_parts_joined() -> None:
         ("What if the variable isn't defined?", "undefined"),
         ("a header the parser doesn't recognise", "unrecognised"),
         ("when the mode is never used", "unused"),
+        ("and what if the requested range cannot be satisfied?", "unsatisfied"),
     ],
 )
 def test_a_negated_word_also_searches_for_it_with_un(question: str, word: str) -> None:

@@ -115,6 +115,9 @@ def test_seed_mapping_of_the_mandatory_keys() -> None:
         ("при экспоненциальной задержке", "экспоненциальной", "exponential"),
         ("не даёт добавить ключ, который уже есть", "уже есть", "already"),
         ("как сервер защищается от таких путей", "защищается", "protect"),
+        ("а если элемент уже просрочен", "просрочен", "expired"),
+        ("сдвигать больше половины элементов", "сдвигать", "shift"),
+        ("сдвигать больше половины элементов", "половины", "half"),
     ],
 )
 def test_everyday_programming_vocabulary(text: str, surface: str, expansion: str) -> None:

@@ -180,7 +180,7 @@ def paraphrase_hits(text: str, tokens: Sequence[Token] | None = None) -> list[Te
     return sorted(out, key=lambda h: h.start)
 
 
-_NEGATION = frozenset({"not", "never"})
+_NEGATION = frozenset({"not", "never", "cannot"})
 _AUXILIARY = frozenset({"be", "do", "have", "get", "can", "will", "yet", "even", "really"})
 _NEGATED_REACH = 2  # the negated word follows the negation within this many words
 
