@@ -29,6 +29,7 @@ def _phrases(question: str) -> list[str]:
         ("what happens if I don't pass a value for id?", "don't pass"),
         ("How does it answer a request for only part of a file?", "part of ... file"),
         ("an item stored with the default lifetime", "lifetime"),
+        ("How does it find the original error underneath?", "original error"),
     ],
 )
 def test_an_inflected_phrase_matches(question: str, phrase: str) -> None:

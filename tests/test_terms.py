@@ -122,6 +122,7 @@ def test_seed_mapping_of_the_mandatory_keys() -> None:
         ("если степень переполняется", "переполняется", "overflow"),
         ("строка в фигурных скобках", "фигурных", "curly"),
         ("если после @ написано что-то незнакомое", "незнакомое", "unknown"),
+        ("как пакет запоминает, где создана ошибка", "запоминает", "record"),
     ],
 )
 def test_everyday_programming_vocabulary(text: str, surface: str, expansion: str) -> None:
