@@ -29,7 +29,7 @@ from ragstrata.answer.graphs.doing import (
 from ragstrata.answer.graphs.focus import peripheral_path
 from ragstrata.core.evidence import Evidence, Hit
 from ragstrata.core.rows import DefinitionRow, RelationRow
-from ragstrata.core.values import Direction, SymbolMode, scored_row
+from ragstrata.core.values import Direction, ScoredRow, SymbolMode, scored_row
 from ragstrata.query.models import RouterPlan
 from ragstrata.query.plan_fields import ANSWER_TOPIC
 from ragstrata.retrieve.reader import IndexReader
@@ -358,8 +358,9 @@ def worker_first(defs: list[Hit], reader: IndexReader, groups: list[set[str]]) -
     lead = defs[0]
     hops = handed = 0
     while lead.kind in ("function", "method"):
-        callees = resolved_callees(reader, lead.symbol or "")
-        delegate = _delegate(reader, lead, callees) if handed < _WORKER_HOPS else None
+        calls = reader.relations(lead.symbol or "", Direction.CALLEES, ("calls",))
+        callees = resolved_callees(reader, lead.symbol or "", calls)
+        delegate = _delegate(lead, callees, calls) if handed < _WORKER_HOPS else None
         if delegate is not None:  # handing the call on is no hop of the search
             lead, handed = delegate, handed + 1
             continue
@@ -391,7 +392,7 @@ def worker_first(defs: list[Hit], reader: IndexReader, groups: list[set[str]]) -
     return [lead, *(h for h in defs if h.symbol != lead.symbol)]
 
 
-def _delegate(reader: IndexReader, lead: Hit, callees: list[DefinitionRow]) -> Hit | None:
+def _delegate(lead: Hit, callees: list[DefinitionRow], calls: list[ScoredRow]) -> Hit | None:
     """The same-named method of another object that ``lead`` hands its call on to (a public
     ``IndexMap::swap_remove_full`` -> ``self.core.swap_remove_full``): that one does the work.
     Not a call of the parent's own version (``super().unsign(...)``): an override does work of
@@ -402,7 +403,7 @@ def _delegate(reader: IndexReader, lead: Hit, callees: list[DefinitionRow]) -> H
         return None
     sites = [
         s.row.to_name
-        for s in reader.relations(lead.symbol or "", Direction.CALLEES, ("calls",))
+        for s in calls
         if isinstance(s.row, RelationRow) and s.row.to_symbol == same[0].symbol
     ]
     if not sites or any(_PARENT_CALL.search(site) for site in sites):
@@ -415,10 +416,13 @@ def _delegate(reader: IndexReader, lead: Hit, callees: list[DefinitionRow]) -> H
 _PARENT_CALL = re.compile(r"\bsuper\b|^base\.|^parent::|^Super\b")
 
 
-def resolved_callees(reader: IndexReader, symbol: str) -> list[DefinitionRow]:
+def resolved_callees(
+    reader: IndexReader, symbol: str, calls: list[ScoredRow] | None = None
+) -> list[DefinitionRow]:
     """The project's own definitions ``symbol`` calls: its calls resolved exactly, each target
-    once, by name."""
-    calls = reader.relations(symbol, Direction.CALLEES, ("calls",)) if symbol else []
+    once, by name. ``calls``: its call rows, when the caller read them already."""
+    if calls is None:
+        calls = reader.relations(symbol, Direction.CALLEES, ("calls",)) if symbol else []
     targets = {
         s.row.to_symbol
         for s in calls
