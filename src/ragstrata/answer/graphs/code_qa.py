@@ -361,6 +361,14 @@ class CodeQAGraph(EvidenceGraph):
             out += [hit_from_scored(r, "resolver") for r in match.definitions]
         if how:
             out = [h for h in out if not doing_rank(h)[0]]
+        # one symbol defined more than once in a file (`@overload` stubs before the
+        # implementation, a property's getter and setter): the longest is the one that works
+        longest: dict[tuple[str, str], Hit] = {}
+        for h in out:
+            key = (h.path, h.symbol or "")
+            if key not in longest or _length(h) > _length(longest[key]):
+                longest[key] = h
+        out = [h for h in out if longest[(h.path, h.symbol or "")] is h]
         out.sort(key=lambda h: (peripheral_path(h.path), bool(kinds) and h.kind not in kinds))
         return disjoint_hits(out)[:MAX_DEFINITIONS]
 
@@ -483,6 +491,10 @@ def _identifier_likeness(name: str) -> int:
     if (name.isupper() and len(name) > 2) or re.search(r"\d", name):
         return 1
     return 0
+
+
+def _length(hit: Hit) -> int:
+    return hit.end_line - hit.start_line
 
 
 def _answered_topic(plan: RouterPlan, *, typed: bool = True) -> str:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import pairwise
 
 from ragstrata.answer.graphs.base import question_symbols
@@ -65,7 +65,9 @@ _PRESENCE_TEST = re.compile(
 _AMOUNT = re.compile(
     r"(?:[=<>:]|\breturn)\s*(?:[2-9]|\d{2,}|\d*\.\d+)(?![\w.])|"
     r"(?<![\w.])(?:[2-9]|\d{2,}|\d*\.\d+)\s*[<>]|"
-    r"\b(?:max|min|limit|threshold|MAX|MIN|LIMIT)(?:[A-Z_]\w*)?\b|\b[a-z]+(?:Max|Min|Limit)\w*"
+    r"\b(?:max|min|limit|threshold|MAX|MIN|LIMIT)(?:[A-Z_]\w*)?\b|\b[a-z]+(?:Max|Min|Limit)\w*|"
+    # a size compared with its bound: `size > maxsize`, `cs > len(v.segments)`
+    r"[<>]=?\s*(?:self\.)?_*(?:max|min)[a-z]+\b|[<>]=?\s*len\(|\blen\([^)]*\)\s*[<>]"
 )
 # an error named for a missing value: what "what if it is not given?" is answered by
 _MISSING_ERROR = re.compile(
@@ -122,10 +124,34 @@ _PUNCTUATION = {
 _LITERAL = re.compile(r"""(['"])(\\?.)\1""")
 
 
+# the short names code writes for a word a question spells out, as a whole name (`type(s) is
+# str` answers "a plain string", `len(x)` "the length"; `padLen` is no length): stems, so a
+# question's `len` is the same word
+_IDENTIFIER = re.compile(r"(?<![\w$])[a-z_]\w*")
+_ABBREVIATED = {
+    "str": "stri",
+    "int": "inte",
+    "num": "numb",
+    "len": "leng",
+    "arg": "argu",
+    "args": "argu",
+    "msg": "mess",
+    "val": "valu",
+    "buf": "buff",
+    "dir": "dire",
+    "ctx": "cont",
+    "idx": "inde",
+    "obj": "obje",
+    "cfg": "conf",
+}
+
+
 def _line_stems(line: str) -> set[str]:
-    """:func:`word_stems` of a line of code, with the names of the punctuation characters it
-    writes as literals (``b':'`` -> ``colo``)."""
+    """:func:`word_stems` of a line of code, with the words its short names stand for
+    (``str`` -> ``stri``) and the names of the punctuation characters it writes as literals
+    (``b':'`` -> ``colo``)."""
     stems = word_stems(line)
+    stems |= {_ABBREVIATED[w] for w in _IDENTIFIER.findall(line.lower()) if w in _ABBREVIATED}
     for _, char in _LITERAL.findall(line):
         name = _PUNCTUATION.get(char)
         if name:
@@ -223,20 +249,24 @@ def answering_lines(row: DefinitionRow, facets: QuestionFacets) -> DetailSpan | 
     """The lines of ``row`` that answer the detail ``facets`` ask about, or None when no line
     of its body matches the question's words. A condition is scored with its body (the words
     of the branch count, each once), any other line by itself."""
-    stems = {t[:STEM] for t in facets.terms if len(t) >= 3}
-    stems -= word_stems(row.name)  # the definition's own name says nothing about the detail
+    stems = {_ABBREVIATED.get(t[:STEM], t[:STEM]) for t in facets.terms if len(t) >= 3}
+    stems -= _line_stems(row.name)  # the definition's own name says nothing about the detail
     phrases = frozenset(p for p in facets.phrases if not all(is_stopword(w) for w in p))
     lines = row.text.splitlines()
     if len(lines) < 3 or not stems:
         return None
     doc = {d.strip() for d in (row.docstring or "").splitlines() if d.strip()}
     body = _body_start(lines)
+    if _unlisted_value(facets, row.text):
+        # "and if HTTP/2.0 comes?" of code listing HTTP/1.0 and 1.1: the branch for the rest
+        facets = replace(facets, details=facets.details | {"otherwise"})
     best: tuple[float, int, int, int, int] | None = None  # score, -length, -start, start, end
     for k in range(body, len(lines)):
         line = lines[k]
         if not line.strip() or line.strip() in doc or _COMMENT.match(line):
             continue
         start, end = _block(lines, k)
+        cut = end > start + MAX_LINES - 1 or _goes_on(lines, start, end)
         end = min(end, start + MAX_LINES - 1)
         while end > start and (not lines[end].strip() or _COMMENT.match(lines[end])):
             end -= 1  # a cut block ends on code, not on the comment of what follows
@@ -263,11 +293,54 @@ def answering_lines(row: DefinitionRow, facets: QuestionFacets) -> DetailSpan | 
                 score = (score or _shape_score(line, facets)) + _COMMENT_WORD * extra
         # equal scores: the tighter block (an inner branch, not the one around it), then the first
         if score > 0 and (best is None or (score, start - end, -start) > best[:3]):
-            best = (score, start - end, -start, start, end)
+            best = (score, start - end, -start, *_matched_part(lines, start, end, stems, cut))
     if best is None:
         return None
     score, _, _, start, end = best
     return DetailSpan(row.start_line + start, row.start_line + end, score)
+
+
+def _matched_part(
+    lines: list[str], start: int, end: int, stems: set[str], cut: bool
+) -> tuple[int, int]:
+    """A block too long to show whole (``cut``) narrowed to the fewest lines that carry all
+    its words of the question: the outer condition around a loop is no part of what the inner
+    lines answer (unless it says a word they do not)."""
+    if not cut:
+        return start, end
+    found = {j: _line_stems(lines[j]) & stems for j in range(start, end + 1)}
+    every = set().union(*found.values())
+    best = (start, end)
+    for a in range(start, end + 1):
+        seen: set[str] = set()
+        for b in range(a, end + 1):
+            seen |= found[b]
+            if seen == every:
+                if b - a < best[1] - best[0]:
+                    best = (a, b)
+                break
+    return best if best[0] > start else (start, end)  # the head says it: the block reads on
+
+
+def _goes_on(lines: list[str], start: int, end: int) -> bool:
+    """True when the block of the condition at ``start`` goes on past ``end`` (its next
+    line of code is indented deeper): :func:`_block` cut it."""
+    if not _CONDITION.search(lines[start]):
+        return False
+    for line in lines[end + 1 :]:
+        if line.strip():
+            return _indent(line) > _indent(lines[start])
+    return False
+
+
+_VALUE = re.compile(r"\d")
+
+
+def _unlisted_value(facets: QuestionFacets, text: str) -> bool:
+    """True when the question names a value with digits (``HTTP/2.0``, ``501``) that the
+    definition's code never writes: what it does with values it does not list is asked."""
+    values = [w for w in facets.words if _VALUE.search(w) and len(w) > 1]
+    return bool(values) and not any(v in text for v in values)
 
 
 def _comment_above(lines: list[str], k: int, body: int) -> set[str]:
@@ -276,7 +349,7 @@ def _comment_above(lines: list[str], k: int, body: int) -> set[str]:
     words: set[str] = set()
     j = k - 1
     while j >= body and k - j <= _COMMENT_ABOVE and _COMMENT.match(lines[j]):
-        words |= word_stems(lines[j])
+        words |= _line_stems(lines[j])
         j -= 1
     return words
 
