@@ -28,8 +28,8 @@ def _answering(
 
 VERSION = (
     "fn parse_version(bytes: &[u8]) -> Result<u8, Error> {\n"  # 1
-    "    const H10: &[u8] = b\"HTTP/1.0\";\n"
-    "    const H11: &[u8] = b\"HTTP/1.1\";\n"
+    '    const H10: &[u8] = b"HTTP/1.0";\n'
+    '    const H11: &[u8] = b"HTTP/1.1";\n'
     "    if bytes.len() < 8 {\n"
     "        return Err(Error::Partial);\n"  # 5
     "    }\n"
