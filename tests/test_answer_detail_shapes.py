@@ -203,3 +203,68 @@ def test_a_topic_declared_by_overload_stubs_is_read_in_its_body(
     cited = answer.citations[0]
     # the branch for a negative age in the implementation, not a stub's signature
     assert (cited.path, cited.start_line) == ("signing/timed.py", 21), answer.lead
+
+
+SCHEDULER_FILES = {
+    "planner/jobs.py": '''
+        """Jobs run on a weekly plan."""
+
+        import datetime
+
+
+        class Job:
+            def __init__(self):
+                self.start_day = None
+
+            def monday(self):
+                """Run the job on Mondays."""
+                self.start_day = "monday"
+                return self
+
+            def sunday(self):
+                """Run the job on Sundays."""
+                self.start_day = "sunday"
+                return self
+
+
+        WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+
+
+        def move_to_next_weekday(moment, weekday):
+            """Move the moment to the given weekday, this week or the next."""
+            days_ahead = WEEKDAYS.index(weekday) - moment.weekday()
+            if days_ahead < 0:
+                days_ahead += 7
+            return moment + datetime.timedelta(days=days_ahead)
+        ''',
+}
+
+
+@pytest.mark.parametrize(
+    ("first", "question"),
+    [
+        (
+            "Как планировщик переносит задачу на нужный день недели?",
+            "а если этот день на этой неделе уже прошёл?",
+        ),
+        (
+            "How does the planner move a job to the right day of the week?",
+            "and what if that day has already passed this week?",
+        ),
+    ],
+)
+def test_a_plural_in_the_code_is_the_word_of_the_question(
+    tmp_path: Path, first: str, question: str
+) -> None:
+    answer = follow_up(tmp_path, SCHEDULER_FILES, first, question)
+    cited = answer.citations[0]
+    # `days_ahead` is about the day asked of: the branch for a day already past this week
+    assert (cited.path, cited.start_line) == ("planner/jobs.py", 27), answer.lead
+
+
+def test_fuzzing_harnesses_are_code_beside_the_project_s_own() -> None:
+    from ragstrata.answer.graphs.focus import peripheral_path
+
+    assert peripheral_path("fuzz/fuzz_targets/fuzz_quote.rs")
+    assert peripheral_path("fuzz/fuzz_quote_python/src/fuzz.rs")
+    assert not peripheral_path("src/fuzzy.rs")  # a fuzzy matcher is the project's own code

@@ -789,3 +789,55 @@ def test_a_lead_saying_none_of_the_question_s_words_gives_way_to_one_saying_two(
     # one word in the lead: two are not enough
     said = replace(load, text=load.text.replace("Load(r", "Load(key"))
     assert _clear_winner([said, add], groups)[0] is said
+
+
+BREAKER_FILES = {
+    "go.mod": "module example.com/breaker\n\ngo 1.21\n",
+    "breaker.go": """
+        package breaker
+
+        type Counts struct {
+            Requests            uint32
+            ConsecutiveFailures uint32
+        }
+
+        func (c *Counts) onFailure() {
+            c.Requests++
+            c.ConsecutiveFailures++
+        }
+
+        type CircuitBreaker struct {
+            counts Counts
+            state  int
+        }
+
+        // onFailure records a failed request; too many failures in a row trip the circuit open.
+        func (cb *CircuitBreaker) onFailure() {
+            cb.counts.onFailure()
+            if cb.counts.ConsecutiveFailures > 5 {
+                cb.setState(1)
+            }
+        }
+
+        func (cb *CircuitBreaker) setState(state int) {
+            cb.state = state
+            cb.counts = Counts{}
+        }
+        """,
+}
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How does the breaker decide there have been enough failures to open the circuit?",
+        "Как автомат решает, что неудач было достаточно, чтобы разомкнуть цепь?",
+    ],
+)
+def test_a_method_calling_its_namesake_as_one_step_keeps_the_lead(
+    tmp_path: Path, question: str
+) -> None:
+    # `cb.counts.onFailure()` only counts; the `onFailure` around it decides to open: a call
+    # whose result is not what the method returns hands nothing on
+    path, line = _lead(tmp_path, BREAKER_FILES, question)
+    assert path == "breaker.go" and 19 <= line <= 20, (path, line)  # its comment, or its line

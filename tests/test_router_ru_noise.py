@@ -129,10 +129,24 @@ def test_a_finite_verb_first_makes_a_how_question_whatever_topic_word_follows() 
         ("Что происходит с неизвестным флагом при разборе?", "CODE_QA"),
         ("What happens to hooks when a message is logged?", "CODE_QA"),
         ("Что происходит при установке пакета?", "PROJECT_MISC"),
+        # what keeps something from happening is the code's doing, a word like "running" aside
+        ("What stops a task from running after its deadline?", "CODE_QA"),
+        ("What prevents a cached page from being served twice?", "CODE_QA"),
+        ("Что мешает задаче запуститься после дедлайна?", "CODE_QA"),
     ],
 )
 def test_what_happens_to_something_asks_how_the_code_behaves(query: str, intent: str) -> None:
     assert ROUTER.route(query)["intent"] == intent
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["What stops a task from running after its deadline?", "Что мешает задаче запуститься?"],
+)
+def test_what_stops_something_asks_how_it_works(query: str) -> None:
+    from ragstrata.query.facets import read_facets
+
+    assert "how" in read_facets(query).asks
 
 
 @pytest.mark.parametrize(

@@ -33,6 +33,7 @@ __all__ = [
     "answering_lines",
     "asks_a_detail",
     "names_any",
+    "stem",
     "stem_groups",
     "word_stems",
 ]
@@ -93,7 +94,16 @@ class DetailSpan:
 def word_stems(text: str) -> set[str]:
     """The stems of the words of ``text`` (identifier parts split: ``HandleMethodNotAllowed``
     -> ``hand``, ``meth``, ``not``, ``allo``), words under three letters left out."""
-    return {w.lower()[:STEM] for w in _WORD.findall(text) if len(w) >= 3}
+    return {stem(w) for w in _WORD.findall(text) if len(w) >= 3}
+
+
+def stem(word: str) -> str:
+    """The first :data:`STEM` letters of ``word``, lower-case; a four-letter plural of a
+    three-letter word is that word ("days" -> ``day``, "keys" -> ``key``; not "less")."""
+    low = word.lower()
+    if len(low) == STEM and low.endswith("s") and not low.endswith("ss"):
+        return low[:3]
+    return low[:STEM]
 
 
 # punctuation a question names in words, and the character literal a line writes it as:
@@ -162,8 +172,8 @@ def _line_stems(line: str) -> set[str]:
 def stem_groups(concepts: Sequence[AbstractSet[str]], ignore: Iterable[str] = ()) -> list[set[str]]:
     """The question's word groups (:attr:`QuestionFacets.concepts`) as stems, without the
     stems of ``ignore`` (the project's names); empty groups left out."""
-    ignored = {w[:STEM] for w in ignore}
-    groups = ({w[:STEM] for w in c if len(w) >= 3} - ignored for c in concepts)
+    ignored = {stem(w) for w in ignore}
+    groups = ({stem(w) for w in c if len(w) >= 3} - ignored for c in concepts)
     return [g for g in groups if g]
 
 
@@ -249,7 +259,7 @@ def answering_lines(row: DefinitionRow, facets: QuestionFacets) -> DetailSpan | 
     """The lines of ``row`` that answer the detail ``facets`` ask about, or None when no line
     of its body matches the question's words. A condition is scored with its body (the words
     of the branch count, each once), any other line by itself."""
-    stems = {_ABBREVIATED.get(t[:STEM], t[:STEM]) for t in facets.terms if len(t) >= 3}
+    stems = {_ABBREVIATED.get(stem(t), stem(t)) for t in facets.terms if len(t) >= 3}
     stems -= _line_stems(row.name)  # the definition's own name says nothing about the detail
     phrases = frozenset(p for p in facets.phrases if not all(is_stopword(w) for w in p))
     lines = row.text.splitlines()

@@ -39,7 +39,7 @@ _PERIPHERAL = frozenset(
         "samples", "sample", "demo", "demos", "scripts", "docs", "doc", "docs_src", "site",
         "testdata", "fixtures", "test-helpers", "test_helpers", "testhelpers", "test-utils",
         "test_utils", "testutils", "testutil", "vendor", "vendored", "third_party",
-        "third-party", "node_modules",
+        "third-party", "node_modules", "fuzz", "fuzzing", "fuzz_targets", "fuzzers",
     }
 )  # fmt: skip
 
@@ -51,8 +51,8 @@ def _paths() -> dict[str, Any]:
 
 
 def peripheral_path(path: str) -> bool:
-    """True for benchmarks, examples, scripts, docs sites, test helpers and vendored copies of
-    other projects: code beside the project's own."""
+    """True for benchmarks, examples, scripts, docs sites, test helpers, fuzzing harnesses and
+    vendored copies of other projects: code beside the project's own."""
     parts = path.lower().split("/")[:-1]
     return any(p in _PERIPHERAL for p in parts)
 

@@ -396,7 +396,7 @@ def _delegate(lead: Hit, callees: list[DefinitionRow], calls: list[ScoredRow]) -
     """The same-named method of another object that ``lead`` hands its call on to (a public
     ``IndexMap::swap_remove_full`` -> ``self.core.swap_remove_full``): that one does the work.
     Not a call of the parent's own version (``super().unsign(...)``): an override does work of
-    its own; nor from a body with a loop."""
+    its own; nor from a body with a loop, nor when the call's result is not what it returns."""
     name = last_name(lead.symbol or "")
     same = [row for row in callees if last_name(row.symbol) == name]
     if len(same) != 1 or loops(lead.text):
@@ -408,9 +408,33 @@ def _delegate(lead: Hit, callees: list[DefinitionRow], calls: list[ScoredRow]) -
     ]
     if not sites or any(_PARENT_CALL.search(site) for site in sites):
         return None
+    if not _hands_on(lead.text, name):
+        return None  # `cb.counts.onFailure()` counts; the `onFailure` around it decides
     hit = hit_from_scored(scored_row(same[0], 0.0), "worker")
     # an abstract method (`raise NotImplementedError()`) or an accessor is no worker
     return hit if doing_rank(hit) == (False, 0) else None
+
+
+def _hands_on(text: str, name: str) -> bool:
+    """True when ``text`` returns what its call of ``.name(...)`` gives: ``return
+    this.core.name(…)``, or the call is its last statement (``self.core.name(…)`` ending a Rust
+    block, ``Ok(match self.inner.name(…)? { … })``), not one step among others."""
+    call = re.compile(rf"\.{re.escape(name)}\s*\(")
+    lines = text.splitlines()
+    for k, line in enumerate(lines):
+        match = call.search(line)
+        if match is None:
+            continue
+        before = line[: match.start()]
+        if re.search(r"\breturn\b", before):
+            return True
+        if line.rstrip().endswith(";") or re.search(r"(?<![=!<>])=(?!=)", before):
+            continue
+        indent = len(line) - len(line.lstrip())
+        rest = [ln for ln in lines[k + 1 :] if ln.strip()]
+        if all(len(ln) - len(ln.lstrip()) > indent or ln.strip()[0] in "})]" for ln in rest):
+            return True
+    return False
 
 
 _PARENT_CALL = re.compile(r"\bsuper\b|^base\.|^parent::|^Super\b")

@@ -20,7 +20,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from ragstrata.answer.graphs.base import CitationList, hit_from_scored, project_words, quote_block
-from ragstrata.answer.graphs.detail import STEM, stem_groups, word_stems
+from ragstrata.answer.graphs.detail import stem, stem_groups, word_stems
 from ragstrata.answer.graphs.focus import not_overview_path, peripheral_path
 from ragstrata.answer.graphs.messages import Messages
 from ragstrata.core.evidence import Evidence, Hit
@@ -200,7 +200,7 @@ def settings_in(
 ) -> list[Setting]:
     """The settings declared in ``text`` (lines from ``first_line``), scored by ``concepts``
     (the question's word groups; ``ignore``: the project's names, which prefix everything)."""
-    ignored = {w[:STEM] for w in ignore}
+    ignored = {stem(w) for w in ignore}
     groups = stem_groups(concepts, ignore)
     if not groups:
         return []
