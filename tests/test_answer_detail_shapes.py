@@ -268,3 +268,28 @@ def test_fuzzing_harnesses_are_code_beside_the_project_s_own() -> None:
     assert peripheral_path("fuzz/fuzz_targets/fuzz_quote.rs")
     assert peripheral_path("fuzz/fuzz_quote_python/src/fuzz.rs")
     assert not peripheral_path("src/fuzzy.rs")  # a fuzzy matcher is the project's own code
+
+
+PARSE_SIZE = (
+    "func ParseSize(s string) (uint64, error) {\n"  # 1
+    "    num, rest := splitNumber(s)\n"
+    "    f, err := strconv.ParseFloat(num, 64)\n"
+    "    if err != nil {\n"
+    "        return 0, err\n"  # 5
+    "    }\n"
+    "    extra := strings.ToLower(strings.TrimSpace(rest))\n"
+    "    if m, ok := sizeTable[extra]; ok {\n"
+    "        return uint64(f * float64(m)), nil\n"
+    "    }\n"  # 10
+    '    return 0, fmt.Errorf("unhandled size name: %v", extra)\n'
+    "}\n"
+)
+
+
+@pytest.mark.parametrize(
+    "question", ["and what if the unit is an unknown one?", "а если единица незнакомая?"]
+)
+def test_what_no_branch_handled_is_answered_by_the_error_at_the_end(question: str) -> None:
+    span = _answering(("human.ParseSize", "size.go", "go"), PARSE_SIZE, question, ("unit",))
+    # no line says "unit": the error the body ends with is what an unknown one gets
+    assert span is not None and (span.start_line, span.end_line) == (11, 11), span

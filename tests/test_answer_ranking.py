@@ -841,3 +841,68 @@ def test_a_method_calling_its_namesake_as_one_step_keeps_the_lead(
     # whose result is not what the method returns hands nothing on
     path, line = _lead(tmp_path, BREAKER_FILES, question)
     assert path == "breaker.go" and 19 <= line <= 20, (path, line)  # its comment, or its line
+
+
+RELTIME_FILES = {
+    "go.mod": "module example.com/human\n\ngo 1.21\n",
+    "times.go": """
+        package human
+
+        import (
+            "fmt"
+            "time"
+        )
+
+        // Ago writes how long ago a moment was, as "3 weeks ago" or "2 days ago".
+        func Ago(then time.Time) string {
+            return Between(then, time.Now(), "ago", "from now")
+        }
+
+        // Between says how far apart two moments are, with the label of the earlier one.
+        func Between(a, b time.Time, albl, blbl string) string {
+            return Spelled(a, b, albl, blbl, 0)
+        }
+
+        // Spelled picks the unit for the distance between two moments.
+        func Spelled(a, b time.Time, albl, blbl string, round int) string {
+            label := albl
+            diff := b.Sub(a)
+            if a.After(b) {
+                label = blbl
+                diff = a.Sub(b)
+            }
+            switch {
+            case diff < time.Minute:
+                return fmt.Sprintf("%d seconds %s", int(diff.Seconds()), label)
+            case diff < time.Hour:
+                return fmt.Sprintf("%d minutes %s", int(diff.Minutes()), label)
+            case diff < 7*24*time.Hour:
+                return fmt.Sprintf("%d days %s", int(diff.Hours()/24), label)
+            default:
+                return fmt.Sprintf("%d weeks %s", int(diff.Hours()/24/7), label)
+            }
+        }
+        """,
+}
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How does it decide whether to write 3 weeks ago or 2 days ago?",
+        "Как решается, написать «3 weeks ago» или «2 days ago»?",
+    ],
+)
+def test_a_wrapper_of_a_wrapper_hands_the_lead_to_the_worker(tmp_path: Path, question: str) -> None:
+    """`Ago` -> `Between` -> `Spelled`: the two short faces are as long as each other; the one
+    they reach picks the words, and leads when retrieval ranked the first face first."""
+    from ragstrata.answer.graphs.base import hit_from_scored
+    from ragstrata.answer.graphs.ranking import worker_first
+    from ragstrata.core.values import scored_row
+
+    with indexed(tmp_path, RELTIME_FILES) as repo:
+        reader = repo.reader
+        rows = [reader.resolver.resolve(f"human.{n}").best for n in ("Ago", "Between")]
+        head = [hit_from_scored(scored_row(row, 0.0), "test") for row in rows if row]
+        led = worker_first(head, reader, stem_groups(concepts_of(question)))
+    assert [h.symbol for h in led[:2]] == ["human.Spelled", "human.Ago"]

@@ -429,6 +429,49 @@ def test_rust_a_name_the_crate_root_imports_resolves_to_its_definition():
     assert repo.possible("crate::parser::parse_spec") == set()
 
 
+RUST_NEWTYPE = {
+    # a public tuple struct wrapping the byte-level one, as shlex and once_cell do
+    "src/lib.rs": (
+        "pub mod bytes;\n"  # 1
+        "\n"  # 2
+        "pub struct Lexer<'a>(bytes::Lexer<'a>, usize);\n"  # 3
+        "\n"  # 4
+        "impl<'a> Lexer<'a> {\n"  # 5
+        "    pub fn next_word(&mut self) -> Option<String> {\n"  # 6
+        "        self.0.next_word().map(|w| String::from_utf8(w).unwrap())\n"  # 7
+        "    }\n"  # 8
+        "\n"  # 9
+        "    pub fn count(&self) -> usize {\n"  # 10
+        "        self.1.count()\n"  # 11
+        "    }\n"  # 12
+        "}\n"  # 13
+    ),
+    "src/bytes.rs": (
+        "pub struct Lexer<'a> {\n"  # 1
+        "    input: &'a [u8],\n"  # 2
+        "}\n"  # 3
+        "\n"  # 4
+        "impl<'a> Lexer<'a> {\n"  # 5
+        "    pub fn next_word(&mut self) -> Option<Vec<u8>> {\n"  # 6
+        "        Some(self.input.to_vec())\n"  # 7
+        "    }\n"  # 8
+        "\n"  # 9
+        "    pub fn count(&self) -> usize {\n"  # 10
+        "        self.input.len()\n"  # 11
+        "    }\n"  # 12
+        "}\n"  # 13
+    ),
+}
+
+
+def test_rust_a_tuple_struct_field_is_named_by_its_position():
+    repo = Repo("rust", RUST_NEWTYPE)
+    # `self.0` is the wrapped `bytes::Lexer`: its `next_word` is called, precisely
+    assert repo.precise("crate::bytes::Lexer::next_word") == {"src/lib.rs:7"}
+    # `self.1` is a `usize`: its `count()` is no call of `bytes::Lexer::count`
+    assert repo.precise("crate::bytes::Lexer::count") == set()
+
+
 # --------------------------------------------------------------------------- scoring
 
 

@@ -181,8 +181,7 @@ class CodeQAGraph(EvidenceGraph):
         if setting is None and asks_a_detail(plan, focus, defs, typed):
             if topic:  # a test or an example found for the follow-up answers nothing of it
                 own = [h for h in defs if not doing_rank(h)[0]]
-                topics = self._resolved([topic])
-                defs = self._best_detail([*topics, *own], focus, topics=len(topics)) or defs
+                defs = self._best_detail([*self._resolved([topic]), *own], focus) or defs
             # the lines may be in a function it calls ("what does it do for HEAD?" answered in
             # the dispatch it hands the request to): a callee's lines answer when they are better
             callees = [
@@ -313,26 +312,22 @@ class CodeQAGraph(EvidenceGraph):
         return part, msgs.t("lead_detail", symbol=row.symbol, cite=cited)
 
     def _best_detail(
-        self, defs: list[Hit], focus: QuestionFacets, *, keep: bool = False, topics: int = 0
+        self, defs: list[Hit], focus: QuestionFacets, *, keep: bool = False
     ) -> list[Hit]:
-        """The topic the previous answer led with (``defs[0]``; its first ``topics``
-        definitions) or a definition retrieval found for the follow-up, whichever has the lines
-        that answer it best (the topic on a tie, and its lines weigh :data:`_TOPIC_PRIOR` times
-        as much: "and what if …" goes on about it): the topic was the previous answer's, not
-        the user's. ``keep``: ``defs[0]`` stays first unless another has better lines (its
-        callees are weighed so)."""
+        """The topic the previous answer led with (``defs[0]``) or a definition retrieval found
+        for the follow-up, whichever has the lines that answer it best (the topic on a tie):
+        the topic was the previous answer's, not the user's. ``keep``: ``defs[0]`` stays
+        first unless another has better lines (its callees are weighed so)."""
         ordered = disjoint_hits(defs)
         if not ordered:
             return []
         best = 0 if keep or len(ordered) < 2 else 1  # no lines: what retrieval found
         best_score = 0.0
-        first = {id(h) for h in defs[:topics]}
         for n, hit in enumerate(ordered[: (len(ordered) if keep else MAX_DEFINITIONS + 1)]):
             row = self.definition(hit)
             span = answering_lines(row, focus) if row is not None else None
-            score = (span.score if span else 0.0) * (_TOPIC_PRIOR if id(hit) in first else 1.0)
-            if span is not None and score > best_score:
-                best, best_score = n, score
+            if span is not None and span.score > best_score:
+                best, best_score = n, span.score
         return [ordered[best], *(h for n, h in enumerate(ordered) if n != best)]
 
     def _called_first(self, defs: list[Hit]) -> list[Hit]:
@@ -496,9 +491,6 @@ def _identifier_likeness(name: str) -> int:
     if (name.isupper() and len(name) > 2) or re.search(r"\d", name):
         return 1
     return 0
-
-
-_TOPIC_PRIOR = 1.5
 
 
 def _length(hit: Hit) -> int:

@@ -198,6 +198,23 @@ def _line_score(
     return 2.0 * matched + shape
 
 
+def _falls_through(lines: list[str], k: int) -> bool:
+    """True for the last statement of a body returning an error after the branches before it
+    (Go's ``return 0, fmt.Errorf("unhandled size name")``): what none of them handled."""
+    rest = [ln.strip() for ln in lines[k + 1 :] if ln.strip()]
+    if any(not ln.startswith(("}", ")", "]", "end")) for ln in rest):
+        return False
+    line = lines[k]
+    return bool(re.search(r"\b(?:return|raise|throw)\b", line) and _FAILURE.search(line))
+
+
+# an error made or raised (`fmt.Errorf`, `errors.New`, `Err(`, `ValueError(`, `errInvalid`), not
+# a result passed on (`return v, err`)
+_FAILURE = re.compile(
+    r"Errorf|errors\.New|\bErr\(|\b(?:raise|throw)\b|(?:Error|Exception)\(|\b[eE]rr[A-Z]\w*"
+)
+
+
 def _shape_score(line: str, facets: QuestionFacets) -> float:
     """What kind of line the detail asks for: the branch for "none of them", the guard for a
     missing value, a condition, a return, an error."""
@@ -298,6 +315,8 @@ def answering_lines(row: DefinitionRow, facets: QuestionFacets) -> DetailSpan | 
             score = 2.0 * matched + shape if matched or shape >= _SHAPE_ALONE else 0.0
         else:
             score = _line_score(line, stems, facets, phrases)
+            if "otherwise" in facets.details and _falls_through(lines, k):
+                score += _SHAPE_ALONE  # the error at the end: what no branch above handled
             extra = len((said_above - _line_stems(line)) & stems)
             if extra:
                 score = (score or _shape_score(line, facets)) + _COMMENT_WORD * extra

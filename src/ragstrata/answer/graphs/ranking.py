@@ -377,13 +377,14 @@ def worker_first(defs: list[Hit], reader: IndexReader, groups: list[set[str]]) -
             break
         size = lead.end_line - lead.start_line
         # a longer callee, or one with a loop of its own (`runHandlers`: for each handler …)
-        rows = [
-            row
-            for row in callees
-            if row.end_line - row.start_line > size or loops(body_text(row.text))
-        ]
+        rows = [row for row in callees if _works_more(row, size)]
         if len(callees) != 1:
             rows = _best_worded(rows, groups)
+        elif not rows and hops < _WORKER_HOPS:
+            # a wrapper of a wrapper (`Time` -> `RelTime` -> `CustomRelTime`): no longer, but
+            # the one it calls hands on to the worker
+            rows = [r for r in resolved_callees(reader, callees[0].symbol) if _works_more(r, size)]
+            hops += len(rows) == 1
         if len(rows) != 1:
             break
         lead = hit_from_scored(scored_row(rows[0], 0.0), "worker")
@@ -399,8 +400,12 @@ def _delegate(lead: Hit, callees: list[DefinitionRow], calls: list[ScoredRow]) -
     its own; nor from a body with a loop, nor when the call's result is not what it returns."""
     name = last_name(lead.symbol or "")
     same = [row for row in callees if last_name(row.symbol) == name]
-    if len(same) != 1 or loops(lead.text):
-        return None
+    at = _handed_at(lead.text, name)
+    if len(same) != 1 or at is None:
+        return None  # `cb.counts.onFailure()` counts; the `onFailure` around it decides
+    lines = lead.text.splitlines()
+    if loops("\n".join(lines[:at] + lines[at + 1 :])):
+        return None  # a loop of its own (the `.map(…)` of what it hands on is none)
     sites = [
         s.row.to_name
         for s in calls
@@ -408,17 +413,15 @@ def _delegate(lead: Hit, callees: list[DefinitionRow], calls: list[ScoredRow]) -
     ]
     if not sites or any(_PARENT_CALL.search(site) for site in sites):
         return None
-    if not _hands_on(lead.text, name):
-        return None  # `cb.counts.onFailure()` counts; the `onFailure` around it decides
     hit = hit_from_scored(scored_row(same[0], 0.0), "worker")
     # an abstract method (`raise NotImplementedError()`) or an accessor is no worker
     return hit if doing_rank(hit) == (False, 0) else None
 
 
-def _hands_on(text: str, name: str) -> bool:
-    """True when ``text`` returns what its call of ``.name(...)`` gives: ``return
+def _handed_at(text: str, name: str) -> int | None:
+    """The line of ``text`` whose call of ``.name(...)`` gives what it returns: ``return
     this.core.name(…)``, or the call is its last statement (``self.core.name(…)`` ending a Rust
-    block, ``Ok(match self.inner.name(…)? { … })``), not one step among others."""
+    block, ``Ok(match self.inner.name(…)? { … })``), not one step among others; else None."""
     call = re.compile(rf"\.{re.escape(name)}\s*\(")
     lines = text.splitlines()
     for k, line in enumerate(lines):
@@ -427,14 +430,14 @@ def _hands_on(text: str, name: str) -> bool:
             continue
         before = line[: match.start()]
         if re.search(r"\breturn\b", before):
-            return True
+            return k
         if line.rstrip().endswith(";") or re.search(r"(?<![=!<>])=(?!=)", before):
             continue
         indent = len(line) - len(line.lstrip())
         rest = [ln for ln in lines[k + 1 :] if ln.strip()]
         if all(len(ln) - len(ln.lstrip()) > indent or ln.strip()[0] in "})]" for ln in rest):
-            return True
-    return False
+            return k
+    return None
 
 
 _PARENT_CALL = re.compile(r"\bsuper\b|^base\.|^parent::|^Super\b")
@@ -458,6 +461,11 @@ def resolved_callees(
         if row is not None and row.symbol != symbol:
             rows.append(row)
     return rows
+
+
+def _works_more(row: DefinitionRow, size: int) -> bool:
+    """A callee longer than a wrapper of ``size`` lines, or with a loop of its own."""
+    return row.end_line - row.start_line > size or loops(body_text(row.text))
 
 
 def _works(hit: Hit) -> bool:

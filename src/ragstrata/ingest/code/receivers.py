@@ -71,6 +71,10 @@ class Binding:
 def binding_of(caps: dict[str, list[Any]], src: Source, callee_text: Any) -> Binding | None:
     """The :class:`Binding` of one query match with a ``@bind`` capture."""
     node = caps["bind"][0]
+    if "bind.tuple" in caps:  # a tuple struct's field: its position is its name
+        typed = caps["bind.type"][0]
+        position = [c.id for c in node.children_by_field_name("type")].index(typed.id)
+        return Binding(node, (str(position),), True, 3, type_hint(src.node_text(typed)))
     member = "bind.member" in caps
     names_nodes = caps.get("bind.member") or caps.get("bind.name") or caps.get("bind.global")
     if not names_nodes:

@@ -46,3 +46,5 @@
 (let_condition pattern: (_ (identifier) @bind.name)) @bind
 (match_arm pattern: (match_pattern (_ (identifier) @bind.name))) @bind
 (field_declaration_list (field_declaration name: (field_identifier) @bind.member type: (_) @bind.type)) @bind
+; a tuple struct's fields, named by their position (``self.0`` of ``struct Shlex(bytes::Shlex)``)
+(ordered_field_declaration_list type: (_) @bind.type) @bind @bind.tuple
