@@ -906,3 +906,25 @@ def test_a_wrapper_of_a_wrapper_hands_the_lead_to_the_worker(tmp_path: Path, que
         head = [hit_from_scored(scored_row(row, 0.0), "test") for row in rows if row]
         led = worker_first(head, reader, stem_groups(concepts_of(question)))
     assert [h.symbol for h in led[:2]] == ["human.Spelled", "human.Ago"]
+
+
+@pytest.mark.parametrize(
+    ("path", "terms", "named"),
+    [
+        ("src/walk.rs", ("walking",), True),  # the same word but for its ending
+        ("src/indexer/mod.rs", ("indexing",), True),
+        ("middleware/client_ip.go", ("client", "ip"), True),
+        ("lib/parse.js", ("parse",), True),
+        ("src/sortedcontainers/sortedlist.py", ("sorted", "list"), True),  # two words asked
+        ("lib/stringify.js", ("query", "string"), False),  # a word made of it: no string
+        ("src/sortedcontainers/sortedset.py", ("sorted", "list"), False),
+        ("lib/auth.js", ("authorization",), False),
+        ("src/click/types.py", ("typed",), False),
+    ],
+)
+def test_a_question_word_names_a_file_only_as_itself_or_with_an_ending(
+    path: str, terms: tuple[str, ...], named: bool
+) -> None:
+    from ragstrata.answer.graphs.ranking import _in_named_part
+
+    assert _in_named_part(path, terms) is named

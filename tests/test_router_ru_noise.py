@@ -192,3 +192,17 @@ def test_a_compound_noun_with_a_code_unit_word_names_nothing(
     query: str, symbol: str | None
 ) -> None:
     assert _symbols(query) == ([symbol] if symbol else [])
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "In the race module, what happens when two threads set the same cell at once?",
+        "Что происходит в модуле race, если два потока одновременно записывают ячейку?",
+    ],
+)
+def test_a_module_named_as_the_place_of_a_behaviour_question_is_no_answer(query: str) -> None:
+    from ragstrata.query.facets import facets_of
+
+    plan = ROUTER.plan(query, None, None)
+    assert "how" in facets_of(plan).asks  # asks how the code there behaves: not the module card

@@ -178,10 +178,11 @@ def facets_of(plan: RouterPlan) -> QuestionFacets:
 
 def _behaviour_without_topic(plan: RouterPlan, facets: QuestionFacets) -> bool:
     """A detail question ("what happens if …") that starts a conversation, asks nothing else
-    and names no symbol."""
+    and names no symbol, or names one as the module it is about ("In the race module, what
+    happens when two threads …?": where to look, not the answer)."""
     if not facets.details or facets.asks or plan.conversation_mode is not ConversationMode.NEW:
         return False
-    return not any(
+    return facets.names_module or not any(
         a.type is AnchorType.SYMBOL and a.source == "query" for a in plan.query_plan.anchors
     )
 

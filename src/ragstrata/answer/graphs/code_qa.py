@@ -359,8 +359,8 @@ class CodeQAGraph(EvidenceGraph):
         for name in names:
             match = self.resolver.resolve(name, _NON_TEST, limit=5)
             out += [hit_from_scored(r, "resolver") for r in match.definitions]
-        if how:
-            out = [h for h in out if not doing_rank(h)[0]]
+        if how:  # the project's own code, and no module declaration ("in the race module, …")
+            out = [h for h in out if not doing_rank(h)[0] and h.kind != "module"]
         # one symbol defined more than once in a file (`@overload` stubs before the
         # implementation, a property's getter and setter): the longest is the one that works
         longest: dict[tuple[str, str], Hit] = {}

@@ -48,8 +48,12 @@ MAX_DEFINITIONS = 2
 _SEGMENT_SEP = re.compile(r"::|[.#\\]")
 _NAME_PARTS = re.compile(r"[^a-z0-9]+")
 _HOW_WINDOW = 12  # how many leading definitions may be reordered for a how-question
-_NAME_SLACK = 3  # ... and their lengths differ by an ending at most ("walking" and walk.rs; "auth" is no "authorization")
-_STEM = 5  # a question word names a folder or file when their first letters agree
+_STEM = 4  # a question word names a folder or file when their first letters agree
+# ... and they differ by an ending at most ("walking" and walk.rs; "auth" is no "authorization")
+_ENDINGS = frozenset(
+    {"", "s", "es", "e", "r", "rs", "d", "er", "ers", "or", "ors", "ing", "ings", "ed", "ion",
+     "ions", "y", "ies"}
+)  # fmt: skip
 _THIN_LINES = 8  # a wrapper: at most this many lines and no loop
 _WORKER_WORDS = 2  # a wrapper's callee takes the lead with this many of the question's words
 _WORKER_HOPS = 2  # how far a how-answer follows a thin wrapper to the function doing the work
@@ -120,7 +124,7 @@ def definition_hits(
             key=lambda h: (
                 *doing_rank(h),
                 last_name(h.symbol or "").lower() not in halves,
-                not _in_named_part(h.path, terms),
+                not _in_named_part(h.path, (*terms, *halves)),
                 order[id(h)],
             ),
         )
@@ -331,13 +335,27 @@ def _in_named_part(path: str, terms: tuple[str, ...]) -> bool:
     does the indexer decide…" and ``indexer/plan.py``; "Authorization" names no ``auth.py``)."""
     parts = [_joined(p.rsplit(".", 1)[0]) for p in path.split("/")]
     words = [_joined(t) for t in terms]  # "URL-safe" names url_safe.py
-    return any(
-        (t.startswith(p) or p.startswith(t[:_STEM])) and abs(len(t) - len(p)) <= _NAME_SLACK
-        for p in parts
-        if len(p) >= 4
-        for t in words
-        if len(t) >= 4
-    )
+    return any(_names_part(t, p, words) for p in parts if len(p) >= 4 for t in words if len(t) >= 4)
+
+
+def _names_part(word: str, part: str, words: list[str]) -> bool:
+    """True when ``word`` names the folder or file name ``part``: the same word but for an
+    ending ("walking" and walk.rs, "indexing" and indexer/), or with another word of the
+    question after it ("sorted list" and sortedlist.py); not a word made of it ("string" is no
+    stringify.js, "sorted" no sortedset.py, "typed" no types.py)."""
+    common = 0
+    while common < min(len(word), len(part)) and word[common] == part[common]:
+        common += 1
+    if common < _STEM:
+        return False
+    rest_word, rest_part = word[common:], part[common:]
+    if not rest_word:  # the part goes on: walker/ of "walk", client_ip.go of "client IP"
+        return rest_part in _ENDINGS or rest_part in words
+    if not rest_part:  # walk.rs of "walking"
+        return rest_word in _ENDINGS
+    # both go on: the same word when five letters agree ("indexing" and indexer/; "typed" is
+    # no types.py)
+    return common > _STEM and rest_word in _ENDINGS and rest_part in _ENDINGS
 
 
 def _joined(name: str) -> str:
