@@ -26,6 +26,15 @@ def _answering(
     return answering_lines(method_row(*where, text), facets)
 
 
+def _first_cited(
+    tmp_path: Path, files: dict[str, str], first: str, question: str
+) -> tuple[str, int, str]:
+    """Where the answer to ``question`` asked after ``first`` leads: path, line, its lead."""
+    answer = follow_up(tmp_path, files, first, question)
+    cited = answer.citations[0]
+    return cited.path, cited.start_line, answer.lead
+
+
 VERSION = (
     "fn parse_version(bytes: &[u8]) -> Result<u8, Error> {\n"  # 1
     '    const H10: &[u8] = b"HTTP/1.0";\n'
@@ -199,10 +208,9 @@ SIGNER_FILES = {
 def test_a_topic_declared_by_overload_stubs_is_read_in_its_body(
     tmp_path: Path, first: str, question: str
 ) -> None:
-    answer = follow_up(tmp_path, SIGNER_FILES, first, question)
-    cited = answer.citations[0]
     # the branch for a negative age in the implementation, not a stub's signature
-    assert (cited.path, cited.start_line) == ("signing/timed.py", 21), answer.lead
+    path, line, lead = _first_cited(tmp_path, SIGNER_FILES, first, question)
+    assert (path, line) == ("signing/timed.py", 21), lead
 
 
 SCHEDULER_FILES = {
@@ -256,10 +264,9 @@ SCHEDULER_FILES = {
 def test_a_plural_in_the_code_is_the_word_of_the_question(
     tmp_path: Path, first: str, question: str
 ) -> None:
-    answer = follow_up(tmp_path, SCHEDULER_FILES, first, question)
-    cited = answer.citations[0]
     # `days_ahead` is about the day asked of: the branch for a day already past this week
-    assert (cited.path, cited.start_line) == ("planner/jobs.py", 27), answer.lead
+    path, line, lead = _first_cited(tmp_path, SCHEDULER_FILES, first, question)
+    assert (path, line) == ("planner/jobs.py", 27), lead
 
 
 def test_fuzzing_harnesses_are_code_beside_the_project_s_own() -> None:
