@@ -897,7 +897,7 @@ def test_a_wrapper_of_a_wrapper_hands_the_lead_to_the_worker(tmp_path: Path, que
     """`Ago` -> `Between` -> `Spelled`: the two short faces are as long as each other; the one
     they reach picks the words, and leads when retrieval ranked the first face first."""
     from ragstrata.answer.graphs.base import hit_from_scored
-    from ragstrata.answer.graphs.ranking import worker_first
+    from ragstrata.answer.graphs.worker import worker_first
     from ragstrata.core.values import scored_row
 
     with indexed(tmp_path, RELTIME_FILES) as repo:

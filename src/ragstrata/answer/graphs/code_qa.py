@@ -18,6 +18,7 @@ from ragstrata.answer.graphs.base import (
     cite,
     disjoint_hits,
     hit_from_scored,
+    implementations,
     overlaps,
     project_words,
     quote_block,
@@ -35,13 +36,7 @@ from ragstrata.answer.graphs.focus import (
 )
 from ragstrata.answer.graphs.messages import Messages
 from ragstrata.answer.graphs.missing import nothing_found_answer
-from ragstrata.answer.graphs.ranking import (
-    MAX_DEFINITIONS,
-    definition_hits,
-    doing_rank,
-    resolved_callees,
-    worker_first,
-)
+from ragstrata.answer.graphs.ranking import MAX_DEFINITIONS, definition_hits, doing_rank
 from ragstrata.answer.graphs.relations import (
     MAX_RELATED,
     call_sites,
@@ -58,6 +53,7 @@ from ragstrata.answer.graphs.sections import (
     topic_sections,
 )
 from ragstrata.answer.graphs.settings import settings_part
+from ragstrata.answer.graphs.worker import resolved_callees, worker_first
 from ragstrata.core.answer import Answer
 from ragstrata.core.evidence import Evidence, Hit
 from ragstrata.core.languages import detect_language, is_inline_test, is_test
@@ -361,14 +357,7 @@ class CodeQAGraph(EvidenceGraph):
             out += [hit_from_scored(r, "resolver") for r in match.definitions]
         if how:  # the project's own code, and no module declaration ("in the race module, …")
             out = [h for h in out if not doing_rank(h)[0] and h.kind != "module"]
-        # one symbol defined more than once in a file (`@overload` stubs before the
-        # implementation, a property's getter and setter): the longest is the one that works
-        longest: dict[tuple[str, str], Hit] = {}
-        for h in out:
-            key = (h.path, h.symbol or "")
-            if key not in longest or _length(h) > _length(longest[key]):
-                longest[key] = h
-        out = [h for h in out if longest[(h.path, h.symbol or "")] is h]
+        out = implementations(out)
         out.sort(key=lambda h: (peripheral_path(h.path), bool(kinds) and h.kind not in kinds))
         return disjoint_hits(out)[:MAX_DEFINITIONS]
 
@@ -491,10 +480,6 @@ def _identifier_likeness(name: str) -> int:
     if (name.isupper() and len(name) > 2) or re.search(r"\d", name):
         return 1
     return 0
-
-
-def _length(hit: Hit) -> int:
-    return hit.end_line - hit.start_line
 
 
 def _answered_topic(plan: RouterPlan, *, typed: bool = True) -> str:

@@ -36,6 +36,7 @@ __all__ = [
     "stem",
     "stem_groups",
     "word_stems",
+    "words_in",
 ]
 
 MAX_LINES = 8
@@ -95,6 +96,12 @@ def word_stems(text: str) -> set[str]:
     """The stems of the words of ``text`` (identifier parts split: ``HandleMethodNotAllowed``
     -> ``hand``, ``meth``, ``not``, ``allo``), words under three letters left out."""
     return {stem(w) for w in _WORD.findall(text) if len(w) >= 3}
+
+
+def words_in(text: str, groups: Sequence[AbstractSet[str]]) -> int:
+    """How many of the question's word groups (:func:`stem_groups`) ``text`` carries."""
+    stems = word_stems(text)
+    return sum(1 for g in groups if g & stems)
 
 
 def stem(word: str) -> str:

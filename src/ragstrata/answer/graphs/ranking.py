@@ -13,36 +13,28 @@ import re
 
 from ragstrata.answer.graphs.base import (
     disjoint_hits,
-    hit_from_scored,
     project_words,
     question_symbols,
 )
-from ragstrata.answer.graphs.detail import names_any, stem_groups, word_stems
+from ragstrata.answer.graphs.detail import names_any, stem_groups, word_stems, words_in
 from ragstrata.answer.graphs.doing import (
     COMMENT_LINE,
     DOCSTRING,
-    body_text,
     doing_rank,
     last_name,
     loops,
 )
 from ragstrata.answer.graphs.focus import peripheral_path
+from ragstrata.answer.graphs.worker import resolved_callees
 from ragstrata.core.evidence import Evidence, Hit
-from ragstrata.core.rows import DefinitionRow, RelationRow
-from ragstrata.core.values import Direction, ScoredRow, SymbolMode, scored_row
+from ragstrata.core.rows import RelationRow
+from ragstrata.core.values import Direction
 from ragstrata.query.models import RouterPlan
 from ragstrata.query.plan_fields import ANSWER_TOPIC
 from ragstrata.retrieve.reader import IndexReader
 from ragstrata.text.tokens import latin_halves, tokenize
 
-__all__ = [
-    "MAX_DEFINITIONS",
-    "definition_hits",
-    "doing_rank",
-    "last_name",
-    "resolved_callees",
-    "worker_first",
-]
+__all__ = ["MAX_DEFINITIONS", "definition_hits", "doing_rank", "last_name"]
 
 MAX_DEFINITIONS = 2
 _SEGMENT_SEP = re.compile(r"::|[.#\\]")
@@ -54,9 +46,6 @@ _ENDINGS = frozenset(
     {"", "s", "es", "e", "r", "rs", "d", "er", "ers", "or", "ors", "ing", "ings", "ed", "ion",
      "ions", "y", "ies"}
 )  # fmt: skip
-_THIN_LINES = 8  # a wrapper: at most this many lines and no loop
-_WORKER_WORDS = 2  # a wrapper's callee takes the lead with this many of the question's words
-_WORKER_HOPS = 2  # how far a how-answer follows a thin wrapper to the function doing the work
 
 
 def definition_hits(
@@ -149,16 +138,12 @@ def _clear_winner(head: list[Hit], groups: list[set[str]]) -> list[Hit]:
     """``head`` with its lead replaced when the lead carries almost none of the question's words
     (``request.is`` for "how does it decide the Content-Type when I send a plain string?") and
     one candidate of the same rank carries many of them, alone (``res.send``)."""
-    lead_words = _words_in(head[0].text, groups) if head and groups else 0
+    lead_words = words_in(head[0].text, groups) if head and groups else 0
     if not head or not groups or lead_words > _FEW_WORDS:
         return head
     rank = doing_rank(head[0])
     scored = sorted(
-        (
-            (_words_in(h.text, groups), n)
-            for n, h in enumerate(head[1:], 1)
-            if doing_rank(h) == rank
-        ),
+        ((words_in(h.text, groups), n) for n, h in enumerate(head[1:], 1) if doing_rank(h) == rank),
         reverse=True,
     )
     if (
@@ -184,11 +169,11 @@ def _named_worker(head: list[Hit], groups: list[set[str]]) -> list[Hit]:
     if not head or not groups:
         return head
     rank = doing_rank(head[0])
-    least = _words_in(head[0].text, groups)
+    least = words_in(head[0].text, groups)
     found = []
     for n, hit in enumerate(head[1:_NAMED_WINDOW], 1):
-        named = _words_in(_own_name(hit), groups)
-        body = _words_in(hit.text, groups)
+        named = words_in(_own_name(hit), groups)
+        body = words_in(hit.text, groups)
         if doing_rank(hit) == rank and named >= _NAMED_WORDS and body > least:
             found.append((body, named, n))
     found.sort(reverse=True)
@@ -205,16 +190,16 @@ def _purer_name(head: list[Hit], groups: list[set[str]]) -> list[Hit]:
     if len(head) < 2:
         return head
     lead = head[0]
-    named = _words_in(_own_name(lead), groups)
+    named = words_in(_own_name(lead), groups)
     if named < _NAMED_WORDS or not _extra_words(_own_name(lead), groups):
         return head
     for hit in head[1:3]:
         name = _own_name(hit)
         if (
             doing_rank(hit) == doing_rank(lead)
-            and _words_in(name, groups) == named
+            and words_in(name, groups) == named
             and not _extra_words(name, groups)
-            and _words_in(hit.text, groups) >= _words_in(lead.text, groups)
+            and words_in(hit.text, groups) >= words_in(lead.text, groups)
         ):
             return [hit, *(h for h in head if h is not hit)]
     return head
@@ -243,7 +228,7 @@ def _raiser_first(
         if (
             seed.kind in ("class", "struct")
             and _ERROR_NAME.search(name)
-            and _words_in(name, groups) > 0
+            and words_in(name, groups) > 0
         ):
             for scored in reader.relations(
                 seed.symbol or "", Direction.CALLERS, ("calls", "constructs")
@@ -277,13 +262,13 @@ def _named_callee(head: list[Hit], reader: IndexReader, groups: list[set[str]]) 
     if len(head) < 2 or head[0].kind not in ("function", "method") or not groups:
         return head
     lead = head[0]
-    if _words_in(_doc_of(lead.text), groups) < _DOC_WORDS or loops(lead.text):
+    if words_in(_doc_of(lead.text), groups) < _DOC_WORDS or loops(lead.text):
         return head  # its own code tells how (`static!`), or it loops over the work itself
     called = {row.symbol for row in resolved_callees(reader, lead.symbol or "")}
-    least = _words_in(_own_name(lead), groups)
+    least = words_in(_own_name(lead), groups)
     found = sorted(
         (
-            (_words_in(_own_name(hit), groups), -n, n)
+            (words_in(_own_name(hit), groups), -n, n)
             for n, hit in enumerate(head[1:_HOW_WINDOW], 1)
             if hit.symbol in called and doing_rank(hit) == (False, 0)
         ),
@@ -308,7 +293,7 @@ def _predicate_first(head: list[Hit], groups: list[set[str]]) -> list[Hit]:
     rank = doing_rank(head[0])
     for hit in head[:_NAMED_WINDOW]:
         name = last_name(hit.symbol or "")
-        if doing_rank(hit) == rank and _PREDICATE.match(name) and _words_in(name, groups):
+        if doing_rank(hit) == rank and _PREDICATE.match(name) and words_in(name, groups):
             return [hit, *(h for h in head if h is not hit)]
     return head
 
@@ -322,12 +307,6 @@ def _own_name(hit: Hit) -> str:
     name = last_name(hit.symbol or "")
     accessor = _ACCESSOR.match(hit.text)
     return f"{accessor.group(1)} {name}" if accessor else name
-
-
-def _words_in(text: str, groups: list[set[str]]) -> int:
-    """How many of the question's word groups ``text`` carries."""
-    stems = word_stems(text)
-    return sum(1 for g in groups if g & stems)
 
 
 def _in_named_part(path: str, terms: tuple[str, ...]) -> bool:
@@ -361,145 +340,3 @@ def _names_part(word: str, part: str, words: list[str]) -> bool:
 def _joined(name: str) -> str:
     """``name`` in lower case without ``-`` and ``_``."""
     return name.lower().replace("-", "").replace("_", "")
-
-
-def worker_first(defs: list[Hit], reader: IndexReader, groups: list[set[str]]) -> list[Hit]:
-    """A how-answer leads with the function that does the work: a short wrapper (no loop)
-    whose resolved calls into the project's own code reach a longer function hands the lead
-    to that callee — its only one, or the one whose body carries the most words of the
-    question (``groups``, :func:`stem_groups`; at least :data:`_WORKER_WORDS`; ``Bind`` ->
-    ``binding.Default``, the switch over JSON, XML and form content types) — at most
-    :data:`_WORKER_HOPS` hops:
-    ``Recovery`` -> ``RecoveryWithWriter`` -> the worker; the wrapper follows. A short leaf
-    helper that calls nothing of the project (``_getMessage``) yields the lead to the next
-    candidate with a body of its own (``prettifyError``, a loop over the issues)."""
-    lead = defs[0]
-    hops = handed = 0
-    while lead.kind in ("function", "method"):
-        calls = reader.relations(lead.symbol or "", Direction.CALLEES, ("calls",))
-        callees = resolved_callees(reader, lead.symbol or "", calls)
-        delegate = _delegate(lead, callees, calls) if handed < _WORKER_HOPS else None
-        if delegate is not None:  # handing the call on is no hop of the search
-            lead, handed = delegate, handed + 1
-            continue
-        if hops == _WORKER_HOPS:
-            break
-        hops += 1
-        thin = lead.end_line - lead.start_line <= _THIN_LINES and not loops(lead.text)
-        if not thin:
-            break  # a body with a loop, or a long one, does work of its own
-        if (
-            not callees and lead is defs[0] and len(defs) > 1 and _works(defs[1])
-        ):  # a leaf helper: the next candidate doing work leads
-            lead = defs[1]
-            break
-        size = lead.end_line - lead.start_line
-        # a longer callee, or one with a loop of its own (`runHandlers`: for each handler …)
-        rows = [row for row in callees if _works_more(row, size)]
-        if len(callees) != 1:
-            rows = _best_worded(rows, groups)
-        elif not rows and hops < _WORKER_HOPS:
-            # a wrapper of a wrapper (`Time` -> `RelTime` -> `CustomRelTime`): no longer, but
-            # the one it calls hands on to the worker
-            rows = [r for r in resolved_callees(reader, callees[0].symbol) if _works_more(r, size)]
-            hops += len(rows) == 1
-        if len(rows) != 1:
-            break
-        lead = hit_from_scored(scored_row(rows[0], 0.0), "worker")
-    if lead is defs[0]:
-        return defs
-    return [lead, *(h for h in defs if h.symbol != lead.symbol)]
-
-
-def _delegate(lead: Hit, callees: list[DefinitionRow], calls: list[ScoredRow]) -> Hit | None:
-    """The same-named method of another object that ``lead`` hands its call on to (a public
-    ``IndexMap::swap_remove_full`` -> ``self.core.swap_remove_full``): that one does the work.
-    Not a call of the parent's own version (``super().unsign(...)``): an override does work of
-    its own; nor from a body with a loop, nor when the call's result is not what it returns."""
-    name = last_name(lead.symbol or "")
-    same = [row for row in callees if last_name(row.symbol) == name]
-    at = _handed_at(lead.text, name)
-    if len(same) != 1 or at is None:
-        return None  # `cb.counts.onFailure()` counts; the `onFailure` around it decides
-    lines = lead.text.splitlines()
-    if loops("\n".join(lines[:at] + lines[at + 1 :])):
-        return None  # a loop of its own (the `.map(…)` of what it hands on is none)
-    sites = [
-        s.row.to_name
-        for s in calls
-        if isinstance(s.row, RelationRow) and s.row.to_symbol == same[0].symbol
-    ]
-    if not sites or any(_PARENT_CALL.search(site) for site in sites):
-        return None
-    hit = hit_from_scored(scored_row(same[0], 0.0), "worker")
-    # an abstract method (`raise NotImplementedError()`) or an accessor is no worker
-    return hit if doing_rank(hit) == (False, 0) else None
-
-
-def _handed_at(text: str, name: str) -> int | None:
-    """The line of ``text`` whose call of ``.name(...)`` gives what it returns: ``return
-    this.core.name(…)``, or the call is its last statement (``self.core.name(…)`` ending a Rust
-    block, ``Ok(match self.inner.name(…)? { … })``), not one step among others; else None."""
-    call = re.compile(rf"\.{re.escape(name)}\s*\(")
-    lines = text.splitlines()
-    for k, line in enumerate(lines):
-        match = call.search(line)
-        if match is None:
-            continue
-        before = line[: match.start()]
-        if re.search(r"\breturn\b", before):
-            return k
-        if line.rstrip().endswith(";") or re.search(r"(?<![=!<>])=(?!=)", before):
-            continue
-        indent = len(line) - len(line.lstrip())
-        rest = [ln for ln in lines[k + 1 :] if ln.strip()]
-        if all(len(ln) - len(ln.lstrip()) > indent or ln.strip()[0] in "})]" for ln in rest):
-            return k
-    return None
-
-
-_PARENT_CALL = re.compile(r"\bsuper\b|^base\.|^parent::|^Super\b")
-
-
-def resolved_callees(
-    reader: IndexReader, symbol: str, calls: list[ScoredRow] | None = None
-) -> list[DefinitionRow]:
-    """The project's own definitions ``symbol`` calls: its calls resolved exactly, each target
-    once, by name. ``calls``: its call rows, when the caller read them already."""
-    if calls is None:
-        calls = reader.relations(symbol, Direction.CALLEES, ("calls",)) if symbol else []
-    targets = {
-        s.row.to_symbol
-        for s in calls
-        if isinstance(s.row, RelationRow) and s.row.to_symbol and s.row.resolution == "exact"
-    }
-    rows = []
-    for target in sorted(targets):
-        row = reader.resolver.resolve(target, limit=1, modes=(SymbolMode.QUALIFIED,)).best
-        if row is not None and row.symbol != symbol:
-            rows.append(row)
-    return rows
-
-
-def _works_more(row: DefinitionRow, size: int) -> bool:
-    """A callee longer than a wrapper of ``size`` lines, or with a loop of its own."""
-    return row.end_line - row.start_line > size or loops(body_text(row.text))
-
-
-def _works(hit: Hit) -> bool:
-    """A function or method with a body of its own: longer than a wrapper, or a loop."""
-    if hit.kind not in ("function", "method"):
-        return False
-    return hit.end_line - hit.start_line > _THIN_LINES or loops(hit.text)
-
-
-def _best_worded(rows: list[DefinitionRow], groups: list[set[str]]) -> list[DefinitionRow]:
-    """The one row whose text carries the most of the question's word groups (at least
-    :data:`_WORKER_WORDS`), or none when two tie."""
-    scored = [(_words_in(row.text, groups), row) for row in rows]
-    scored.sort(key=lambda pair: -pair[0])
-    if not scored or scored[0][0] < _WORKER_WORDS:
-        return []
-    if len(scored) > 1 and scored[1][0] == scored[0][0]:
-        return []
-    return [scored[0][1]]

@@ -1,0 +1,167 @@
+"""The function a how-answer leads with when the definition ranked first only hands the work
+on: a short wrapper gives the lead to the callee doing the work (a longer one, one with a loop,
+the one whose body says most of the question's words), past a wrapper of a wrapper; a public
+method gives it to the same-named method of another object it returns the call of
+(``IndexMap::swap_remove_full`` -> ``self.core.swap_remove_full``). The calls are the index's
+resolved ``calls`` relations (:func:`resolved_callees`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ragstrata.answer.graphs.base import hit_from_scored
+from ragstrata.answer.graphs.detail import words_in
+from ragstrata.answer.graphs.doing import body_text, doing_rank, last_name, loops
+from ragstrata.core.evidence import Hit
+from ragstrata.core.rows import DefinitionRow, RelationRow
+from ragstrata.core.values import Direction, ScoredRow, SymbolMode, scored_row
+from ragstrata.retrieve.reader import IndexReader
+
+__all__ = ["resolved_callees", "worker_first"]
+
+_THIN_LINES = 8  # a wrapper: at most this many lines and no loop
+_WORKER_WORDS = 2  # a wrapper's callee takes the lead with this many of the question's words
+_WORKER_HOPS = 2  # how far a how-answer follows a thin wrapper to the function doing the work
+
+
+def worker_first(defs: list[Hit], reader: IndexReader, groups: list[set[str]]) -> list[Hit]:
+    """A how-answer leads with the function that does the work: a short wrapper (no loop)
+    whose resolved calls into the project's own code reach a longer function hands the lead
+    to that callee — its only one, or the one whose body carries the most words of the
+    question (``groups``, :func:`stem_groups`; at least :data:`_WORKER_WORDS`; ``Bind`` ->
+    ``binding.Default``, the switch over JSON, XML and form content types) — at most
+    :data:`_WORKER_HOPS` hops:
+    ``Recovery`` -> ``RecoveryWithWriter`` -> the worker; the wrapper follows. A short leaf
+    helper that calls nothing of the project (``_getMessage``) yields the lead to the next
+    candidate with a body of its own (``prettifyError``, a loop over the issues)."""
+    lead = defs[0]
+    hops = handed = 0
+    while lead.kind in ("function", "method"):
+        calls = reader.relations(lead.symbol or "", Direction.CALLEES, ("calls",))
+        callees = resolved_callees(reader, lead.symbol or "", calls)
+        delegate = _delegate(lead, callees, calls) if handed < _WORKER_HOPS else None
+        if delegate is not None:  # handing the call on is no hop of the search
+            lead, handed = delegate, handed + 1
+            continue
+        if hops == _WORKER_HOPS:
+            break
+        hops += 1
+        thin = lead.end_line - lead.start_line <= _THIN_LINES and not loops(lead.text)
+        if not thin:
+            break  # a body with a loop, or a long one, does work of its own
+        if (
+            not callees and lead is defs[0] and len(defs) > 1 and _works(defs[1])
+        ):  # a leaf helper: the next candidate doing work leads
+            lead = defs[1]
+            break
+        size = lead.end_line - lead.start_line
+        # a longer callee, or one with a loop of its own (`runHandlers`: for each handler …)
+        rows = [row for row in callees if _works_more(row, size)]
+        if len(callees) != 1:
+            rows = _best_worded(rows, groups)
+        elif not rows and hops < _WORKER_HOPS:
+            # a wrapper of a wrapper (`Time` -> `RelTime` -> `CustomRelTime`): no longer, but
+            # the one it calls hands on to the worker
+            rows = [r for r in resolved_callees(reader, callees[0].symbol) if _works_more(r, size)]
+            hops += len(rows) == 1
+        if len(rows) != 1:
+            break
+        lead = hit_from_scored(scored_row(rows[0], 0.0), "worker")
+    if lead is defs[0]:
+        return defs
+    return [lead, *(h for h in defs if h.symbol != lead.symbol)]
+
+
+def _delegate(lead: Hit, callees: list[DefinitionRow], calls: list[ScoredRow]) -> Hit | None:
+    """The same-named method of another object that ``lead`` hands its call on to (a public
+    ``IndexMap::swap_remove_full`` -> ``self.core.swap_remove_full``): that one does the work.
+    Not a call of the parent's own version (``super().unsign(...)``): an override does work of
+    its own; nor from a body with a loop, nor when the call's result is not what it returns."""
+    name = last_name(lead.symbol or "")
+    same = [row for row in callees if last_name(row.symbol) == name]
+    at = _handed_at(lead.text, name)
+    if len(same) != 1 or at is None:
+        return None  # `cb.counts.onFailure()` counts; the `onFailure` around it decides
+    lines = lead.text.splitlines()
+    if loops("\n".join(lines[:at] + lines[at + 1 :])):
+        return None  # a loop of its own (the `.map(…)` of what it hands on is none)
+    sites = [
+        s.row.to_name
+        for s in calls
+        if isinstance(s.row, RelationRow) and s.row.to_symbol == same[0].symbol
+    ]
+    if not sites or any(_PARENT_CALL.search(site) for site in sites):
+        return None
+    hit = hit_from_scored(scored_row(same[0], 0.0), "worker")
+    # an abstract method (`raise NotImplementedError()`) or an accessor is no worker
+    return hit if doing_rank(hit) == (False, 0) else None
+
+
+def _handed_at(text: str, name: str) -> int | None:
+    """The line of ``text`` whose call of ``.name(...)`` gives what it returns: ``return
+    this.core.name(…)``, or the call is its last statement (``self.core.name(…)`` ending a Rust
+    block, ``Ok(match self.inner.name(…)? { … })``), not one step among others; else None."""
+    call = re.compile(rf"\.{re.escape(name)}\s*\(")
+    lines = text.splitlines()
+    for k, line in enumerate(lines):
+        match = call.search(line)
+        if match is None:
+            continue
+        before = line[: match.start()]
+        if re.search(r"\breturn\b", before):
+            return k
+        if line.rstrip().endswith(";") or re.search(r"(?<![=!<>])=(?!=)", before):
+            continue
+        indent = len(line) - len(line.lstrip())
+        rest = [ln for ln in lines[k + 1 :] if ln.strip()]
+        if all(len(ln) - len(ln.lstrip()) > indent or ln.strip()[0] in "})]" for ln in rest):
+            return k
+    return None
+
+
+_PARENT_CALL = re.compile(r"\bsuper\b|^base\.|^parent::|^Super\b")
+
+
+def resolved_callees(
+    reader: IndexReader, symbol: str, calls: list[ScoredRow] | None = None
+) -> list[DefinitionRow]:
+    """The project's own definitions ``symbol`` calls: its calls resolved exactly, each target
+    once, by name. ``calls``: its call rows, when the caller read them already."""
+    if calls is None:
+        calls = reader.relations(symbol, Direction.CALLEES, ("calls",)) if symbol else []
+    targets = {
+        s.row.to_symbol
+        for s in calls
+        if isinstance(s.row, RelationRow) and s.row.to_symbol and s.row.resolution == "exact"
+    }
+    rows = []
+    for target in sorted(targets):
+        row = reader.resolver.resolve(target, limit=1, modes=(SymbolMode.QUALIFIED,)).best
+        if row is not None and row.symbol != symbol:
+            rows.append(row)
+    return rows
+
+
+def _works_more(row: DefinitionRow, size: int) -> bool:
+    """A callee longer than a wrapper of ``size`` lines, or with a loop of its own."""
+    return row.end_line - row.start_line > size or loops(body_text(row.text))
+
+
+def _works(hit: Hit) -> bool:
+    """A function or method with a body of its own: longer than a wrapper, or a loop."""
+    if hit.kind not in ("function", "method"):
+        return False
+    return hit.end_line - hit.start_line > _THIN_LINES or loops(hit.text)
+
+
+def _best_worded(rows: list[DefinitionRow], groups: list[set[str]]) -> list[DefinitionRow]:
+    """The one row whose text carries the most of the question's word groups (at least
+    :data:`_WORKER_WORDS`), or none when two tie."""
+    scored = [(words_in(row.text, groups), row) for row in rows]
+    scored.sort(key=lambda pair: -pair[0])
+    if not scored or scored[0][0] < _WORKER_WORDS:
+        return []
+    if len(scored) > 1 and scored[1][0] == scored[0][0]:
+        return []
+    return [scored[0][1]]
