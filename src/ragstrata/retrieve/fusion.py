@@ -23,6 +23,7 @@ __all__ = [
     "group_hits",
     "hit_from_row",
     "is_container",
+    "merge_same_symbol",
 ]
 
 MERGE_INTO: dict[str, str] = {"C3": "C1", "D2": "D1"}
@@ -166,10 +167,10 @@ def group_hits(hits: Sequence[Hit]) -> list[Hit]:
         share = 0.0 if is_container(box.extra.get("row")) else CORROBORATION
         merged[key] = _combined(current, current, hit, share)
     out = [merged.get((h.path, h.start_line, h.end_line), h) for h in chunks]
-    return sort_hits(_merge_same_symbol(out))
+    return sort_hits(merge_same_symbol(out))
 
 
-def _merge_same_symbol(hits: Sequence[Hit]) -> list[Hit]:
+def merge_same_symbol(hits: Sequence[Hit]) -> list[Hit]:
     """Definitions of one symbol in one file (``@overload`` stubs, a property's getter and
     setter) are one answer: they merge into the longest of them, the implementation."""
     groups: dict[tuple[str, str], list[Hit]] = {}

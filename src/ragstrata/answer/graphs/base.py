@@ -28,7 +28,6 @@ __all__ = [
     "fence",
     "first_sentence",
     "hit_from_scored",
-    "implementations",
     "numbered",
     "overlaps",
     "question_symbols",
@@ -128,20 +127,6 @@ def blockquote(text: str) -> str:
 def overlaps(a: Hit, spans: Sequence[tuple[str, int, int]]) -> bool:
     """True when ``a`` overlaps one of the ``(path, start, end)`` spans."""
     return any(p == a.path and a.start_line <= e and s <= a.end_line for p, s, e in spans)
-
-
-def implementations(hits: Iterable[Hit]) -> list[Hit]:
-    """``hits`` in order, each symbol defined more than once in a file (``@overload`` stubs
-    before the implementation, a property's getter and setter) by its longest definition: the
-    one that works."""
-    hits = list(hits)
-    longest: dict[tuple[str, str], Hit] = {}
-    for hit in hits:
-        key = (hit.path, hit.symbol or "")
-        kept = longest.get(key)
-        if kept is None or hit.end_line - hit.start_line > kept.end_line - kept.start_line:
-            longest[key] = hit
-    return [h for h in hits if longest[(h.path, h.symbol or "")] is h]
 
 
 def disjoint_hits(hits: Iterable[Hit]) -> list[Hit]:

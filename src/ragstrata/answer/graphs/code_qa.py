@@ -18,7 +18,6 @@ from ragstrata.answer.graphs.base import (
     cite,
     disjoint_hits,
     hit_from_scored,
-    implementations,
     overlaps,
     project_words,
     quote_block,
@@ -64,6 +63,7 @@ from ragstrata.core.values import Direction, SearchFilters, scored_row
 from ragstrata.query.facets import facets_of
 from ragstrata.query.models import AnchorType, RouterPlan
 from ragstrata.query.plan_fields import ANSWER_TOPIC
+from ragstrata.retrieve.fusion import merge_same_symbol
 
 __all__ = ["MAX_DEFINITIONS", "MAX_RELATED", "MAX_SNIPPETS", "CodeQAGraph", "overlaps"]
 
@@ -357,7 +357,7 @@ class CodeQAGraph(EvidenceGraph):
             out += [hit_from_scored(r, "resolver") for r in match.definitions]
         if how:  # the project's own code, and no module declaration ("in the race module, …")
             out = [h for h in out if not doing_rank(h)[0] and h.kind != "module"]
-        out = implementations(out)
+        out = merge_same_symbol(out)  # `@overload` stubs: the implementation, the longest
         out.sort(key=lambda h: (peripheral_path(h.path), bool(kinds) and h.kind not in kinds))
         return disjoint_hits(out)[:MAX_DEFINITIONS]
 

@@ -300,7 +300,7 @@ def answering_lines(row: DefinitionRow, facets: QuestionFacets) -> DetailSpan | 
         if not line.strip() or line.strip() in doc or _COMMENT.match(line):
             continue
         start, end = _block(lines, k)
-        cut = end > start + MAX_LINES - 1 or _goes_on(lines, start, end)
+        cut = _goes_on(lines, start, end)
         end = min(end, start + MAX_LINES - 1)
         while end > start and (not lines[end].strip() or _COMMENT.match(lines[end])):
             end -= 1  # a cut block ends on code, not on the comment of what follows
@@ -375,7 +375,7 @@ _VALUE = re.compile(r"\d")
 def _unlisted_value(facets: QuestionFacets, text: str) -> bool:
     """True when the question names a value with digits (``HTTP/2.0``, ``501``) that the
     definition's code never writes: what it does with values it does not list is asked."""
-    values = [w for w in facets.words if _VALUE.search(w) and len(w) > 1]
+    values = [w for w in facets.words if _VALUE.search(w)]
     return bool(values) and not any(v in text for v in values)
 
 
