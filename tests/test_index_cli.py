@@ -50,11 +50,13 @@ def test_index_json_then_status_json(repo: Path) -> None:
         "fingerprint",
         "updated_at",
         "schema_version",
+        "extraction_current",
         "secrets",
     }
     assert sdata["rows"] == data["rows"] and sdata["stale"] == 1
     assert sdata["pending_embeddings"] == 0 and sdata["schema_version"] == ROW_SCHEMA_VERSION
     assert sdata["fingerprint"].startswith("hash/") and sdata["updated_at"]
+    assert sdata["extraction_current"] is True
 
     again = json.loads(cli("index", str(repo), "--json", "--no-embed").stdout)
     assert again["files"]["changed"] == 1 and again["files"]["unchanged"] == 14

@@ -275,6 +275,13 @@ def _check_vectors(
     except IndexMismatchError as exc:
         out.append(_f(Severity.HIGH, "schema", one_line(exc), rebuild))
         return False
+    if check.reextract:
+        message = (
+            "the index was built by older extraction rules: definitions and relations the "
+            "current rules find are missing"
+        )
+        fix = f"run {where} (extracts every file again; keeps the vectors)"
+        out.append(_f(Severity.LOW, "stale", message, fix))
     if manifest.embedder_fingerprint != embedder.fingerprint:
         message = (
             f"the index's vectors come from {manifest.embedder_fingerprint!r}, the configured "

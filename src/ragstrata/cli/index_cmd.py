@@ -133,6 +133,10 @@ def _status_table(status: IndexStatus, console: Console) -> None:
     table.add_row("fingerprint", str(data["fingerprint"]))
     table.add_row("updated at", str(data["updated_at"]))
     table.add_row("schema version", str(data["schema_version"]))
+    table.add_row(
+        "extraction rules",
+        "current" if data["extraction_current"] else "older: run `ragstrata index`",
+    )
     console.print(table)
 
 

@@ -131,10 +131,11 @@ class IndexStatus:
     schema_version: int
     files: int = 0
     secrets_redacted: Mapping[str, int] = field(default_factory=dict)  # by kind, whole index
+    extraction_current: bool = True  # False: built by other extraction rules; index again
 
     def to_dict(self) -> dict[str, Any]:
         """``{"rows", "stale", "pending_embeddings", "fingerprint", "updated_at",
-        "schema_version"}``."""
+        "schema_version", "extraction_current", "secrets"}``."""
         return {
             "rows": _layer_counts(self.rows),
             "stale": self.stale,
@@ -142,6 +143,7 @@ class IndexStatus:
             "fingerprint": self.fingerprint,
             "updated_at": self.updated_at,
             "schema_version": self.schema_version,
+            "extraction_current": self.extraction_current,
             "secrets": _secrets(self.secrets_redacted),
         }
 

@@ -115,6 +115,7 @@ class Manifest:
     embedder_fingerprint: str
     dimensions: int
     splitter: Mapping[str, Any] = field(default_factory=dict, hash=False)
+    extractor: str = ""  # the extraction rules' fingerprint; "" in indexes built before it
     created_at: str = ""  # ISO-8601 UTC; filled by the store on first write
     updated_at: str = ""  # ISO-8601 UTC; set by the store on every write
 
@@ -122,6 +123,16 @@ class Manifest:
         """Canonical JSON (sorted keys)."""
         return json.dumps(
             dataclasses.asdict(self) | {"splitter": dict(self.splitter)}, sort_keys=True
+        )
+
+    def stamped(self, created: str, now: str) -> Manifest:
+        """This manifest as a store writes it at ``now``: created at its own ``created_at``,
+        else at the stored one's (``created``), else now; updated now."""
+        return dataclasses.replace(
+            self,
+            splitter=dict(self.splitter),
+            created_at=self.created_at or created or now,
+            updated_at=now,
         )
 
     @classmethod

@@ -4,8 +4,10 @@ Rule: rows depend on the schema and the splitter settings (chunk size / overlap,
 layers), so a difference there is an :class:`~ragstrata.errors.IndexMismatchError` naming the
 fields and suggesting ``ragstrata index --rebuild``. Vectors depend only on the embedder: a new
 fingerprint (or dimension) does NOT need a rebuild — the run drops the other fingerprints'
-vectors and re-embeds every embeddable text, keeping the rows. The package version is recorded
-but never compared (same schema, same rows).
+vectors and re-embeds every embeddable text, keeping the rows. Other extraction rules
+(:func:`~ragstrata.ingest.extractor.extractor_fingerprint`; ``""`` in an index built before
+it was recorded) do not need a rebuild either: the run extracts every file again and keeps
+the vectors. The package version is recorded but never compared (same schema, same rows).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from ragstrata.core.values import Manifest, manifest_mismatches
 from ragstrata.core.version import __version__
 from ragstrata.embed.base import Embedder
 from ragstrata.errors import IndexMismatchError
+from ragstrata.ingest.extractor import extractor_fingerprint
 from ragstrata.settings import Settings
 from ragstrata.store.protocols import Store
 
@@ -38,16 +41,19 @@ def expected_manifest(store: Store, embedder: Embedder, settings: Settings) -> M
             "chunk_overlap": settings.index.chunk_overlap,
             "embed_layers": [str(layer) for layer in layers],
         },
+        extractor=extractor_fingerprint(),
     )
 
 
 @dataclass(frozen=True, slots=True)
 class ManifestCheck:
-    """``new``: no manifest yet; ``reembed``: only the embedder changed (vectors are redone)."""
+    """``new``: no manifest yet; ``reembed``: the embedder changed (vectors are redone);
+    ``reextract``: the extraction rules changed (every file is extracted again)."""
 
     new: bool
     reembed: bool
     differences: tuple[str, ...] = ()
+    reextract: bool = False
 
 
 def check_manifest(stored: Manifest | None, expected: Manifest) -> ManifestCheck:
@@ -62,4 +68,9 @@ def check_manifest(stored: Manifest | None, expected: Manifest) -> ManifestCheck
             + "; ".join(hard)
             + "); run `ragstrata index --rebuild` to rebuild it"
         )
-    return ManifestCheck(new=False, reembed=bool(diffs), differences=diffs)
+    return ManifestCheck(
+        new=False,
+        reembed=bool(diffs),
+        differences=diffs,
+        reextract=stored.extractor != expected.extractor,
+    )

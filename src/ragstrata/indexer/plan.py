@@ -66,9 +66,17 @@ class Plan:
         return len(self.added) + len(self.changed) + len(self.removed) + len(self.touched)
 
 
-def make_plan(root: Path, settings: Settings, catalog: Mapping[str, CatalogEntry]) -> Plan:
-    """Walk ``root`` against ``catalog`` (see module docstring)."""
-    walker = _CatalogWalker(root, settings, catalog)
+def make_plan(
+    root: Path,
+    settings: Settings,
+    catalog: Mapping[str, CatalogEntry],
+    *,
+    extract_all: bool = False,
+) -> Plan:
+    """Walk ``root`` against ``catalog`` (see module docstring). ``extract_all``: every file
+    on disk is read and extracted (catalogued ones count as changed), as when the extraction
+    rules changed."""
+    walker = _CatalogWalker(root, settings, {} if extract_all else catalog)
     unchanged = set()
     added, changed, touched = [], [], []
     files: dict[str, SourceFile] = {}
@@ -83,7 +91,7 @@ def make_plan(root: Path, settings: Settings, catalog: Mapping[str, CatalogEntry
         old = catalog.get(source.path)
         if old is None:
             added.append(source.path)
-        elif old.sha256 == source.sha256:
+        elif old.sha256 == source.sha256 and not extract_all:
             touched.append(source.path)
             entries[source.path] = entry
             continue

@@ -34,6 +34,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import replace
 from itertools import chain
 from pathlib import Path
 
@@ -107,9 +108,10 @@ class Indexer:
         expected = expected_manifest(self.store, self.embedder, self.settings)
         stored = self.store.read_manifest() if exists else None
         check = check_manifest(None if rebuild else stored, expected)
+        reextract = check.reextract
         catalog = self.store.catalog() if exists and not rebuild else {}
         emit(IndexEvent("scan", 0, len(catalog), message="comparing files with the catalog"))
-        plan = make_plan(self.repo, self.settings, catalog)
+        plan = make_plan(self.repo, self.settings, catalog, extract_all=reextract)
         seen = len(plan.unchanged) + len(plan.added) + len(plan.changed) + len(plan.touched)
         emit(IndexEvent("scan", seen, seen, message=f"{plan.stale} files to update"))
         if dry_run:
@@ -118,12 +120,19 @@ class Indexer:
             self.store.remove_files(list(self.store.catalog()))
             self.store.drop_vectors(None)
         notices: tuple[str, ...] = ()
+        if reextract and stored is not None:
+            notices = (_rules_changed(stored.extractor, expected.extractor),)
         if check.new or check.reembed or rebuild:
-            self.store.write_manifest(expected)  # before any row: the index describes itself
+            # before any row: the index describes itself; the new rules are recorded once
+            # every file is extracted by them (an interrupted run is redone by the next one)
+            old_rules = stored.extractor if reextract and stored is not None else None
+            self.store.write_manifest(
+                expected if old_rules is None else replace(expected, extractor=old_rules)
+            )
             if check.reembed:
                 self.store.drop_vectors(keep_fingerprint=expected.embedder_fingerprint)
                 if stored is not None and not rebuild:
-                    notices = (
+                    notices += (
                         _model_changed(stored.embedder_fingerprint, expected.embedder_fingerprint),
                     )
         warnings: tuple[str, ...] = ()
@@ -132,6 +141,8 @@ class Indexer:
         if not plan.is_noop:
             warnings, rewritten = self._apply(plan, emit, redacted, first=not catalog)
             _hand_back_heap()
+        if reextract:
+            self.store.write_manifest(expected)
         index_dir = self.repo / self.settings.store.index_dir_name
         update_ledger(index_dir, redacted, plan.removed, reset=rebuild or check.new)
         done = fill_vectors(self.store, self.embedder, emit) if embed else 0
@@ -325,6 +336,14 @@ def _hand_back_heap() -> None:
         libc.malloc_trim(0)
     except (OSError, AttributeError):  # not glibc (musl has no malloc_trim)
         return
+
+
+def _rules_changed(old: str, new: str) -> str:
+    """The one line an index run reports when the extraction rules changed since the last run."""
+    return (
+        f"the extraction rules changed ({old or 'unrecorded'} -> {new}): every file was "
+        "extracted again; vectors of unchanged texts are kept"
+    )
 
 
 def _model_changed(old: str, new: str) -> str:

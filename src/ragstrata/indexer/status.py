@@ -9,6 +9,7 @@ from ragstrata.embed.base import Embedder
 from ragstrata.errors import IndexMissingError
 from ragstrata.indexer.plan import make_plan
 from ragstrata.indexer.secrets_ledger import total_redacted
+from ragstrata.ingest.extractor import extractor_fingerprint
 from ragstrata.settings import Settings
 from ragstrata.store.protocols import Store
 
@@ -38,4 +39,5 @@ def index_status(repo: Path, store: Store, embedder: Embedder, settings: Setting
         schema_version=manifest.schema_version if manifest else stats.schema_version,
         files=stats.files,
         secrets_redacted=total_redacted(Path(repo) / settings.store.index_dir_name),
+        extraction_current=manifest is None or manifest.extractor == extractor_fingerprint(),
     )

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from dataclasses import replace
 from datetime import UTC, datetime
 
 import numpy as np
@@ -94,11 +93,8 @@ class InMemoryStore:
         return self._manifest
 
     def write_manifest(self, manifest: Manifest) -> Manifest:
-        now = _now()
-        created = manifest.created_at or (self._manifest.created_at if self._manifest else now)
-        self._manifest = replace(
-            manifest, splitter=dict(manifest.splitter), created_at=created, updated_at=now
-        )
+        created = self._manifest.created_at if self._manifest else ""
+        self._manifest = manifest.stamped(created, _now())
         return self._manifest
 
     def catalog(self) -> dict[str, CatalogEntry]:

@@ -146,15 +146,7 @@ class PostgresStore:
             ).fetchone()
             created = Manifest.from_json(row[0]).created_at if row and row[0] else ""
             stamp = now()
-            stored = Manifest(
-                schema_version=manifest.schema_version,
-                package_version=manifest.package_version,
-                embedder_fingerprint=manifest.embedder_fingerprint,
-                dimensions=manifest.dimensions,
-                splitter=dict(manifest.splitter),
-                created_at=manifest.created_at or created or stamp,
-                updated_at=stamp,
-            )
+            stored = manifest.stamped(created, stamp)
             conn.execute(
                 "UPDATE rs_repos SET manifest = %s WHERE repo_id = %s",
                 (stored.to_json(), repo_id),

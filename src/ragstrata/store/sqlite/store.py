@@ -185,15 +185,7 @@ class SQLiteStore:
             old = meta_value(conn, "manifest")
             created = Manifest.from_json(old).created_at if old else ""
             stamp = now()
-            stored = Manifest(
-                schema_version=manifest.schema_version,
-                package_version=manifest.package_version,
-                embedder_fingerprint=manifest.embedder_fingerprint,
-                dimensions=manifest.dimensions,
-                splitter=dict(manifest.splitter),
-                created_at=manifest.created_at or created or stamp,
-                updated_at=stamp,
-            )
+            stored = manifest.stamped(created, stamp)
             conn.execute("INSERT OR REPLACE INTO meta VALUES ('manifest', ?)", (stored.to_json(),))
         return stored
 
