@@ -20,7 +20,7 @@ from ragstrata.app.facade import Ragstrata
 from ragstrata.ingest.project import parse_names, project_names
 from ragstrata.query.models import router_plan_json_schema
 from ragstrata.query.router import Router
-from ragstrata.settings import EmbedderSettings, Settings
+from ragstrata.settings import Settings
 
 
 # ---------------------------------------------------------------------- manifests
@@ -280,7 +280,7 @@ def crate(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Ragstrata]:
         path = root / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
-    rs = Ragstrata(root, Settings(embedder=EmbedderSettings(provider="hash", dimensions=64)))
+    rs = Ragstrata(root, Settings())  # the packaged model: which code leads is its business
     rs.index()
     yield rs
     rs.close()

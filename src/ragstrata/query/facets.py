@@ -117,8 +117,10 @@ def read_facets(question: str, tests_only: bool = False) -> QuestionFacets:
     asks = {ASKS[p.label] for p, _, _ in _asks().find(toks)}
     if tests_only:
         asks.add("tests")
-    # a follow-up may open with a conjunction: «а как сравниваются …», "and how is …"
+    # a follow-up may open with a conjunction: «а как сравниваются …», "and how is …"; a
+    # question may open with a clause: "When a peer asks for a value, how is it handled?"
     opening = toks[1:] if len(toks) > 1 and toks[0].text.lower() in _CONJUNCTIONS else toks
+    opening = _clause_after(question, toks) or opening
     opens_how = bool(opening) and opening[0].text.lower() in _leading_how()
     if not asks and opens_how and (not _topics().find(toks) or first_verb(opening[1:]) == "VERB"):
         # a topic word after a finite verb («Как log не даёт установить логгер?») is no topic
@@ -142,6 +144,17 @@ def read_facets(question: str, tests_only: bool = False) -> QuestionFacets:
         mentions_tests=bool(_TEST_WORDS.search(question)),
         phrases=phrases,
     )
+
+
+def _clause_after(question: str, toks: Sequence[QTok]) -> Sequence[QTok]:
+    """The tokens from a how-word that opens the question's second clause ("When X, how is
+    Y handled?", «Если X, как Y?»), when the first clause opens with no how-word."""
+    if not toks or toks[0].text.lower() in _leading_how():
+        return ()
+    for n, tok in enumerate(toks[1:], 1):
+        if tok.text.lower() in _leading_how() and question[: tok.start].rstrip().endswith(","):
+            return toks[n:]
+    return ()
 
 
 _BEFORE_VERB = frozenset({"мне", "нам", "можно", "же", "бы", "лучше", "правильно", "теперь"})

@@ -153,7 +153,8 @@ class Router:
         cls = self.data.classify(qtoks, *self._anchor_weights(ext.anchors))
         decision = self._decide(raw, cls, qtoks, state)
         if cls.weak and decision.decided_by == "rules":
-            notes.append(f"no intent cue matched: fallback intent {cls.intent.value}")
+            why = "fallback" if decision.intent is cls.intent else "it asks how code works:"
+            notes.append(f"no intent cue matched: {why} intent {decision.intent.value}")
         if decision.carry:
             anchors += carried_anchors(state, anchors)
         plan_anchors = anchors
@@ -231,6 +232,10 @@ class Router:
     ) -> _Decision:
         intent, conf = cls.intent, cls.confidence
         by: DecidedBy = "rules"
+        if cls.weak and read_facets(raw).how:
+            # no intent cue, but it asks how something works ("When a peer asks for a value,
+            # how is the request handled?"): the code answers that, not the fallback
+            intent = Intent.CODE_QA
         if self._classifier is not None and conf < self.data.classifier_threshold:
             verdict = self._classifier.classify(normalize(raw), dict(cls.scores))
             if verdict is not None:

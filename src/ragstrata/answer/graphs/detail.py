@@ -99,8 +99,9 @@ def word_stems(text: str) -> set[str]:
 
 
 def words_in(text: str, groups: Sequence[AbstractSet[str]]) -> int:
-    """How many of the question's word groups (:func:`stem_groups`) ``text`` carries."""
-    stems = word_stems(text)
+    """How many of the question's word groups (:func:`stem_groups`) ``text`` carries, its
+    short names (``val``) read as their words."""
+    stems = word_stems(text) | _short_names(text)
     return sum(1 for g in groups if g & stems)
 
 
@@ -163,12 +164,16 @@ _ABBREVIATED = {
 }
 
 
+def _short_names(text: str) -> set[str]:
+    """The stems of the words ``text``'s whole short names stand for (``str`` -> ``stri``)."""
+    return {_ABBREVIATED[w] for w in _IDENTIFIER.findall(text.lower()) if w in _ABBREVIATED}
+
+
 def _line_stems(line: str) -> set[str]:
     """:func:`word_stems` of a line of code, with the words its short names stand for
     (``str`` -> ``stri``) and the names of the punctuation characters it writes as literals
     (``b':'`` -> ``colo``)."""
-    stems = word_stems(line)
-    stems |= {_ABBREVIATED[w] for w in _IDENTIFIER.findall(line.lower()) if w in _ABBREVIATED}
+    stems = word_stems(line) | _short_names(line)
     for _, char in _LITERAL.findall(line):
         name = _PUNCTUATION.get(char)
         if name:

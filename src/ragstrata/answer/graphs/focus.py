@@ -50,11 +50,21 @@ def _paths() -> dict[str, Any]:
     return tomllib.loads(ref.read_text(encoding="utf-8"))
 
 
+# the names code generators give their output (protobuf, gRPC, Kubernetes' deepcopy, go
+# generate, Dart builders, WinForms designers): the behaviour lives in what generates it
+_GENERATED = (".pb.go", "_pb2.py", "_pb2_grpc.py", "_pb2.pyi", ".pb.cc", ".pb.h", "_pb.js",
+              "_pb.d.ts", ".pb.ts", "_grpc.pb.go", ".pb.gw.go", "_generated.go", ".gen.go",
+              ".generated.ts", ".generated.js", ".g.dart", ".freezed.dart", ".designer.cs")  # fmt: skip
+
+
 def peripheral_path(path: str) -> bool:
-    """True for benchmarks, examples, scripts, docs sites, test helpers, fuzzing harnesses and
-    vendored copies of other projects: code beside the project's own."""
-    parts = path.lower().split("/")[:-1]
-    return any(p in _PERIPHERAL for p in parts)
+    """True for benchmarks, examples, scripts, docs sites, test helpers, fuzzing harnesses,
+    vendored copies of other projects and generated code: code beside the project's own."""
+    low = path.lower()
+    parts = low.split("/")
+    return any(p in _PERIPHERAL for p in parts[:-1]) or (
+        parts[-1].endswith(_GENERATED) or parts[-1].startswith("zz_generated")
+    )
 
 
 def not_overview_path(path: str) -> bool:
