@@ -154,3 +154,34 @@ def test_russian_verbs_give_the_concept_an_english_question_keeps(
 ) -> None:
     concepts = facets_of(default_router().plan(russian)).concepts
     assert any(english in group for group in concepts), concepts
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "а из какого кеша удаляют первым — из основного или из того, где лежат чужие ключи?",
+        "а что делает он с тем, где лежат старые записи?",
+        "and which one is dropped, the place where the old entries are kept?",
+    ],
+)
+def test_a_where_word_opening_a_relative_clause_asks_no_place(question: str) -> None:
+    assert "where" not in read_facets(question).asks
+
+
+@pytest.mark.parametrize(
+    "question", ["где лежат популярные ключи?", "Где находится обработчик, который пишет лог?"]
+)
+def test_a_where_question_still_asks_the_place(question: str) -> None:
+    assert "where" in read_facets(question).asks
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "а из какого кеша удаляют первым?",
+        "а какой из двух кешей чистится первым?",
+        "and which one of the two caches is evicted first?",
+    ],
+)
+def test_which_of_the_alternatives_asks_for_the_branch_that_decides(question: str) -> None:
+    assert "condition" in read_facets(question).details

@@ -114,7 +114,9 @@ _CONJUNCTIONS = frozenset({"а", "и", "но", "and", "but", "so"})
 def read_facets(question: str, tests_only: bool = False) -> QuestionFacets:
     """The facets of ``question`` (``tests_only``: the plan keeps only tests)."""
     toks = query_tokens(question)
-    asks = {ASKS[p.label] for p, _, _ in _asks().find(toks)}
+    asks = {
+        ASKS[p.label] for p, first, _ in _asks().find(toks) if not _relative(question, toks, first)
+    }
     if tests_only:
         asks.add("tests")
     # a follow-up may open with a conjunction: «а как сравниваются …», "and how is …"; a
@@ -146,15 +148,32 @@ def read_facets(question: str, tests_only: bool = False) -> QuestionFacets:
     )
 
 
-def _clause_after(question: str, toks: Sequence[QTok]) -> Sequence[QTok]:
+# «из того, где лежат …», «там, где …», "the one where …": a relative clause, not a question
+_DEMONSTRATIVES = frozenset(
+    {"тот", "того", "тому", "том", "тем", "та", "той", "ту", "то", "те", "тех", "там", "туда",
+     "оттуда", "место", "места", "месте", "one", "ones", "place", "case", "cases"}
+)  # fmt: skip
+
+
+def _relative(question: str, toks: Sequence[QTok], n: int) -> bool:
+    """True when the cue at token ``n`` opens a relative clause: a comma, and a demonstrative
+    before it («из того, где лежат популярные ключи» asks nothing about where)."""
+    return (
+        n > 0
+        and question[: toks[n].start].rstrip().endswith(",")
+        and toks[n - 1].text.lower() in _DEMONSTRATIVES
+    )
+
+
+def _clause_after(question: str, toks: list[QTok]) -> list[QTok]:
     """The tokens from a how-word that opens the question's second clause ("When X, how is
     Y handled?", «Если X, как Y?»), when the first clause opens with no how-word."""
     if not toks or toks[0].text.lower() in _leading_how():
-        return ()
+        return []
     for n, tok in enumerate(toks[1:], 1):
         if tok.text.lower() in _leading_how() and question[: tok.start].rstrip().endswith(","):
             return toks[n:]
-    return ()
+    return []
 
 
 _BEFORE_VERB = frozenset({"мне", "нам", "можно", "же", "бы", "лучше", "правильно", "теперь"})
