@@ -185,3 +185,49 @@ def test_a_where_question_still_asks_the_place(question: str) -> None:
 )
 def test_which_of_the_alternatives_asks_for_the_branch_that_decides(question: str) -> None:
     assert "condition" in read_facets(question).details
+
+
+@pytest.mark.parametrize(
+    ("path", "build"),
+    [
+        ("build.rs", True),
+        ("crates/core/build.rs", True),
+        ("setup.py", True),
+        ("webpack.config.js", True),
+        ("vite.config.mts", True),
+        ("src/build.rs", False),  # a module named `build`
+        ("src/config.js", False),
+        ("lib/setup_helpers.py", False),
+    ],
+)
+def test_the_build_s_own_scripts_do_not_lead_a_how_answer(path: str, build: bool) -> None:
+    from ragstrata.answer.graphs.doing import doing_rank
+    from ragstrata.core.evidence import Hit
+
+    text = 'fn main() {\n    let out = env::var("OUT_DIR").unwrap();\n    emit(out);\n}'
+    hit = Hit(
+        layer="C1", path=path, start_line=1, end_line=4, symbol="main", score=1.0,
+        reasons=(), text=text, kind="function",
+    )  # fmt: skip
+    assert doing_rank(hit)[0] is build
+
+
+def test_a_glob_the_question_shows_is_no_file_it_is_about() -> None:
+    question = "How are patterns like `src/{lib,test}/*.js` or `file{1..3}.txt` expanded?"
+    plan = default_router().plan(question)
+    assert not [a for a in plan.query_plan.anchors if a.type.value in ("FILE_PATH", "DOC_REF")]
+    assert plan.intent is Intent.CODE_QA
+    assert "tests" not in read_facets(question).asks  # the `test` inside the pattern
+    # a real path, and a name with a star, keep their anchors
+    path = default_router().plan("how does `src/lib/index.js` load plugins?")
+    assert [a.value for a in path.query_plan.anchors if a.type.value == "FILE_PATH"]
+    args = default_router().plan("what does `*args` hold in `wrap`?")
+    assert "wrap" in [a.value for a in args.query_plan.anchors if a.type.value == "SYMBOL"]
+
+
+def test_a_follow_up_saying_something_was_forgotten_stays_in_the_conversation() -> None:
+    state = {"active_intent": "CODE_QA", "last_anchors": []}
+    plan = default_router().plan("а если закрывающую скобку забыли?", state)
+    assert plan.intent is Intent.CODE_QA and plan.conversation_mode.value == "CONTINUE"
+    moved = default_router().plan("забудь про это. Что написано в README про установку?", state)
+    assert moved.conversation_mode.value == "SWITCH"

@@ -41,6 +41,7 @@ from collections.abc import Sequence
 
 from ragstrata.query.extraction import AnchorDraft, Extraction, SpanDraft, anchor_at
 from ragstrata.query.intents import RouterData, fold
+from ragstrata.query.lexicon import BACKTICK_RE
 from ragstrata.query.models import AnchorType, RepoContext
 from ragstrata.query.paths import LINE_RE, PathRules, accept_slash_path, path_part
 from ragstrata.query.symbol_words import VERSION_RE, find_symbols, symbol_shape
@@ -66,8 +67,8 @@ _MAX_MINED = 24  # identifiers mined from one question's code, at most
 _INLINE_CHARS = 80  # a one-line backticked expression this short is about its names
 
 _URL_RE = re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.\-]*://[^\s`'\"<>«»]+|\bwww\.[^\s`'\"<>«»]+")
-# A run of N backticks up to the next run of exactly N (possessive: no quadratic backtracking).
-_BACKTICK_RE = re.compile(r"(?<!`)(`++)(.*?[^`])\1(?!`)", re.DOTALL)
+# a glob's wildcards and braces: `*.js`, `src/**`, `file{1..3}.txt` (not `*args`, `**kw`)
+_GLOB_RE = re.compile(r"(?:^|/)\*\*(?:/|$)|\*\.\w|/\*|\{[^{}\s]*(?:,|\.\.)[^{}\s]*\}")
 # a quoted example value ("my_crate=debug,warn", «a=1; b=2»): data the question shows, whose
 # parts name nothing the user asks about
 _QUOTED_RE = re.compile(r'"([^"\n]+)"|«([^»\n]+)»|“([^”\n]+)”')
@@ -83,7 +84,7 @@ _ANY_CASE_DOC_NAMES = frozenset({"readme", "changelog", "contributing"})
 
 
 def _backticks(raw: str, rules: PathRules, repo: RepoContext, out: Extraction) -> None:
-    for m in _BACKTICK_RE.finditer(raw):
+    for m in BACKTICK_RE.finditer(raw):
         s, e = m.start(2), m.end(2)
         out.code_spans.append((m.start(), m.end()))
         inner = raw[s:e]
@@ -92,6 +93,10 @@ def _backticks(raw: str, rules: PathRules, repo: RepoContext, out: Extraction) -
             continue
         s += len(inner) - len(inner.lstrip())
         e = s + len(stripped)
+        if _GLOB_RE.search(stripped) and not any(c.isspace() for c in stripped):
+            # `src/{lib,test}/*.js`: a pattern the question shows, no file it is about
+            out.claim(m.start(), m.end())
+            continue
         if not _NAME_RE.match(stripped) and not _path_like(stripped, rules, repo):
             mine_code(raw, s, e, rules, repo, out)
             continue

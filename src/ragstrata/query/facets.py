@@ -21,7 +21,7 @@ from ragstrata.core.question import QuestionFacets
 from ragstrata.query.en_phrases import paraphrase_hits
 from ragstrata.query.kinds import _lexicon as kinds_lexicon
 from ragstrata.query.kinds import question_kinds
-from ragstrata.query.lexicon import Lexicon, QTok, first_verb, query_tokens
+from ragstrata.query.lexicon import Lexicon, QTok, code_spans, first_verb, query_tokens
 from ragstrata.query.models import AnchorType, ConversationMode, RouterPlan, TestPolicy
 from ragstrata.query.terms import default_expander
 from ragstrata.text.morph import dictionary_pos, fold
@@ -114,8 +114,11 @@ _CONJUNCTIONS = frozenset({"а", "и", "но", "and", "but", "so"})
 def read_facets(question: str, tests_only: bool = False) -> QuestionFacets:
     """The facets of ``question`` (``tests_only``: the plan keeps only tests)."""
     toks = query_tokens(question)
+    prose = query_tokens(question, code_spans(question))  # a `test` in code asks for no tests
     asks = {
-        ASKS[p.label] for p, first, _ in _asks().find(toks) if not _relative(question, toks, first)
+        ASKS[p.label]
+        for p, first, _ in _asks().find(prose)
+        if not _relative(question, prose, first)
     }
     if tests_only:
         asks.add("tests")

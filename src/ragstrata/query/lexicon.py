@@ -9,6 +9,7 @@ tokens between.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -46,6 +47,16 @@ class QTok:
     start: int
     end: int
     surface: str
+
+
+BACKTICK_RE = re.compile(r"(?<!`)(`++)(.*?[^`])\1(?!`)", re.DOTALL)
+"""A run of N backticks up to the next run of exactly N (possessive: no quadratic
+backtracking); group 2 is the code inside."""
+
+
+def code_spans(raw: str) -> list[tuple[int, int]]:
+    """The ``[start, end)`` spans of ``raw``'s backticked code, backticks included."""
+    return [(m.start(), m.end()) for m in BACKTICK_RE.finditer(raw)]
 
 
 def query_tokens(raw: str, skip: Sequence[tuple[int, int]] = ()) -> list[QTok]:

@@ -20,11 +20,12 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from ragstrata.query.lexicon import BACKTICK_RE
+
 __all__ = ["normalize"]
 
 _CONTROL_RE = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 _INVISIBLE_RE = re.compile("[\u200b\u2060\ufeff\u00ad]")
-_BACKTICK_RE = re.compile(r"(?<!`)(`++)(.*?[^`])\1(?!`)", re.DOTALL)
 _CHUNK_RE = re.compile(r"\S+|\s+")
 _BANG_RE = re.compile(r"[!?]{2,}")
 _DOTS_RE = re.compile(r"\.{4,}")
@@ -102,7 +103,7 @@ def _one_round(text: str) -> str:
     text = _INVISIBLE_RE.sub("", text)
     pieces: list[str] = []
     pos = 0
-    for m in _BACKTICK_RE.finditer(text):
+    for m in BACKTICK_RE.finditer(text):
         pieces.append(_collapse(_plain(text[pos : m.start()])))
         pieces.append(m.group())  # code in backticks: verbatim
         pos = m.end()

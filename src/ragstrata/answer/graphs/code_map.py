@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ragstrata.answer.graphs.base import first_sentence
-from ragstrata.answer.graphs.focus import peripheral_path
+from ragstrata.answer.graphs.focus import build_script, peripheral_path
 from ragstrata.core.languages import detect_language, is_test, language_info
 from ragstrata.retrieve.reader import IndexReader
 
@@ -77,7 +77,7 @@ def _is_source(path: str) -> bool:
     if posixpath.basename(path).startswith("."):
         return False
     parts = path.lower().split("/")[:-1]
-    if peripheral_path(path):  # examples, benchmarks, docs sites, test helpers
+    if peripheral_path(path) or build_script(path):  # examples, benchmarks, build scripts
         return False
     return not any(p in _SKIP_DIRS or p.startswith(".") for p in parts)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from ragstrata.answer.graphs.focus import peripheral_path
+from ragstrata.answer.graphs.focus import build_script, peripheral_path
 from ragstrata.core.evidence import Hit
 from ragstrata.core.languages import detect_language, is_inline_test, is_test
 
@@ -32,6 +32,7 @@ def doing_rank(hit: Hit) -> tuple[bool, int]:
     language = detect_language(hit.path)
     beside = (
         peripheral_path(hit.path)
+        or build_script(hit.path)
         or is_test(hit.path, language)
         or is_inline_test(hit.symbol or "", language)
         or hit.path.endswith(_DECLARATION_FILES)  # `index.d.ts`, a `.pyi` stub: no code runs

@@ -25,6 +25,7 @@ from ragstrata.retrieve.reader import IndexReader, mentions
 
 __all__ = [
     "absent_names",
+    "build_script",
     "literal_hits",
     "mentions",
     "not_overview_path",
@@ -57,14 +58,30 @@ _GENERATED = (".pb.go", "_pb2.py", "_pb2_grpc.py", "_pb2.pyi", ".pb.cc", ".pb.h"
               ".generated.ts", ".generated.js", ".g.dart", ".freezed.dart", ".designer.cs")  # fmt: skip
 
 
+# the build's own scripts (Cargo's build.rs, setup.py, task runners, bundler configs)
+_BUILD_FILES = frozenset(
+    {"build.rs", "setup.py", "noxfile.py", "fabfile.py", "gulpfile.js", "gruntfile.js",
+     "magefile.go", "rakefile", "build.gradle", "build.gradle.kts", "sconstruct"}
+)  # fmt: skip
+_BUILD_CONFIG = re.compile(r"^[\w-]+\.config\.[cm]?[jt]s$")  # webpack.config.js, vite.config.ts
+
+
 def peripheral_path(path: str) -> bool:
     """True for benchmarks, examples, scripts, docs sites, test helpers, fuzzing harnesses,
     vendored copies of other projects and generated code: code beside the project's own."""
-    low = path.lower()
-    parts = low.split("/")
+    parts = path.lower().split("/")
     return any(p in _PERIPHERAL for p in parts[:-1]) or (
         parts[-1].endswith(_GENERATED) or parts[-1].startswith("zz_generated")
     )
+
+
+def build_script(path: str) -> bool:
+    """True for the build's own scripts (``build.rs``, ``setup.py``, ``webpack.config.js``):
+    they hold settings, not the behaviour a how-question or an overview is about."""
+    *folders, name = path.lower().split("/")
+    if name == "build.rs" and "src" in folders:  # a module named `build`, no Cargo script
+        return False
+    return name in _BUILD_FILES or bool(_BUILD_CONFIG.match(name))
 
 
 def not_overview_path(path: str) -> bool:
