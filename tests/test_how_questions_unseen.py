@@ -147,6 +147,9 @@ def test_a_short_name_in_code_carries_the_question_s_word(code: str, word: str) 
         ("Как зарезервировать место под новые элементы?", "reserve"),
         ("Как не даёт внутренним спискам разрастаться?", "grow"),
         ("Как цепь становится полуоткрытой?", "half-open"),
+        ("Как работает отрицание шаблона?", "negate"),
+        ("Как он ждёт, пока другой процесс отпустит лок?", "release"),
+        ("Откуда берётся список причин ошибки?", "cause"),
     ],
 )
 def test_russian_verbs_give_the_concept_an_english_question_keeps(
