@@ -234,3 +234,23 @@ def test_a_follow_up_saying_something_was_forgotten_stays_in_the_conversation() 
     assert plan.intent is Intent.CODE_QA and plan.conversation_mode.value == "CONTINUE"
     moved = default_router().plan("забудь про это. Что написано в README про установку?", state)
     assert moved.conversation_mode.value == "SWITCH"
+
+
+def test_a_glob_s_words_are_no_words_of_the_question() -> None:
+    plan = default_router().plan("How are patterns like `src/{lib,test}/*.js` expanded?")
+    words = {w for group in facets_of(plan).concepts for w in group}
+    assert "pattern" in " ".join(words) or "patterns" in words
+    assert not words & {"src", "lib", "test", "js"}
+
+
+@pytest.mark.parametrize(
+    ("question", "code_word"),
+    [
+        ("How does it take the lock on Linux?", "unix"),
+        ("What does it do differently on macOS?", "darwin"),
+        ("Как он берёт лок на линуксе?", "unix"),
+    ],
+)
+def test_an_operating_system_is_named_as_code_names_it(question: str, code_word: str) -> None:
+    concepts = facets_of(default_router().plan(question)).concepts
+    assert any(code_word in group for group in concepts), concepts

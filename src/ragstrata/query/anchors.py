@@ -41,7 +41,7 @@ from collections.abc import Sequence
 
 from ragstrata.query.extraction import AnchorDraft, Extraction, SpanDraft, anchor_at
 from ragstrata.query.intents import RouterData, fold
-from ragstrata.query.lexicon import BACKTICK_RE
+from ragstrata.query.lexicon import BACKTICK_RE, is_glob
 from ragstrata.query.models import AnchorType, RepoContext
 from ragstrata.query.paths import LINE_RE, PathRules, accept_slash_path, path_part
 from ragstrata.query.symbol_words import VERSION_RE, find_symbols, symbol_shape
@@ -67,8 +67,6 @@ _MAX_MINED = 24  # identifiers mined from one question's code, at most
 _INLINE_CHARS = 80  # a one-line backticked expression this short is about its names
 
 _URL_RE = re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.\-]*://[^\s`'\"<>«»]+|\bwww\.[^\s`'\"<>«»]+")
-# a glob's wildcards and braces: `*.js`, `src/**`, `file{1..3}.txt` (not `*args`, `**kw`)
-_GLOB_RE = re.compile(r"(?:^|/)\*\*(?:/|$)|\*\.\w|/\*|\{[^{}\s]*(?:,|\.\.)[^{}\s]*\}")
 # a quoted example value ("my_crate=debug,warn", «a=1; b=2»): data the question shows, whose
 # parts name nothing the user asks about
 _QUOTED_RE = re.compile(r'"([^"\n]+)"|«([^»\n]+)»|“([^”\n]+)”')
@@ -93,7 +91,7 @@ def _backticks(raw: str, rules: PathRules, repo: RepoContext, out: Extraction) -
             continue
         s += len(inner) - len(inner.lstrip())
         e = s + len(stripped)
-        if _GLOB_RE.search(stripped) and not any(c.isspace() for c in stripped):
+        if is_glob(stripped):
             # `src/{lib,test}/*.js`: a pattern the question shows, no file it is about
             out.claim(m.start(), m.end())
             continue

@@ -21,7 +21,14 @@ from ragstrata.core.question import QuestionFacets
 from ragstrata.query.en_phrases import paraphrase_hits
 from ragstrata.query.kinds import _lexicon as kinds_lexicon
 from ragstrata.query.kinds import question_kinds
-from ragstrata.query.lexicon import Lexicon, QTok, code_spans, first_verb, query_tokens
+from ragstrata.query.lexicon import (
+    Lexicon,
+    QTok,
+    code_spans,
+    first_verb,
+    query_tokens,
+    without_globs,
+)
 from ragstrata.query.models import AnchorType, ConversationMode, RouterPlan, TestPolicy
 from ragstrata.query.terms import default_expander
 from ragstrata.text.morph import dictionary_pos, fold
@@ -203,12 +210,13 @@ def facets_of(plan: RouterPlan) -> QuestionFacets:
     tests_only = plan.retrieval_spec.filters.test_policy is TestPolicy.ONLY
     facets = read_facets(plan.query_plan.raw, tests_only)
     expansions = tuple(plan.query_plan.expansions)
-    terms = content_terms(plan.query_plan.raw, expansions)
+    said = without_globs(plan.query_plan.raw)  # `src/{lib,test}/*.js`: an example's words
+    terms = content_terms(said, expansions)
     if _behaviour_without_topic(plan, facets):
         # "What happens when a directory cannot be read?" opens a conversation and names no
         # definition: there is no topic to read a detail of; it asks how the code behaves
         facets = replace(facets, asks=facets.asks | {"how"})
-    return replace(facets, terms=terms, concepts=concepts_of(plan.query_plan.raw, expansions))
+    return replace(facets, terms=terms, concepts=concepts_of(said, expansions))
 
 
 def _behaviour_without_topic(plan: RouterPlan, facets: QuestionFacets) -> bool:

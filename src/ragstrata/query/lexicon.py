@@ -59,6 +59,25 @@ def code_spans(raw: str) -> list[tuple[int, int]]:
     return [(m.start(), m.end()) for m in BACKTICK_RE.finditer(raw)]
 
 
+# a glob's wildcards and braces: `*.js`, `src/**`, `file{1..3}.txt` (not `*args`, `**kw`)
+_GLOB_RE = re.compile(r"(?:^|/)\*\*(?:/|$)|\*\.\w|/\*|\{[^{}\s]*(?:,|\.\.)[^{}\s]*\}")
+
+
+def is_glob(code: str) -> bool:
+    """True for a glob pattern (one word with a wildcard or a brace list): a value the
+    question shows, no file or name it is about."""
+    return bool(_GLOB_RE.search(code)) and not any(c.isspace() for c in code)
+
+
+def without_globs(raw: str) -> str:
+    """``raw`` with each backticked glob blanked (same length, so offsets hold)."""
+    out = raw
+    for m in BACKTICK_RE.finditer(raw):
+        if is_glob(m.group(2).strip()):
+            out = out[: m.start()] + " " * (m.end() - m.start()) + out[m.end() :]
+    return out
+
+
 def query_tokens(raw: str, skip: Sequence[tuple[int, int]] = ()) -> list[QTok]:
     """Tokens of ``raw`` for cue matching, leaving out those inside the ``skip`` spans."""
     out: list[QTok] = []
