@@ -254,3 +254,26 @@ def test_a_glob_s_words_are_no_words_of_the_question() -> None:
 def test_an_operating_system_is_named_as_code_names_it(question: str, code_word: str) -> None:
     concepts = facets_of(default_router().plan(question)).concepts
     assert any(code_word in group for group in concepts), concepts
+
+
+@pytest.mark.parametrize(
+    ("question", "detail"),
+    [
+        ("what if the name doesn't match any route?", "otherwise"),
+        ("and what if the value can't be parsed?", "otherwise"),
+        ("and what if the inside isn't valid JSON?", "error"),
+        ("what if the header is malformed?", "error"),
+    ],
+)
+def test_a_negative_contraction_reads_as_its_two_words(question: str, detail: str) -> None:
+    assert detail in read_facets(question).details
+
+
+def test_contractions_are_written_out_as_the_tokens_read_them() -> None:
+    from ragstrata.query.lexicon import query_tokens, uncontracted
+
+    assert uncontracted("doesn't match, can't parse, won't stop") == (
+        "does not match, can not parse, will not stop"
+    )
+    words = [t.text for t in query_tokens("it doesn't fit and it's late")]
+    assert words == ["it", "does", "not", "fit", "and", "it", "s", "late"]

@@ -78,12 +78,41 @@ def without_globs(raw: str) -> str:
     return out
 
 
+# English negative contractions, read as their two words ("isn't" -> is not): the tokenizer
+# splits them at the apostrophe into "isn" and "t"
+_CONTRACTED = {"isn": "is", "aren": "are", "wasn": "was", "weren": "were", "doesn": "does",
+               "don": "do", "didn": "did", "hasn": "has", "haven": "have", "hadn": "had",
+               "can": "can", "couldn": "could", "shouldn": "should", "wouldn": "would",
+               "won": "will", "mustn": "must", "needn": "need"}  # fmt: skip
+_CONTRACTION_RE = re.compile(r"\b(\w+?)n['’]t\b|\b(can|won)['’]t\b", re.IGNORECASE)
+
+
+def uncontracted(text: str) -> str:
+    """``text`` with its English negative contractions written out ("doesn't" -> "does
+    not"), as :func:`query_tokens` reads them; for cue phrases written with them."""
+
+    def full(m: re.Match[str]) -> str:
+        word = (m.group(1) + "n") if m.group(1) else m.group(2)
+        return f"{_CONTRACTED.get(word.lower(), word)} not"
+
+    return _CONTRACTION_RE.sub(full, text)
+
+
 def query_tokens(raw: str, skip: Sequence[tuple[int, int]] = ()) -> list[QTok]:
-    """Tokens of ``raw`` for cue matching, leaving out those inside the ``skip`` spans."""
+    """Tokens of ``raw`` for cue matching, leaving out those inside the ``skip`` spans; an
+    English negative contraction is its two words ("isn't" -> ``is``, ``not``)."""
     out: list[QTok] = []
-    for tok in tokenize(raw):
+    toks = tokenize(raw)
+    for n, tok in enumerate(toks):
         if any(s <= tok.start < e for s, e in skip):
             continue
+        low = tok.text.lower()
+        if low == "t" and out and raw[tok.start - 1 : tok.start] in ("'", "’"):
+            base = _CONTRACTED.get(toks[n - 1].text.lower())
+            if base is not None and out[-1].end == tok.start - 1:
+                out[-1] = QTok(base, out[-1].start, out[-1].end, out[-1].surface)
+                out.append(QTok("not", tok.start, tok.end, tok.text))
+                continue
         out.append(QTok(fold(tok.text), tok.start, tok.end, tok.text))
     return out
 
@@ -161,7 +190,7 @@ class Lexicon:
         self._by_prefix: dict[str, list[tuple[str, _Phrase]]] = {}  # keyed by first 2 chars
         self.size = 0
         for text, label in entries:
-            words = tuple(_word(w) for w in text.split() if w != "*")
+            words = tuple(_word(w) for w in uncontracted(text).split() if w != "*")
             if not words:
                 continue
             phrase = _Phrase(label, words, text)
