@@ -277,3 +277,38 @@ def test_contractions_are_written_out_as_the_tokens_read_them() -> None:
     )
     words = [t.text for t in query_tokens("it doesn't fit and it's late")]
     assert words == ["it", "does", "not", "fit", "and", "it", "s", "late"]
+
+
+UNSAFE = (
+    "const unsafe = (val) => {\n"  # 1
+    "  val = (val || '').trim()\n"  # 2
+    "  if (isQuoted(val)) {\n"  # 3
+    "    // remove the single quotes before calling JSON.parse\n"  # 4
+    '    if (val.charAt(0) === "\'") {\n'  # 5
+    "      val = val.slice(1, -1)\n"  # 6
+    "    }\n"  # 7
+    "    try {\n"  # 8
+    "      val = JSON.parse(val)\n"  # 9
+    "    } catch {\n"  # 10
+    "      // ignore errors\n"  # 11
+    "    }\n"  # 12
+    "  } else {\n"  # 13
+    "    val = val.split(';')[0]\n"  # 14
+    "  }\n"  # 15
+    "  return val\n"  # 16
+    "}"  # 17
+)
+
+
+def test_a_narrowed_branch_is_code_not_the_comment_that_says_it() -> None:
+    from dataclasses import replace
+
+    from answer_fixture import method_row
+    from ragstrata.answer.graphs.detail import answering_lines
+
+    question = "and what if it's quoted but the inside isn't valid JSON?"
+    facets = replace(read_facets(question), terms=("quoted", "inside", "valid", "json"))
+    span = answering_lines(method_row("lib/ini.unsafe", "lib/ini.js", "javascript", UNSAFE), facets)
+    assert span is not None
+    assert (span.start_line, span.end_line) != (4, 4)  # not the comment alone
+    assert span.start_line <= 9 <= span.end_line  # the `JSON.parse` it is about

@@ -349,7 +349,11 @@ def _matched_part(
     lines answer (unless it says a word they do not)."""
     if not cut:
         return start, end
-    found = {j: _line_stems(lines[j]) & stems for j in range(start, end + 1)}
+    # a comment says what the code does; the narrowed lines are the code saying it
+    found = {
+        j: set() if _COMMENT.match(lines[j]) else _line_stems(lines[j]) & stems
+        for j in range(start, end + 1)
+    }
     every = set().union(*found.values())
     best = (start, end)
     for a in range(start, end + 1):
