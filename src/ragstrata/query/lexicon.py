@@ -102,13 +102,11 @@ def query_tokens(raw: str, skip: Sequence[tuple[int, int]] = ()) -> list[QTok]:
     """Tokens of ``raw`` for cue matching, leaving out those inside the ``skip`` spans; an
     English negative contraction is its two words ("isn't" -> ``is``, ``not``)."""
     out: list[QTok] = []
-    toks = tokenize(raw)
-    for n, tok in enumerate(toks):
+    for tok in tokenize(raw):
         if any(s <= tok.start < e for s, e in skip):
             continue
-        low = tok.text.lower()
-        if low == "t" and out and raw[tok.start - 1 : tok.start] in ("'", "’"):
-            base = _CONTRACTED.get(toks[n - 1].text.lower())
+        if tok.text.lower() == "t" and out and raw[tok.start - 1 : tok.start] in ("'", "’"):
+            base = _CONTRACTED.get(out[-1].surface.lower())
             if base is not None and out[-1].end == tok.start - 1:
                 out[-1] = QTok(base, out[-1].start, out[-1].end, out[-1].surface)
                 out.append(QTok("not", tok.start, tok.end, tok.text))
