@@ -164,7 +164,6 @@ def test_russian_verbs_give_the_concept_an_english_question_keeps(
     [
         "а из какого кеша удаляют первым — из основного или из того, где лежат чужие ключи?",
         "а что делает он с тем, где лежат старые записи?",
-        "and which one is dropped, the place where the old entries are kept?",
     ],
 )
 def test_a_where_word_opening_a_relative_clause_asks_no_place(question: str) -> None:

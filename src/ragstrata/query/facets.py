@@ -158,10 +158,10 @@ def read_facets(question: str, tests_only: bool = False) -> QuestionFacets:
     )
 
 
-# «из того, где лежат …», «там, где …», "the one where …": a relative clause, not a question
+# «из того, где лежат …», «там, где …»: a relative clause, not a question
 _DEMONSTRATIVES = frozenset(
     {"тот", "того", "тому", "том", "тем", "та", "той", "ту", "то", "те", "тех", "там", "туда",
-     "оттуда", "место", "места", "месте", "one", "ones", "place", "case", "cases"}
+     "оттуда", "место", "места", "месте"}
 )  # fmt: skip
 
 

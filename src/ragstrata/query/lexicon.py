@@ -84,7 +84,7 @@ _CONTRACTED = {"isn": "is", "aren": "are", "wasn": "was", "weren": "were", "does
                "don": "do", "didn": "did", "hasn": "has", "haven": "have", "hadn": "had",
                "can": "can", "couldn": "could", "shouldn": "should", "wouldn": "would",
                "won": "will", "mustn": "must", "needn": "need"}  # fmt: skip
-_CONTRACTION_RE = re.compile(r"\b(\w+?)n['’]t\b|\b(can|won)['’]t\b", re.IGNORECASE)
+_CONTRACTION_RE = re.compile(r"\b(\w+?n)['’]t\b", re.IGNORECASE)  # can't: ca-n't
 
 
 def uncontracted(text: str) -> str:
@@ -92,8 +92,8 @@ def uncontracted(text: str) -> str:
     not"), as :func:`query_tokens` reads them; for cue phrases written with them."""
 
     def full(m: re.Match[str]) -> str:
-        word = (m.group(1) + "n") if m.group(1) else m.group(2)
-        return f"{_CONTRACTED.get(word.lower(), word)} not"
+        base = _CONTRACTED.get(m.group(1).lower())
+        return m.group(0) if base is None else f"{base} not"  # as query_tokens reads it
 
     return _CONTRACTION_RE.sub(full, text)
 

@@ -54,7 +54,7 @@ def _paths() -> dict[str, Any]:
 # the names code generators give their output (protobuf, gRPC, Kubernetes' deepcopy, go
 # generate, Dart builders, WinForms designers): the behaviour lives in what generates it
 _GENERATED = (".pb.go", "_pb2.py", "_pb2_grpc.py", "_pb2.pyi", ".pb.cc", ".pb.h", "_pb.js",
-              "_pb.d.ts", ".pb.ts", "_grpc.pb.go", ".pb.gw.go", "_generated.go", ".gen.go",
+              "_pb.d.ts", ".pb.ts", ".pb.gw.go", "_generated.go", ".gen.go",
               ".generated.ts", ".generated.js", ".g.dart", ".freezed.dart", ".designer.cs")  # fmt: skip
 
 
