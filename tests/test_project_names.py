@@ -90,6 +90,32 @@ from ragstrata.settings import Settings
             ["junit-jupiter"],
         ),
         ("package.json", "{not json", [], []),
+        # where the repository is hosted: people name a project "owner/name"
+        (
+            "package.json",
+            json.dumps({"name": "lru-kit", "repository": "git://github.com/acme/node-lru-kit.git"}),
+            ["lru-kit", "acme/node-lru-kit"],
+            [],
+        ),
+        (
+            "package.json",
+            json.dumps({"name": "kit", "repository": {"url": "https://gitlab.com/acme/kit-js"}}),
+            ["kit", "acme/kit-js"],
+            [],
+        ),
+        (
+            "Cargo.toml",
+            '[package]\nname = "flagset"\nrepository = "https://github.com/acme/flagset"\n',
+            ["flagset", "acme/flagset"],
+            [],
+        ),
+        (
+            "pyproject.toml",
+            '[project]\nname = "isokit"\n[project.urls]\nSource = "https://github.com/acme/isokit/"\n'
+            'Docs = "https://isokit.example.org/"\n',
+            ["isokit", "acme/isokit"],
+            [],
+        ),
     ],
 )
 def test_manifest_names_and_dependencies(
@@ -137,6 +163,18 @@ def test_a_python_package_names_the_project_when_setup_py_reads_its_name_from_a_
     assert "httpkit" in names and "tests" not in names
     many = {f"pkg{n}/__init__.py": "" for n in range(3)}  # a folder of packages names none
     assert not {"pkg0", "pkg1", "pkg2"} & set(project_names(root, many).names)
+
+
+def test_a_go_module_path_names_the_project_as_owner_slash_name(tmp_path: Path) -> None:
+    root = tmp_path / "checkout"
+    root.mkdir()
+    (root / "go.mod").write_text("module github.com/acme/color\n\ngo 1.22\n", encoding="utf-8")
+    names = project_names(root, ["go.mod"]).names
+    assert {"github.com/acme/color", "acme/color", "color"} <= set(names)
+    for question in ("Как acme/color обрамляет текст?", "How does acme/color wrap text?"):
+        plan = Router().route(question, None, project_names(root, ["go.mod"]).to_context())
+        anchors = [(a["type"], a["value"], a["subtype"]) for a in plan["query_plan"]["anchors"]]
+        assert anchors == [("KEY_TERM", "acme/color", "project")]
 
 
 # ---------------------------------------------------------------------- router

@@ -77,6 +77,12 @@ _POM_DEPENDENCY = re.compile(r"<dependency>.*?</dependency>", re.DOTALL)
 _ARTIFACT = re.compile(r"<artifactId>\s*([^<\s]+)\s*</artifactId>")
 _FOLDER_TAIL = re.compile(r"(@.*|[-_]v?\d+(?:\.\d+)+.*)$")
 _MAJOR_VERSION = re.compile(r"v\d+")
+# where a repository is hosted, as a manifest's `repository` / project URL writes it
+# (`https://github.com/fatih/color`, `git+https://…/node-lru-cache.git`, `github:owner/name`)
+_HOSTED = re.compile(
+    r"(?:(?:github|gitlab|codeberg)\.(?:com|org)|bitbucket\.org|^github:|^gitlab:)[/:]?"
+    r"([A-Za-z0-9][\w.-]*)/([A-Za-z0-9][\w.-]*?)(?:\.git)?(?:[/#?]|$)"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,7 +198,21 @@ def _package_json(data: Any, nested: bool) -> tuple[list[str], list[str]]:
         table = data.get(key)
         if isinstance(table, dict):
             deps += [str(k) for k in table]
-    return ([name] if isinstance(name, str) else []), deps
+    repository = data.get("repository")
+    if isinstance(repository, dict):
+        repository = repository.get("url")
+    return ([name] if isinstance(name, str) else []) + _hosted([repository]), deps
+
+
+def _hosted(urls: Iterable[Any]) -> list[str]:
+    """``owner/name`` of each repository URL a manifest gives (the way people name a project:
+    "fatih/color", "isaacs/node-lru-cache")."""
+    out = []
+    for url in urls:
+        found = _HOSTED.search(url.strip()) if isinstance(url, str) else None
+        if found:
+            out.append(f"{found.group(1)}/{found.group(2)}")
+    return out
 
 
 def _setup_cfg(text: str) -> tuple[list[str], list[str]]:
@@ -211,6 +231,9 @@ def _toml(base: str, data: dict[str, Any]) -> tuple[list[str], list[str]]:
             table = data.get(key)
             if isinstance(table, dict) and isinstance(table.get("name"), str):
                 names.append(table["name"])
+        package = data.get("package")
+        if isinstance(package, dict):
+            names += _hosted([package.get("repository"), package.get("homepage")])
         bins = data.get("bin", [])
         names += [b["name"] for b in bins if isinstance(b, dict) and isinstance(b.get("name"), str)]
         tables = [data, data.get("workspace", {})]
@@ -225,6 +248,10 @@ def _toml(base: str, data: dict[str, Any]) -> tuple[list[str], list[str]]:
     for table in (project, poetry):
         if isinstance(table.get("name"), str):
             names.append(table["name"])
+    urls = project.get("urls")
+    if isinstance(urls, dict):
+        names += _hosted(urls.values())
+    names += _hosted([poetry.get("repository"), poetry.get("homepage")])
     deps += _pep508(project.get("dependencies", []))
     for group in project.get("optional-dependencies", {}).values():
         deps += _pep508(group)
@@ -260,6 +287,8 @@ def _forms(names: Iterable[str], *, tails: bool) -> list[str]:
         if len(parts) > 1 and _MAJOR_VERSION.fullmatch(parts[-1]):
             parts = parts[:-1]
         forms = [name]
+        if not tails and len(parts) >= 3 and "." in parts[0]:
+            forms.append("/".join(parts[-2:]))  # github.com/fatih/color: also "fatih/color"
         if name.startswith("@") and len(parts) == 2:
             forms.append(parts[0][1:])
             tail = parts[1] if tails else ""

@@ -78,12 +78,14 @@ def question_symbols(plan: RouterPlan) -> list[str]:
 
 def project_words(plan: RouterPlan) -> list[str]:
     """The project's own names the question uses (KEY_TERM anchors of subtype ``project``,
-    lower-cased): they match every title and prefix every setting, so they tell nothing apart."""
-    return [
-        a.value.lower()
-        for a in plan.query_plan.anchors
-        if a.type is AnchorType.KEY_TERM and a.subtype == "project"
-    ]
+    lower-cased), and both halves of one written as ``owner/name`` ("gorilla/mux"): they match
+    every title and prefix every setting, so they tell nothing apart."""
+    out: list[str] = []
+    for a in plan.query_plan.anchors:
+        if a.type is AnchorType.KEY_TERM and a.subtype == "project":
+            name = a.value.lower()
+            out += [name, *(p for p in name.split("/") if "/" in name and p)]
+    return list(dict.fromkeys(out))
 
 
 def short_name(symbol: str, segments: int = 1) -> str:
