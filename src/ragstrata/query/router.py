@@ -69,6 +69,7 @@ from ragstrata.settings import RouterSettings
 __all__ = ["Router", "TermFinder", "default_router", "route"]
 
 _NO_STATE = ConversationState()
+_OWN_TOPIC = frozenset({"SYMBOL", "FILE_PATH", "DOC_REF"})  # a follow-up naming its own subject
 _NO_CONTEXT = RepoContext()
 _LATIN_RE = re.compile(r"[A-Za-z]")
 _STRONG_ANCHOR = 0.7
@@ -184,7 +185,8 @@ class Router:
                     "expansions": expansions(hits, plan_anchors),
                     "keyword_hints": keyword_hints(plan_anchors),
                     "anchors": [a.as_dict() for a in plan_anchors],
-                    "sub_queries": self._sub_queries(normalized),
+                    "sub_queries": self._sub_queries(normalized)
+                    + _followed(state, decision.carry, ext.anchors),
                 },
                 "retrieval_spec": spec,
                 "evidence_policy": evidence,
@@ -299,6 +301,16 @@ class Router:
         except Exception:  # a model-backed decomposer degrades to "single question"
             return []
         return [p for p in (parts or []) if isinstance(p, str) and p.strip()]
+
+
+def _followed(state: ConversationState, carry: bool, own: Sequence[AnchorDraft]) -> list[str]:
+    """A follow-up that names nothing of its own ("and what if the key is already there?")
+    is asked about what the previous question described: that question is retrieved with it
+    (as a sub-query, at the sub-query weight), so the definitions both describe are found
+    even when the previous answer led with the wrong one."""
+    if not carry or not state.last_query or any(str(a.type) in _OWN_TOPIC for a in own):
+        return []
+    return [normalize(state.last_query)]
 
 
 _LOCK = threading.Lock()
