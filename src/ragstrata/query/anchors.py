@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 
 from ragstrata.query.extraction import AnchorDraft, Extraction, SpanDraft, anchor_at
 from ragstrata.query.intents import RouterData, fold
@@ -189,10 +190,15 @@ def _frames(raw: str, start: int, end: int, out: Extraction) -> None:
         out.claim(m.start(), m.end())
 
 
-def _paths(raw: str, rules: PathRules, repo: RepoContext, out: Extraction) -> None:
+def _paths(
+    raw: str, rules: PathRules, repo: RepoContext, out: Extraction, examples: AbstractSet[str]
+) -> None:
     for m in _SLASH_RE.finditer(raw):
         s, e = m.start(), m.end()
         if out.overlaps(s, e):
+            continue
+        if _follows_example(raw, s, examples):  # "a route like /articles/{id}": data
+            out.claim(s, e)
             continue
         cand = raw[s:e]
         trimmed = cand.rstrip(".,-~")
@@ -207,6 +213,19 @@ def _paths(raw: str, rules: PathRules, repo: RepoContext, out: Extraction) -> No
     for m in rules.names_re.finditer(raw):
         if not out.overlaps(m.start(), m.end()):
             _file_anchor(raw, m.start(), m.end(), "file", 0.9, rules, out)
+
+
+_CUE_BEFORE = re.compile(r"([^\W\d]+(?:\s+[^\W\d]+){0,2})[\s\"'«“]*$")
+
+
+def _follows_example(raw: str, start: int, examples: AbstractSet[str]) -> bool:
+    """True when ``raw[start:]`` comes right after a word introducing an example ("like",
+    «вида», "such as"), only spaces and a quote between."""
+    found = _CUE_BEFORE.search(raw, 0, start)
+    if found is None:
+        return False
+    words = found.group(1).split()
+    return any(" ".join(fold(w) for w in words[-n:]) in examples for n in (1, 2, 3))
 
 
 def _file_anchor(
@@ -329,7 +348,7 @@ def extract_anchors(
     _backticks(raw, rules, repo, out)
     _example_values(raw, out)
     _frames(raw, 0, len(raw), out)
-    _paths(raw, rules, repo, out)
+    _paths(raw, rules, repo, out, data.example_cues)
     toks = tokenize(raw)
     out.ru_dominant = cyrillic_dominant(toks)
     _bare_files(raw, toks, rules, out)

@@ -105,7 +105,7 @@ def _after_example_cue(raw: str, toks: Sequence[Token], i: int, data: RouterData
     """True when ``toks[i]`` follows a word that introduces an example ("like", "such as",
     «вроде»), nothing but spaces and a few marks between (a quote, ``${`` of "a value like
     ${OTHER_VAR}", ``--`` of "a flag like --verbose")."""
-    for size in (1, 2):
+    for size in (1, 2, 3):  # "like", "such as", "of the form"
         if i - size < 0:
             continue
         words = toks[i - size : i]

@@ -21,6 +21,7 @@ from typing import Any
 from ragstrata.answer.graphs.base import question_symbols
 from ragstrata.core.evidence import Hit
 from ragstrata.query.models import AnchorType, RouterPlan
+from ragstrata.query.symbol_words import EXAMPLE
 from ragstrata.retrieve.reader import IndexReader, mentions
 
 __all__ = [
@@ -116,8 +117,15 @@ def typed_names(plan: RouterPlan) -> list[str]:
 
 
 def absent_names(reader: IndexReader, plan: RouterPlan) -> list[str]:
-    """The names the question uses that nothing in the index carries."""
-    return [n for n in question_names(plan) if not reader.name_in_index(n)]
+    """The names the question uses that nothing in the index carries; a value given as an
+    example («строка вида P1Y2M10DT2H30M», "a name like MaxRetries") is data the user made up,
+    never a missing name."""
+    examples = {
+        a.value
+        for a in plan.query_plan.anchors
+        if a.type is AnchorType.SYMBOL and a.subtype == EXAMPLE
+    }
+    return [n for n in question_names(plan) if n not in examples and not reader.name_in_index(n)]
 
 
 def literal_hits(hits: Sequence[Hit], names: Sequence[str]) -> list[Hit]:
