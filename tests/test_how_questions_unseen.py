@@ -311,3 +311,97 @@ def test_a_narrowed_branch_is_code_not_the_comment_that_says_it() -> None:
     assert span is not None
     assert (span.start_line, span.end_line) != (4, 4)  # not the comment alone
     assert span.start_line <= 9 <= span.end_line  # the `JSON.parse` it is about
+
+
+# a duration written as text: one function, nothing calls it and it calls nothing of the
+# repository's, so no relation can be found for it
+DURATION_FILES = {
+    "pyproject.toml": '[project]\nname = "isokit"\n',
+    "isokit/format.py": """\
+        def duration_text(seconds):
+            \"\"\"The duration as an ISO 8601 text: days, hours and minutes of the seconds.\"\"\"
+            sign = "-" if seconds < 0 else ""
+            days = seconds // 86400
+            hours = seconds % 86400 // 3600
+            return sign + "P%dDT%dH" % (days, hours)
+        """,
+}
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Как isokit превращает длительность в ISO-строку вида P1DT2H30M, раскладывая секунды "
+        "на дни и часы?",
+        "How does isokit turn a duration into text of the form P1DT2H30M, days and hours?",
+    ],
+)
+def test_a_value_given_as_an_example_is_no_missing_name(tmp_path: Path, question: str) -> None:
+    with indexed(tmp_path / "isokit", DURATION_FILES) as repo:
+        plan = repo.router.plan(question, None, repo.repo_context())
+        [example] = [a for a in plan.query_plan.anchors if a.value == "P1DT2H30M"]
+        assert example.subtype == "example"
+        answer = repo.ask(question).answer
+    assert answer.status != "not_found", answer.lead
+    assert "duration_text" in answer.lead
+
+
+@pytest.mark.parametrize(
+    ("question", "intent", "topics", "detail"),
+    [
+        # a verb's full participle is an adjective: flags that are set, not an installation
+        ("Как при переборе установленных флагов обрабатываются составные флаги?", "CODE_QA", (),
+         None),
+        ("Как обрабатываются установленные значения?", "CODE_QA", (), None),
+        ("Как установить пакет?", "PROJECT_MISC", ("install",), None),
+        ("Пакет установлен, как его запустить?", "PROJECT_MISC", ("install",), None),
+        ("а что будет с просроченным токеном?", "CODE_QA", (), "error"),
+    ],
+)  # fmt: skip
+def test_a_verb_s_participle_is_no_cue_of_the_verb(
+    question: str, intent: str, topics: tuple[str, ...], detail: str | None
+) -> None:
+    plan = default_router().plan(question)
+    facets = facets_of(plan)
+    assert plan.intent.value == intent
+    assert ("install" in facets.topics) == ("install" in topics)
+    assert detail is None or detail in facets.details
+
+
+def test_a_follow_up_naming_nothing_is_retrieved_with_the_question_it_follows() -> None:
+    first = "What does the cache throw away when it is full?"
+    state = {
+        "active_intent": "CODE_QA",
+        "active_anchors": [
+            {"type": "SYMBOL", "value": "lru.Cache.Remove", "subtype": "answer", "confidence": 0.4}
+        ],
+        "last_query": first,
+    }
+    follow = default_router().plan("and what if the key is already in the cache?", state)
+    assert follow.query_plan.sub_queries == [first]
+    # a follow-up naming its own subject, and a new question, are retrieved as they are
+    named = default_router().plan("and what does `Cache.Add` return?", state)
+    assert first not in named.query_plan.sub_queries
+    fresh = default_router().plan("and what if the key is already in the cache?")
+    assert fresh.query_plan.sub_queries == []
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How does a route like /users/{id} get matched?",
+        "Как шаблон пути вида /articles/{id:[0-9]+} превращается в регулярное выражение?",
+        "Как разбирается путь вроде «/api/v1/items»?",
+    ],
+)
+def test_a_path_given_as_an_example_is_no_place_to_look(question: str) -> None:
+    plan = default_router().plan(question)
+    assert not [a for a in plan.query_plan.anchors if a.type.value == "FILE_PATH"]
+    assert plan.retrieval_spec.filters.path_scope == []
+
+
+def test_a_path_the_question_points_at_is_still_a_place_to_look() -> None:
+    plan = default_router().plan("how does the retry logic in src/http/client.py work?")
+    assert [a.value for a in plan.query_plan.anchors if a.type.value == "FILE_PATH"] == [
+        "src/http/client.py"
+    ]

@@ -126,11 +126,22 @@ class _Word:
         return tok in self.forms
 
 
+# a full (attributive) participle of a Russian verb: «установленных флагов» are flags that are
+# set, not an installation; «пакет установлен» (a short one) still reads as the verb
+_FULL_PARTICIPLE = re.compile(
+    r"(?:нн|вш|ющ|ущ|ащ|ящ)(?:ый|ий|ая|яя|ое|ее|ые|ие|ого|его|ой|ей|ом|ем|ому|ему|ую|юю|ым|им|ыми|ими|ых|их|ою|ею)$"
+)
+_INFINITIVE = re.compile(r"(?:ть|ться|ти|тись|чь|чься)$")
+
+
 def _word(spec: str) -> _Word:
     s = fold(spec.strip())
     if s.endswith("*") and len(s) > 2:
         return _Word(frozenset(), s[:-1])
-    return _Word(cue_forms(s), None)
+    forms = cue_forms(s)
+    if has_cyrillic(s) and _INFINITIVE.search(s):  # a verb cue: its participles are adjectives
+        forms = frozenset(f for f in forms if not _FULL_PARTICIPLE.search(f)) | {s}
+    return _Word(forms, None)
 
 
 class WordSet:
