@@ -405,3 +405,20 @@ def test_a_path_the_question_points_at_is_still_a_place_to_look() -> None:
     assert [a.value for a in plan.query_plan.anchors if a.type.value == "FILE_PATH"] == [
         "src/http/client.py"
     ]
+
+
+@pytest.mark.parametrize(
+    ("question", "usage"),
+    [
+        # "for example" gives an example: it asks for none
+        ("How is a size limit enforced when each entry has its own size, for example one "
+         "computed by a callback?", False),
+        ("Как, к примеру, считается размер записи, если его задаёт функция?", False),
+        ("Is there an example of how to use it?", True),
+        ("Покажи пример использования", True),
+    ],
+)  # fmt: skip
+def test_for_example_asks_for_no_usage_example(question: str, usage: bool) -> None:
+    facets = read_facets(question)
+    assert ("usage" in facets.topics) == usage
+    assert usage or "how" in facets.asks

@@ -134,13 +134,14 @@ def read_facets(question: str, tests_only: bool = False) -> QuestionFacets:
     opening = toks[1:] if len(toks) > 1 and toks[0].text.lower() in _CONJUNCTIONS else toks
     opening = _clause_after(question, toks) or opening
     opens_how = bool(opening) and opening[0].text.lower() in _leading_how()
-    if not asks and opens_how and (not _topics().find(toks) or first_verb(opening[1:]) == "VERB"):
+    said = _without_asides(toks)  # "for example" gives an example, it asks for none
+    if not asks and opens_how and (not _topics().find(said) or first_verb(opening[1:]) == "VERB"):
         # a topic word after a finite verb («Как log не даёт установить логгер?») is no topic
         # «Как в sinatra описать маршрут …?» asks how to do it (an infinitive), «Как fd
         # разбирает …» how it works, as "How are errors turned into …" does
         asks.add("howto" if _infinitive_asked(opening) else "how")
     counts: dict[str, int] = {}
-    for phrase, _, _ in _topics().find(toks):
+    for phrase, _, _ in _topics().find(said):
         counts[TOPICS[phrase.label]] = counts.get(TOPICS[phrase.label], 0) + 1
     topics = tuple(sorted(counts, key=lambda t: (-counts[t], TOPICS.index(t))))
     details = frozenset(DETAILS[p.label] for p, _, _ in _details().find(toks))
@@ -156,6 +157,21 @@ def read_facets(question: str, tests_only: bool = False) -> QuestionFacets:
         mentions_tests=bool(_TEST_WORDS.search(question)),
         phrases=phrases,
     )
+
+
+# phrases that introduce an example the question gives, not a request for one
+_ASIDES = (("for", "example"), ("for", "instance"), ("к", "примеру"), ("as", "an", "example"))
+
+
+def _without_asides(toks: list[QTok]) -> list[QTok]:
+    """``toks`` without the phrases that introduce an example ("for example", «к примеру»)."""
+    skip: set[int] = set()
+    words = [t.text.lower() for t in toks]
+    for phrase in _ASIDES:
+        for n in range(len(words) - len(phrase) + 1):
+            if tuple(words[n : n + len(phrase)]) == phrase:
+                skip.update(range(n, n + len(phrase)))
+    return [t for n, t in enumerate(toks) if n not in skip]
 
 
 # «из того, где лежат …», «там, где …»: a relative clause, not a question
