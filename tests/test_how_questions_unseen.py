@@ -422,3 +422,16 @@ def test_for_example_asks_for_no_usage_example(question: str, usage: bool) -> No
     facets = read_facets(question)
     assert ("usage" in facets.topics) == usage
     assert usage or "how" in facets.asks
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Какой длины получается случайное имя файла?",
+        "А какого размера буфер тогда?",
+        "What length is the random file name?",
+        "and what size does the buffer get?",
+    ],
+)
+def test_what_length_or_size_asks_for_an_amount(question: str) -> None:
+    assert "amount" in read_facets(question).details
