@@ -37,15 +37,20 @@ The anchors being built and the claimed spans live in an :class:`Extraction`
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from collections.abc import Set as AbstractSet
+from bisect import bisect_left
+from collections.abc import Callable, Sequence
 
 from ragstrata.query.extraction import AnchorDraft, Extraction, SpanDraft, anchor_at
 from ragstrata.query.intents import RouterData, fold
 from ragstrata.query.lexicon import BACKTICK_RE, is_glob
 from ragstrata.query.models import AnchorType, RepoContext
 from ragstrata.query.paths import LINE_RE, PathRules, accept_slash_path, path_part
-from ragstrata.query.symbol_words import VERSION_RE, find_symbols, symbol_shape
+from ragstrata.query.symbol_words import (
+    VERSION_RE,
+    after_example_cue,
+    find_symbols,
+    symbol_shape,
+)
 from ragstrata.text.stopwords import is_stopword
 from ragstrata.text.tokens import Token, cyrillic_dominant, has_cyrillic, tokenize
 
@@ -191,13 +196,17 @@ def _frames(raw: str, start: int, end: int, out: Extraction) -> None:
 
 
 def _paths(
-    raw: str, rules: PathRules, repo: RepoContext, out: Extraction, examples: AbstractSet[str]
+    raw: str,
+    rules: PathRules,
+    repo: RepoContext,
+    out: Extraction,
+    example: Callable[[int], bool],
 ) -> None:
     for m in _SLASH_RE.finditer(raw):
         s, e = m.start(), m.end()
         if out.overlaps(s, e):
             continue
-        if _follows_example(raw, s, examples):  # "a route like /articles/{id}": data
+        if example(s):  # "a route like /articles/{id}": data, no place to look
             out.claim(s, e)
             continue
         cand = raw[s:e]
@@ -213,19 +222,6 @@ def _paths(
     for m in rules.names_re.finditer(raw):
         if not out.overlaps(m.start(), m.end()):
             _file_anchor(raw, m.start(), m.end(), "file", 0.9, rules, out)
-
-
-_CUE_BEFORE = re.compile(r"([^\W\d]+(?:\s+[^\W\d]+){0,2})[\s\"'«“]*$")
-
-
-def _follows_example(raw: str, start: int, examples: AbstractSet[str]) -> bool:
-    """True when ``raw[start:]`` comes right after a word introducing an example ("like",
-    «вида», "such as"), only spaces and a quote between."""
-    found = _CUE_BEFORE.search(raw, 0, start)
-    if found is None:
-        return False
-    words = found.group(1).split()
-    return any(" ".join(fold(w) for w in words[-n:]) in examples for n in (1, 2, 3))
 
 
 def _file_anchor(
@@ -348,8 +344,14 @@ def extract_anchors(
     _backticks(raw, rules, repo, out)
     _example_values(raw, out)
     _frames(raw, 0, len(raw), out)
-    _paths(raw, rules, repo, out, data.example_cues)
     toks = tokenize(raw)
+    starts = [t.start for t in toks]
+
+    def example(start: int) -> bool:
+        i = bisect_left(starts, start)  # the path's first word ("articles" of "/articles/")
+        return i < len(toks) and after_example_cue(raw, toks, i, data)
+
+    _paths(raw, rules, repo, out, example)
     out.ru_dominant = cyrillic_dominant(toks)
     _bare_files(raw, toks, rules, out)
     _doc_names(raw, toks, rules, repo, out)

@@ -159,15 +159,20 @@ def read_facets(question: str, tests_only: bool = False) -> QuestionFacets:
     )
 
 
-# phrases that introduce an example the question gives, not a request for one
-_ASIDES = (("for", "example"), ("for", "instance"), ("к", "примеру"), ("as", "an", "example"))
+@lru_cache(maxsize=1)
+def _asides() -> tuple[tuple[str, ...], ...]:
+    """The phrases that introduce an example the question gives, not a request for one: the
+    router's multi-word example cues ("for example", «к примеру»)."""
+    ref = resources.files("ragstrata").joinpath("data", "router", "signals.toml")
+    cues = tomllib.loads(ref.read_text(encoding="utf-8"))["anchors"]["example_cues"]
+    return tuple(tuple(fold(w) for w in cue.split()) for cue in cues if " " in cue)
 
 
 def _without_asides(toks: list[QTok]) -> list[QTok]:
     """``toks`` without the phrases that introduce an example ("for example", «к примеру»)."""
     skip: set[int] = set()
-    words = [t.text.lower() for t in toks]
-    for phrase in _ASIDES:
+    words = [t.text for t in toks]
+    for phrase in _asides():
         for n in range(len(words) - len(phrase) + 1):
             if tuple(words[n : n + len(phrase)]) == phrase:
                 skip.update(range(n, n + len(phrase)))

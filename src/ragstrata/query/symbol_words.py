@@ -18,7 +18,14 @@ from ragstrata.query.models import AnchorType
 from ragstrata.text.stopwords import is_stopword
 from ragstrata.text.tokens import Token, has_cyrillic
 
-__all__ = ["EXAMPLE", "VERSION_RE", "find_symbols", "names_a_symbol", "symbol_shape"]
+__all__ = [
+    "EXAMPLE",
+    "VERSION_RE",
+    "after_example_cue",
+    "find_symbols",
+    "names_a_symbol",
+    "symbol_shape",
+]
 
 VERSION_RE = re.compile(r"v?\d+(?:\.\d+)+[a-z]*\d*", re.IGNORECASE)
 """A version number (``v1.2.3``, ``3.11``): no symbol, no file name."""
@@ -78,7 +85,7 @@ def find_symbols(raw: str, toks: Sequence[Token], data: RouterData, out: Extract
                 conf = 0.6
             elif call:
                 conf = max(conf, 0.85)
-            if _after_example_cue(raw, toks, i, data):
+            if after_example_cue(raw, toks, i, data):
                 subtype, conf = EXAMPLE, _EXAMPLE_CONFIDENCE  # "a name like MaxRetries"
             out.add(anchor_at(AnchorType.SYMBOL, raw, tok.start, tok.end, subtype, conf))
             continue
@@ -101,7 +108,7 @@ def find_symbols(raw: str, toks: Sequence[Token], data: RouterData, out: Extract
 _EXAMPLE_GAP = re.compile(r"\s*[^\w\s]{0,3}")
 
 
-def _after_example_cue(raw: str, toks: Sequence[Token], i: int, data: RouterData) -> bool:
+def after_example_cue(raw: str, toks: Sequence[Token], i: int, data: RouterData) -> bool:
     """True when ``toks[i]`` follows a word that introduces an example ("like", "such as",
     «вроде»), nothing but spaces and a few marks between (a quote, ``${`` of "a value like
     ${OTHER_VAR}", ``--`` of "a flag like --verbose")."""
