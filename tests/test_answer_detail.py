@@ -563,7 +563,7 @@ def test_what_does_it_give_asks_what_it_returns(question: str) -> None:
 )
 def test_a_wildcard_character_is_read_as_its_name(line: str, stem: str) -> None:
     """ "three stars in a row", «после звёздочки»: the line writing the `'*'` literal says it."""
-    from ragstrata.answer.graphs.detail import _line_stems
+    from ragstrata.answer.graphs.words import line_stems as _line_stems
 
     assert stem in _line_stems(line)
 

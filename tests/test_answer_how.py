@@ -534,8 +534,8 @@ def _fn(symbol: str, text: str) -> Hit:
 
 
 def test_a_lead_with_almost_none_of_the_question_s_words_gives_way_to_a_clear_winner() -> None:
-    from ragstrata.answer.graphs.detail import stem_groups
     from ragstrata.answer.graphs.ranking import _clear_winner
+    from ragstrata.answer.graphs.words import stem_groups
 
     # "How does it decide the Content-Type when I send a plain string?"
     concepts = (

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from answer_fixture import indexed
-from ragstrata.answer.graphs.detail import stem_groups
 from ragstrata.answer.graphs.ranking import _named_worker, definition_hits
+from ragstrata.answer.graphs.words import stem_groups
 from ragstrata.core.evidence import Evidence, Hit
 from ragstrata.query.facets import concepts_of, facets_of
 from ragstrata.query.router import default_router

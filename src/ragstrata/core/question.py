@@ -33,6 +33,9 @@ class QuestionFacets:
     # identifier written of them (`INDEX_NOT_FOUND`) says more than each word alone
     phrases: tuple[tuple[str, str], ...] = ()
     words: frozenset[str] = frozenset()  # the question's own words, folded (any language)
+    # the values it writes, folded: numbers, upper-case words ("12 AM", "HEAD"), quoted text;
+    # a line writing one as a literal (`H == 12`, `"AM"`) answers about it
+    values: frozenset[str] = frozenset()
     names_module: bool = False  # "модуль X", "the file X": a file or package is meant
     mentions_tests: bool = False  # any word about tests (a doc request may then target one)
 

@@ -31,7 +31,7 @@ from ragstrata.query.lexicon import (
 )
 from ragstrata.query.models import AnchorType, ConversationMode, RouterPlan, TestPolicy
 from ragstrata.query.terms import default_expander
-from ragstrata.text.morph import dictionary_pos, fold
+from ragstrata.text.morph import dictionary_pos, fold, lemmatize
 from ragstrata.text.stopwords import is_stopword
 from ragstrata.text.tokens import (
     Token,
@@ -125,7 +125,7 @@ def read_facets(question: str, tests_only: bool = False) -> QuestionFacets:
     asks = {
         ASKS[p.label]
         for p, first, _ in _asks().find(prose)
-        if not _relative(question, prose, first)
+        if not _relative(question, prose, first) and not _object_noun(prose, p.words, first)
     }
     if tests_only:
         asks.add("tests")
@@ -153,6 +153,7 @@ def read_facets(question: str, tests_only: bool = False) -> QuestionFacets:
         question_kinds(question),
         details,
         words=frozenset(t.text for t in toks if len(t.text) >= 3),
+        values=_values(question, toks),
         names_module=bool(_MODULE_WORDS.search(question)),
         mentions_tests=bool(_TEST_WORDS.search(question)),
         phrases=phrases,
@@ -193,6 +194,18 @@ def _relative(question: str, toks: Sequence[QTok], n: int) -> bool:
         n > 0
         and question[: toks[n].start].rstrip().endswith(",")
         and toks[n - 1].text.lower() in _DEMONSTRATIVES
+    )
+
+
+def _object_noun(toks: Sequence[QTok], words: Sequence[object], n: int) -> bool:
+    """True when a one-word Russian cue at token ``n`` follows a preposition: a noun the
+    sentence is about, not what it asks («превращаются в вызовы API» asks no callers;
+    «покажи вызовы parse» does)."""
+    return (
+        len(words) == 1
+        and n > 0
+        and has_cyrillic(toks[n].text)
+        and toks[n - 1].text.lower() in _PREPOSITIONS
     )
 
 
@@ -249,6 +262,30 @@ def _behaviour_without_topic(plan: RouterPlan, facets: QuestionFacets) -> bool:
     return facets.names_module or not any(
         a.type is AnchorType.SYMBOL and a.source == "query" for a in plan.query_plan.anchors
     )
+
+
+_QUOTED = re.compile(r"""["'`«“]([^"'`«»“”\n]{1,40})["'`»”]""")
+
+
+def _values(question: str, toks: Sequence[QTok]) -> frozenset[str]:
+    """The values ``question`` writes, folded: its numbers, its upper-case Latin words of two
+    letters or more (``AM``, ``HEAD``) and its quoted text."""
+    found = {
+        t.text.lower()
+        for t in toks
+        if t.text.isdigit() or (t.text.isascii() and t.text.isupper() and len(t.text) >= 2)
+    }
+    found |= {m.group(1).strip().lower() for m in _QUOTED.finditer(question)}
+    numbers = _number_words()
+    found |= {numbers[w] for t in toks if (w := lemmatize(t.text.lower())) in numbers}
+    return frozenset(v for v in found if v)
+
+
+@lru_cache(maxsize=1)
+def _number_words() -> dict[str, str]:
+    """The number words of questions.toml's ``[values.numbers]``, each to its digits."""
+    table: dict[str, list[str]] = _data()["values"]["numbers"]
+    return {word: digits for digits, words in table.items() for word in words}
 
 
 @lru_cache(maxsize=512)

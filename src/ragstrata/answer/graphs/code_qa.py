@@ -25,7 +25,7 @@ from ragstrata.answer.graphs.base import (
 )
 from ragstrata.answer.graphs.central import overview_parts
 from ragstrata.answer.graphs.common import EvidenceGraph
-from ragstrata.answer.graphs.detail import answering_lines, asks_a_detail, names_any, stem_groups
+from ragstrata.answer.graphs.detail import answering_lines, asks_a_detail, names_any
 from ragstrata.answer.graphs.focus import (
     literal_hits,
     peripheral_path,
@@ -52,6 +52,7 @@ from ragstrata.answer.graphs.sections import (
     topic_sections,
 )
 from ragstrata.answer.graphs.settings import settings_part
+from ragstrata.answer.graphs.words import stem_groups
 from ragstrata.answer.graphs.worker import resolved_callees, worker_first
 from ragstrata.core.answer import Answer
 from ragstrata.core.evidence import Evidence, Hit

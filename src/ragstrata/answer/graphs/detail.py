@@ -13,12 +13,11 @@ condition that guards it. At most :data:`MAX_LINES` lines.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
-from collections.abc import Set as AbstractSet
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from itertools import pairwise
 
 from ragstrata.answer.graphs.base import question_symbols
+from ragstrata.answer.graphs.words import Asked, line_stems, phrases_in, values_in
 from ragstrata.core.evidence import Hit
 from ragstrata.core.names import abbreviated_match, suffix_match
 from ragstrata.core.question import QuestionFacets
@@ -28,24 +27,21 @@ from ragstrata.text.stopwords import is_stopword
 
 __all__ = [
     "MAX_LINES",
-    "STEM",
     "DetailSpan",
     "answering_lines",
     "asks_a_detail",
     "names_any",
-    "stem",
-    "stem_groups",
-    "word_stems",
-    "words_in",
 ]
 
 MAX_LINES = 8
-_WORD = re.compile(r"[A-Za-z][a-z]+|[A-Z]+(?![a-z])|\d+")
 _CONDITION = re.compile(
     r"^\s*(?:\}\s*)?(?:if|elif|else\s+if|else|unless|when|case|switch|match|guard|except|catch|"
     r"rescue|elsif)\b|^\s*default\s*:|\?\s*[^:]+:|=>"
 )
 _RETURN = re.compile(r"\b(?:return|yield|Ok\(|Some\(|None\b|nil\b|null\b)")
+# a condition that returns on its own line (`if not x: return None`) is no block; one testing
+# for `null` (`if (str == null || …) {`) is
+_RETURNS_HERE = re.compile(r"\b(?:return|yield)\b|\bOk\(|\bSome\(")
 _ERROR = re.compile(
     r"\b(?:raise|throw|panic!?|Err\(|abort|halt|error|Error|Exception|fail|bail!?)\b"
 )
@@ -69,7 +65,9 @@ _AMOUNT = re.compile(
     r"(?<![\w.])(?:[2-9]|\d{2,}|\d*\.\d+)\s*[<>]|"
     r"\b(?:max|min|limit|threshold|MAX|MIN|LIMIT)(?:[A-Z_]\w*)?\b|\b[a-z]+(?:Max|Min|Limit)\w*|"
     # a size compared with its bound: `size > maxsize`, `cs > len(v.segments)`
-    r"[<>]=?\s*(?:self\.)?_*(?:max|min)[a-z]+\b|[<>]=?\s*len\(|\blen\([^)]*\)\s*[<>]"
+    r"[<>]=?\s*(?:self\.)?_*(?:max|min)[a-z]+\b|[<>]=?\s*len\(|\blen\([^)]*\)\s*[<>]|"
+    # the same with a method or property: `size <= str.length()`, `s.len() > n`
+    r"[<>]=?\s*[\w.]+\.(?:length|size|len|count)\b|\.(?:length|size|len|count)\b(?:\(\))?\s*[<>]"
 )
 # an error named for a missing value: what "what if it is not given?" is answered by
 _MISSING_ERROR = re.compile(
@@ -78,9 +76,9 @@ _MISSING_ERROR = re.compile(
 _OTHERWISE = re.compile(r"^\s*(?:\}\s*)?(?:else\b(?!\s*if)|default\s*:|_\s*=>|otherwise\b)")
 _GUARD = re.compile(r"\b(?:return|raise|throw|halt|abort)\b.*\b(?:if|unless)\b|\b(?:unless)\b")
 _COMMENT = re.compile(r"^\s*(?:#|//|/\*|\*|--|\"\"\"|''')")
-STEM = 4  # words compared by their first letters: "closing" ~ "close", "methods" ~ "method"
-_SHAPE_ALONE = 3.0
-_SIGNATURE_LINES = 8  # a signature spans at most this many lines  # a line of the asked shape (`else`, a guard) counts with no word matched
+_SHAPE_ALONE = 3.0  # a line of the asked shape (`else`, a guard) counts with no word matched
+# a signature spans at most this many lines (Rust's parameters one a line, then `where`)
+_SIGNATURE_LINES = 14
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,118 +90,12 @@ class DetailSpan:
     score: float
 
 
-def word_stems(text: str) -> set[str]:
-    """The stems of the words of ``text`` (identifier parts split: ``HandleMethodNotAllowed``
-    -> ``hand``, ``meth``, ``not``, ``allo``), words under three letters left out."""
-    return {stem(w) for w in _WORD.findall(text) if len(w) >= 3}
-
-
-def words_in(text: str, groups: Sequence[AbstractSet[str]]) -> int:
-    """How many of the question's word groups (:func:`stem_groups`) ``text`` carries, its
-    short names (``val``) read as their words."""
-    stems = word_stems(text) | _short_names(text)
-    return sum(1 for g in groups if g & stems)
-
-
-def stem(word: str) -> str:
-    """The first :data:`STEM` letters of ``word``, lower-case; a four-letter plural of a
-    three-letter word is that word ("days" -> ``day``, "keys" -> ``key``; not "less")."""
-    low = word.lower()
-    if len(low) == STEM and low.endswith("s") and not low.endswith("ss"):
-        return low[:3]
-    return low[:STEM]
-
-
-# punctuation a question names in words, and the character literal a line writes it as:
-# "more than three colons" is answered by `"too many ':' characters"`
-_PUNCTUATION = {
-    ":": "colo",
-    ";": "semi",
-    ",": "comm",
-    "/": "slas",
-    "\\": "back",
-    ".": "dot",
-    "-": "hyph",
-    "+": "plus",
-    "_": "unde",
-    " ": "spac",
-    "|": "pipe",
-    "=": "equa",
-    "*": "star",
-    "?": "ques",
-    "#": "hash",
-    "%": "perc",
-    "~": "tild",
-    "^": "care",
-    "&": "ampe",
-    "\\n": "newl",
-    "\\t": "tab",
-}
-_LITERAL = re.compile(r"""(['"])(\\?.)\1""")
-
-
-# the short names code writes for a word a question spells out, as a whole name (`type(s) is
-# str` answers "a plain string", `len(x)` "the length"; `padLen` is no length): stems, so a
-# question's `len` is the same word
-_IDENTIFIER = re.compile(r"(?<![\w$])[a-z_]\w*")
-_ABBREVIATED = {
-    "str": "stri",
-    "int": "inte",
-    "num": "numb",
-    "len": "leng",
-    "arg": "argu",
-    "args": "argu",
-    "msg": "mess",
-    "val": "valu",
-    "buf": "buff",
-    "dir": "dire",
-    "ctx": "cont",
-    "idx": "inde",
-    "obj": "obje",
-    "cfg": "conf",
-}
-
-
-def _short_names(text: str) -> set[str]:
-    """The stems of the words ``text``'s whole short names stand for (``str`` -> ``stri``)."""
-    return {_ABBREVIATED[w] for w in _IDENTIFIER.findall(text.lower()) if w in _ABBREVIATED}
-
-
-def _line_stems(line: str) -> set[str]:
-    """:func:`word_stems` of a line of code, with the words its short names stand for
-    (``str`` -> ``stri``) and the names of the punctuation characters it writes as literals
-    (``b':'`` -> ``colo``)."""
-    stems = word_stems(line) | _short_names(line)
-    for _, char in _LITERAL.findall(line):
-        name = _PUNCTUATION.get(char)
-        if name:
-            stems.add(name)
-    return stems
-
-
-def stem_groups(concepts: Sequence[AbstractSet[str]], ignore: Iterable[str] = ()) -> list[set[str]]:
-    """The question's word groups (:attr:`QuestionFacets.concepts`) as stems, without the
-    stems of ``ignore`` (the project's names); empty groups left out."""
-    ignored = {stem(w) for w in ignore}
-    groups = ({stem(w) for w in c if len(w) >= 3} - ignored for c in concepts)
-    return [g for g in groups if g]
-
-
-def _phrases_in(text: str, phrases: frozenset[tuple[str, str]]) -> int:
-    """How many of the question's two-word phrases ``text`` writes as adjacent parts of its
-    words (``INDEX_NOT_FOUND`` for "not found")."""
-    if not phrases:
-        return 0
-    words = [w.lower() for w in _WORD.findall(text)]
-    return len(phrases & set(pairwise(words)))
-
-
 def _line_score(
-    line: str, stems: set[str], facets: QuestionFacets, phrases: frozenset[tuple[str, str]]
+    line: str, asked: Asked, facets: QuestionFacets, phrases: frozenset[tuple[str, str]]
 ) -> float:
     if not line.strip() or _COMMENT.match(line):
         return 0.0
-    matched = len(_line_stems(line) & stems) + _phrases_in(line, phrases)
+    matched = asked.said(line_stems(line)) + phrases_in(line, phrases)
     shape = _shape_score(line, facets)
     if not matched and shape < _SHAPE_ALONE:
         return 0.0
@@ -213,8 +105,12 @@ def _line_score(
 def _falls_through(lines: list[str], k: int) -> bool:
     """True for the last statement of a body returning an error after the branches before it
     (Go's ``return 0, fmt.Errorf("unhandled size name")``): what none of them handled."""
-    rest = [ln.strip() for ln in lines[k + 1 :] if ln.strip()]
-    if any(not ln.startswith(("}", ")", "]", "end")) for ln in rest):
+    rest = [ln for ln in lines[k + 1 :] if ln.strip()]
+    # the statement may go on (its arguments indented deeper) before the closing lines
+    if any(
+        _indent(ln) <= _indent(lines[k]) and not ln.strip().startswith(("}", ")", "]", "end"))
+        for ln in rest
+    ):
         return False
     line = lines[k]
     return bool(re.search(r"\b(?:return|raise|throw)\b", line) and _FAILURE.search(line))
@@ -259,7 +155,7 @@ def _indent(line: str) -> int:
 def _block(lines: list[str], best: int) -> tuple[int, int]:
     """``best`` widened to a block that reads on its own (indices into ``lines``)."""
     line = lines[best]
-    if _CONDITION.search(line) and not _RETURN.search(line):
+    if _CONDITION.search(line) and not _RETURNS_HERE.search(line):
         # the condition and its body: the lines indented deeper, and a closing brace
         end = best
         for k in range(best + 1, min(len(lines), best + MAX_LINES)):
@@ -288,11 +184,11 @@ def answering_lines(row: DefinitionRow, facets: QuestionFacets) -> DetailSpan | 
     """The lines of ``row`` that answer the detail ``facets`` ask about, or None when no line
     of its body matches the question's words. A condition is scored with its body (the words
     of the branch count, each once), any other line by itself."""
-    stems = {_ABBREVIATED.get(stem(t), stem(t)) for t in facets.terms if len(t) >= 3}
-    stems -= _line_stems(row.name)  # the definition's own name says nothing about the detail
+    asked = Asked.of(facets, line_stems(row.name))  # its own name says nothing of the detail
     phrases = frozenset(p for p in facets.phrases if not all(is_stopword(w) for w in p))
     lines = row.text.splitlines()
-    if len(lines) < 3 or not stems:
+    values = facets.values
+    if len(lines) < 3 or not (asked.stems or values):
         return None
     doc = {d.strip() for d in (row.docstring or "").splitlines() if d.strip()}
     body = _body_start(lines)
@@ -311,30 +207,36 @@ def answering_lines(row: DefinitionRow, facets: QuestionFacets) -> DetailSpan | 
             end -= 1  # a cut block ends on code, not on the comment of what follows
         # the comment right above a line says what it does ("// date is in the past")
         said_above = _comment_above(lines, start, body)
-        if _CONDITION.search(line) and not _RETURN.search(line):
+        if _CONDITION.search(line) and not _RETURNS_HERE.search(line):
             words: set[str] = set()
             said = 0
             for j in range(k, end + 1):
                 if not _COMMENT.match(lines[j]):
-                    words |= _line_stems(lines[j])
-                    said = max(said, _phrases_in(lines[j], phrases))
-            matched = len(words & stems) + said
-            shape = _shape_score(line, facets) + _COMMENT_WORD * len((said_above - words) & stems)
+                    words |= line_stems(lines[j])
+                    said = max(said, phrases_in(lines[j], phrases))
+                    said += values_in(lines[j], values)
+                elif all(_COMMENT.match(lines[i]) for i in range(k + 1, j)):
+                    # the comment right under the condition says what its branch does
+                    said_above |= line_stems(lines[j])
+            matched = asked.said(words) + said
+            shape = _shape_score(line, facets) + _COMMENT_WORD * asked.said(said_above - words)
             if "missing" in facets.details and any(
                 _MISSING_ERROR.search(lines[j]) for j in range(k, end + 1)
             ):
                 shape += 1.5  # the branch raising `ValueRequiredError`, `MissingClaimError`
             score = 2.0 * matched + shape if matched or shape >= _SHAPE_ALONE else 0.0
         else:
-            score = _line_score(line, stems, facets, phrases)
+            score = _line_score(line, asked, facets, phrases)
+            if values and (found := values_in(line, values)):
+                score = (score or _shape_score(line, facets)) + 2.0 * found
             if "otherwise" in facets.details and _falls_through(lines, k):
                 score += _SHAPE_ALONE  # the error at the end: what no branch above handled
-            extra = len((said_above - _line_stems(line)) & stems)
+            extra = asked.said(said_above - line_stems(line))
             if extra:
                 score = (score or _shape_score(line, facets)) + _COMMENT_WORD * extra
         # equal scores: the tighter block (an inner branch, not the one around it), then the first
         if score > 0 and (best is None or (score, start - end, -start) > best[:3]):
-            best = (score, start - end, -start, *_matched_part(lines, start, end, stems, cut))
+            best = (score, start - end, -start, *_matched_part(lines, start, end, asked.stems, cut))
     if best is None:
         return None
     score, _, _, start, end = best
@@ -342,7 +244,7 @@ def answering_lines(row: DefinitionRow, facets: QuestionFacets) -> DetailSpan | 
 
 
 def _matched_part(
-    lines: list[str], start: int, end: int, stems: set[str], cut: bool
+    lines: list[str], start: int, end: int, stems: frozenset[str], cut: bool
 ) -> tuple[int, int]:
     """A block too long to show whole (``cut``) narrowed to the fewest lines that carry all
     its words of the question: the outer condition around a loop is no part of what the inner
@@ -351,7 +253,7 @@ def _matched_part(
         return start, end
     # a comment says what the code does; the narrowed lines are the code saying it
     found = {
-        j: set() if _COMMENT.match(lines[j]) else _line_stems(lines[j]) & stems
+        j: set() if _COMMENT.match(lines[j]) else line_stems(lines[j]) & stems
         for j in range(start, end + 1)
     }
     every = set().union(*found.values())
@@ -394,7 +296,7 @@ def _comment_above(lines: list[str], k: int, body: int) -> set[str]:
     words: set[str] = set()
     j = k - 1
     while j >= body and k - j <= _COMMENT_ABOVE and _COMMENT.match(lines[j]):
-        words |= _line_stems(lines[j])
+        words |= line_stems(lines[j])
         j -= 1
     return words
 

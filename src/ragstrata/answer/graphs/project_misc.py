@@ -30,7 +30,6 @@ from ragstrata.answer.graphs.base import (
 from ragstrata.answer.graphs.central import parts_part
 from ragstrata.answer.graphs.code_map import PackageEntry, code_map
 from ragstrata.answer.graphs.common import EvidenceGraph
-from ragstrata.answer.graphs.detail import stem_groups
 from ragstrata.answer.graphs.focus import not_overview_path
 from ragstrata.answer.graphs.messages import Messages
 from ragstrata.answer.graphs.sections import (
@@ -42,6 +41,7 @@ from ragstrata.answer.graphs.sections import (
     topic_sections,
 )
 from ragstrata.answer.graphs.settings import settings_part
+from ragstrata.answer.graphs.words import stem_groups
 from ragstrata.core.answer import Answer
 from ragstrata.core.evidence import Evidence, Hit
 from ragstrata.core.languages import detect_language

@@ -16,7 +16,7 @@ from ragstrata.answer.graphs.base import (
     project_words,
     question_symbols,
 )
-from ragstrata.answer.graphs.detail import names_any, stem_groups, word_stems, words_in
+from ragstrata.answer.graphs.detail import names_any
 from ragstrata.answer.graphs.doing import (
     COMMENT_LINE,
     DOCSTRING,
@@ -25,6 +25,7 @@ from ragstrata.answer.graphs.doing import (
     loops,
 )
 from ragstrata.answer.graphs.focus import peripheral_path
+from ragstrata.answer.graphs.words import stem_groups, word_stems, words_in
 from ragstrata.answer.graphs.worker import resolved_callees
 from ragstrata.core.evidence import Evidence, Hit
 from ragstrata.core.rows import RelationRow

@@ -22,9 +22,9 @@ from collections.abc import Set as AbstractSet
 from dataclasses import replace
 
 from ragstrata.answer.graphs.base import CitationList, hit_from_scored, quote_block
-from ragstrata.answer.graphs.detail import stem_groups, word_stems
 from ragstrata.answer.graphs.focus import not_overview_path
 from ragstrata.answer.graphs.messages import Messages
+from ragstrata.answer.graphs.words import stem_groups, word_stems
 from ragstrata.core.evidence import Hit
 from ragstrata.core.languages import detect_language
 from ragstrata.core.rows import SectionRow

@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 
 from ragstrata.answer.graphs.base import hit_from_scored
-from ragstrata.answer.graphs.detail import words_in
 from ragstrata.answer.graphs.doing import body_text, doing_rank, last_name, loops
+from ragstrata.answer.graphs.words import words_in
 from ragstrata.core.evidence import Hit
 from ragstrata.core.rows import DefinitionRow, RelationRow
 from ragstrata.core.values import Direction, ScoredRow, SymbolMode, scored_row
