@@ -4,7 +4,8 @@
 колонок» by the check against ``0`` (a number word is its digits); a Russian word asked is one
 word however many of its English terms a line writes; "one it does not support" by the error
 at the end of a ``switch``; "longer than the size" by the comparison of a size with a
-``length()``. And a flow noun after a
+``length()``; a follow-up with no cue at all («Куда ставится курсор после этого?») by the
+lines of the topic, not its card. And a flow noun after a
 preposition («превращаются в вызовы API») is what a how-question is about, not a request for
 callers. Each on real definition rows and the router's real facets.
 """
@@ -12,10 +13,11 @@ callers. Each on real definition rows and the router's real facets.
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
-from answer_fixture import method_row
+from answer_fixture import follow_up, method_row
 from ragstrata.answer.graphs.detail import DetailSpan, answering_lines
 from ragstrata.query.facets import read_facets
 
@@ -204,3 +206,53 @@ def test_a_flow_noun_after_a_preposition_is_what_the_question_is_about(
     question: str, asks: set[str]
 ) -> None:
     assert read_facets(question).asks == asks
+
+
+SCREEN_FILES = {
+    "term/screen.py": '''
+        """The legacy console: erasing and moving the cursor."""
+
+
+        class Console:
+            def __init__(self, handle):
+                self.handle = handle
+
+            def erase_screen(self, mode=0):
+                """Erase part of the screen, as the ANSI 'erase display' command asks."""
+                size = self.handle.size()
+                if mode == 0:
+                    start = self.handle.position()
+                elif mode == 2:
+                    start = (0, 0)
+                else:
+                    return
+                self.handle.fill(" ", size, start)
+                if mode == 2:
+                    # home position after a full clear
+                    self.handle.move_cursor(1, 1)
+            ''',
+}
+
+
+@pytest.mark.parametrize(
+    ("first", "question"),
+    [
+        (
+            "Как очищается экран в старой консоли?",
+            "Куда ставится курсор после полной очистки?",
+        ),
+        (
+            "How is the screen erased on the legacy console?",
+            "Where does the cursor end up after a full clear?",
+        ),
+    ],
+)
+def test_a_follow_up_with_no_cue_asks_a_detail_of_the_topic(
+    tmp_path: Path, first: str, question: str
+) -> None:
+    # no "what if", no «если»: a follow-up asking in plain words is still about a detail of
+    # the function the answer led with, so its lines lead, not the definition card again
+    answer = follow_up(tmp_path, SCREEN_FILES, first, question)
+    cited = answer.citations[0]
+    # the branch after a full clear (`if mode == 2:`, its comment, the cursor moved home)
+    assert (cited.path, cited.start_line, cited.end_line) == ("term/screen.py", 18, 20), answer.lead

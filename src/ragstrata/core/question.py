@@ -23,7 +23,9 @@ class QuestionFacets:
     asks: frozenset[str] = frozenset()  # callers | callees | tests | how | where | configure
     topics: tuple[str, ...] = ()  # documentation topics, strongest first
     kinds: tuple[str, ...] = ()  # definition kinds the question names, C1 kind names
-    details: frozenset[str] = frozenset()  # returns | condition | error | otherwise | missing
+    # returns | condition | error | otherwise | missing | repeat | excess | amount; unmarked: a
+    # follow-up with no cue («Куда ставится курсор после этого?») asks a detail of its topic
+    details: frozenset[str] = frozenset()
     terms: tuple[str, ...] = ()  # content words, lower-case, English (RU words as their EN terms)
     # the same words, one group per word of the question: a Latin word alone, a Russian word
     # with all its English terms («исключение» -> exception, error, raise): matching any of a

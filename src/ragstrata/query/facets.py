@@ -30,6 +30,7 @@ from ragstrata.query.lexicon import (
     without_globs,
 )
 from ragstrata.query.models import AnchorType, ConversationMode, RouterPlan, TestPolicy
+from ragstrata.query.plan_fields import ANSWER_TOPIC
 from ragstrata.query.terms import default_expander
 from ragstrata.text.morph import dictionary_pos, fold, lemmatize
 from ragstrata.text.stopwords import is_stopword
@@ -250,7 +251,25 @@ def facets_of(plan: RouterPlan) -> QuestionFacets:
         # "What happens when a directory cannot be read?" opens a conversation and names no
         # definition: there is no topic to read a detail of; it asks how the code behaves
         facets = replace(facets, asks=facets.asks | {"how"})
+    if _detail_unmarked(plan, facets, terms):
+        # «Куда ставится курсор после очистки экрана?» after an answer: a detail of its topic
+        facets = replace(facets, details=frozenset({"unmarked"}))
     return replace(facets, terms=terms, concepts=concepts_of(said, expansions))
+
+
+def _detail_unmarked(plan: RouterPlan, facets: QuestionFacets, terms: tuple[str, ...]) -> bool:
+    """True for a follow-up to an answer ("Where does the cursor go after that?") that asks
+    nothing the cues know (no kind of question, detail, topic or definition kind), names no
+    definition of its own and says something (content words): it asks a detail of the topic
+    the previous answer led with."""
+    anchors = plan.query_plan.anchors
+    return (
+        plan.conversation_mode is not ConversationMode.NEW
+        and bool(terms)
+        and not (facets.asks or facets.details or facets.topics or facets.kinds)
+        and any(a.subtype == ANSWER_TOPIC for a in anchors)
+        and not any(a.type is AnchorType.SYMBOL and a.source == "query" for a in anchors)
+    )
 
 
 def _behaviour_without_topic(plan: RouterPlan, facets: QuestionFacets) -> bool:

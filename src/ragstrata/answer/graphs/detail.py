@@ -192,7 +192,7 @@ def answering_lines(row: DefinitionRow, facets: QuestionFacets) -> DetailSpan | 
         return None
     doc = {d.strip() for d in (row.docstring or "").splitlines() if d.strip()}
     body = _body_start(lines)
-    if _unlisted_value(facets, row.text):
+    if "condition" in facets.details and _unlisted_value(facets, row.text):
         # "and if HTTP/2.0 comes?" of code listing HTTP/1.0 and 1.1: the branch for the rest
         facets = replace(facets, details=facets.details | {"otherwise"})
     best: tuple[float, int, int, int, int] | None = None  # score, -length, -start, start, end
