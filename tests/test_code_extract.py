@@ -752,3 +752,24 @@ def test_functions_bound_to_names_fields_and_exports():
     py = Extracted(_file("python", "pkg/types.py", "type Vec = list[float]\n"))
     vec = py.d("pkg.types.Vec")
     assert (vec.kind, vec.signature) == ("type_alias", "type Vec = list[float]")
+
+
+@pytest.mark.parametrize(
+    ("language", "path"), [("javascript", "index.js"), ("typescript", "index.ts")]
+)
+def test_a_named_function_handed_to_a_call_is_a_definition(language: str, path: str) -> None:
+    # morgan.token('response-time', function getResponseTimeToken (...) {...}): the code that
+    # computes the response time lives only there; an anonymous one stays no definition
+    ex = Extracted(
+        _file(
+            language,
+            path,
+            "morgan.token('response-time', function getResponseTimeToken (req, res) {\n"
+            "  return res.time - req.time\n"
+            "})\n"
+            "app.use(function (req, res, next) {\n  next()\n})\n",
+        )
+    )
+    token = ex.d("index.getResponseTimeToken")
+    assert (token.kind, token.start_line, token.end_line) == ("function", 1, 3)
+    assert [d.symbol for d in ex.defs] == ["index.getResponseTimeToken"]

@@ -105,3 +105,18 @@ def test_an_interrupted_re_extraction_is_finished_by_the_next_run(
         report = rs.index()
         assert report.changed == 2 and report.notices
         assert rs.status().extraction_current and rs.status().rows == rows
+
+
+def test_an_evaluation_indexes_again_when_the_rules_changed(tmp_path: Path) -> None:
+    # `ragstrata eval` and the answer benchmark open an index before asking: one built by
+    # other rules is extracted again first, so they measure what the current rules build
+    from ragstrata.cli.eval_cmd import ensure_index
+
+    repo = _repo(tmp_path)
+    with _open(repo) as rs:
+        assert ensure_index(rs, quiet=True)  # no index yet
+        assert not ensure_index(rs, quiet=True)  # a current one is kept as it is
+        rs.store.write_manifest(replace(rs.store.read_manifest(), extractor="0-old"))
+        assert ensure_index(rs, quiet=True)
+        assert rs.status().extraction_current
+        assert rs.store.read_manifest().extractor == extractor_fingerprint()

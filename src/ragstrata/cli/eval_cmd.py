@@ -43,8 +43,10 @@ def _progress() -> Progress:
 
 
 def ensure_index(rs: Ragstrata, *, quiet: bool = False) -> bool:
-    """Index ``rs.repo`` when it has no index yet (progress on stderr); True when it did."""
-    if rs.has_index():
+    """Index ``rs.repo`` when it has no index yet, or one its extraction rules no longer
+    build (an upgrade: the unchanged files' vectors are kept); progress on stderr. True when
+    it indexed."""
+    if rs.has_index() and rs.status().extraction_current:
         return False
     with _progress() as bar:
         task = bar.add_task("indexing", total=None)

@@ -5,6 +5,9 @@
 (function_declaration name: (_) @name) @definition.function
 (generator_function_declaration name: (_) @name) @definition.function
 (method_definition name: (_) @name) @definition.function
+; a named function handed to a call: morgan.token('url', function getUrlToken (req) {...}),
+; app.use(function logger (req, res, next) {...})
+(arguments (function_expression name: (identifier) @name) @definition.function)
 
 (variable_declarator
   name: (identifier) @name

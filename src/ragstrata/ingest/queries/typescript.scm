@@ -11,6 +11,9 @@
 (generator_function_declaration name: (_) @name) @definition.function
 (function_signature name: (_) @name) @definition.function
 (method_definition name: (_) @name) @definition.function
+; a named function handed to a call: morgan.token('url', function getUrlToken (req) {...}),
+; app.use(function logger (req, res, next) {...})
+(arguments (function_expression name: (identifier) @name) @definition.function)
 (method_signature name: (_) @name) @definition.function
 (abstract_method_signature name: (_) @name) @definition.function
 
