@@ -665,6 +665,43 @@ def test_a_part_of_the_project_s_name_is_no_word_of_the_question(question: str) 
     assert hits[0].symbol == "lib/read.createDecompressionStream", [h.symbol for h in hits]
 
 
+GETCOOKIE = _fn(
+    "index.getcookie",
+    "index.js",
+    "function getcookie (req, name, secrets) {\n"
+    "  // read the session id from the signed cookie of the request\n"
+    "  var raw = cookie.parse(req.headers.cookie)[name]\n"
+    "  var val = unsigncookie(raw.slice(2), secrets)\n"
+    "  if (val === false) {\n    debug('cookie signature invalid')\n  }\n"
+    "  return val\n}",
+)
+GET_SESSION = _fn(
+    "session/memory.getSession",
+    "session/memory.js",
+    "function getSession (sessionId) {\n"
+    "  var sess = this.sessions[sessionId]\n"
+    "  if (!sess) {\n    return\n  }\n"
+    "  return JSON.parse(sess)\n}",
+)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How does express-session get the session id out of the cookie and check its signature?",
+        "Как express-session достаёт идентификатор сессии из cookie и проверяет подпись?",
+    ],
+)
+def test_a_part_of_the_project_s_name_names_no_folder(question: str) -> None:
+    # "session" of `express-session` named the folder session/, whose store method took the
+    # lead from the function retrieval ranked first
+    plan = default_router().plan(question, None, {"project_names": ["express-session"]})
+    evidence = Evidence(hits=(GETCOOKIE, replace(GET_SESSION, score=0.9)), requirements={})
+    facets = facets_of(plan)
+    hits = definition_hits(plan, evidence, how=True, terms=facets.terms, concepts=facets.concepts)
+    assert hits[0].symbol == "index.getcookie", [h.symbol for h in hits]
+
+
 ORDERED_MAP_FILES = {
     "Cargo.toml": '[package]\nname = "ordmap"\nversion = "0.1.0"\nedition = "2021"\n',
     "src/lib.rs": "pub mod core;\npub mod map;\n",

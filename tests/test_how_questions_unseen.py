@@ -435,3 +435,23 @@ def test_for_example_asks_for_no_usage_example(question: str, usage: bool) -> No
 )
 def test_what_length_or_size_asks_for_an_amount(question: str) -> None:
     assert "amount" in read_facets(question).details
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("Как при срабатывании сигнала выбираются подписчики?", {"emit", "receiver"}),
+        ("Кто отправитель события и как отписаться от него?", {"sender", "unsubscribe"}),
+        ("Как индикатор ограничивает частоту перерисовки?", {"progress", "rate", "redraw"}),
+        ("Что будет, если у сессии истёк срок?", {"expiry"}),
+    ],
+)
+def test_event_and_progress_words_reach_the_code_s_vocabulary(
+    question: str, expected: set[str]
+) -> None:
+    # a signal library calls its subscribers receivers and what fires a signal emit / send;
+    # a progress bar redraws at a rate: the Russian words are searched as the code writes them
+    expansions = {
+        w for e in default_router().plan(question).query_plan.expansions for w in e.split()
+    }
+    assert expected <= expansions, sorted(expansions)

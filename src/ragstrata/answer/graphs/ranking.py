@@ -99,7 +99,10 @@ def definition_hits(
             named = same + [h for h in named if h not in same]
         hits = named + [h for h in hits if h not in named]
     if how and not named:
-        own = set(project_words(plan))  # lib/express.js is no part named by "express"
+        # lib/express.js is no part named by "express", session/ none by express-session's
+        # "session": the project's name and its parts name the whole project, not a folder
+        own = set(project_words(plan))
+        own |= {p for w in own for p in _NAME_PARTS.split(w) if p}
         terms = tuple(t for t in terms if t not in own)
         order = {id(h): n for n, h in enumerate(hits)}
         # «JSONP-запросы»: the Latin half of a Russian compound names `jsonp` exactly
@@ -120,7 +123,7 @@ def definition_hits(
         )
         # the project's name is no word of the question, nor a part of it (`body-parser`
         # says nothing of a parser)
-        groups = stem_groups(concepts, own | {p for w in own for p in _NAME_PARTS.split(w) if p})
+        groups = stem_groups(concepts, own)
         head = _purer_name(_named_worker(_clear_winner(head, groups), groups), groups)
         if _WHETHER.search(plan.query_plan.raw):
             head = _predicate_first(head, groups)
