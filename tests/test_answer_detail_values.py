@@ -64,6 +64,7 @@ CLOCK = (
 def test_a_value_the_question_writes_finds_the_branch_writing_it(
     question: str, terms: tuple[str, ...]
 ) -> None:
+    assert {"12", "am"} <= read_facets(question).values  # "AM" is a value, not a stopword
     span = _answering(("parse.to_24h", "parse.py", "python"), CLOCK, question, terms)
     assert _lines(span) == (8, 10), span
     # without the value the question names only the time, and the words alone decide

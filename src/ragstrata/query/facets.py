@@ -286,14 +286,14 @@ def _behaviour_without_topic(plan: RouterPlan, facets: QuestionFacets) -> bool:
 _QUOTED = re.compile(r"""["'`«“]([^"'`«»“”\n]{1,40})["'`»”]""")
 
 
+_WRITTEN_VALUE = re.compile(r"(?<![\w.-])(?:\d+|[A-Z][A-Z0-9]+)(?![\w.-])")
+
+
 def _values(question: str, toks: Sequence[QTok]) -> frozenset[str]:
     """The values ``question`` writes, folded: its numbers, its upper-case Latin words of two
-    letters or more (``AM``, ``HEAD``) and its quoted text."""
-    found = {
-        t.text.lower()
-        for t in toks
-        if t.text.isdigit() or (t.text.isascii() and t.text.isupper() and len(t.text) >= 2)
-    }
+    letters or more (``AM``, ``HEAD``; read from the text, where no stopword list drops
+    "AM"), its quoted text and its number words."""
+    found = {m.group(0).lower() for m in _WRITTEN_VALUE.finditer(question)}
     found |= {m.group(1).strip().lower() for m in _QUOTED.finditer(question)}
     numbers = _number_words()
     found |= {numbers[w] for t in toks if (w := lemmatize(t.text.lower())) in numbers}

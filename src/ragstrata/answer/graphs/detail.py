@@ -4,10 +4,12 @@
 the answer is a few lines inside the definition the conversation is about (the early ``return``
 of an empty value, the branch for HEAD, the error raised when nothing matched), not the whole
 definition again. :func:`answering_lines` scores each line of the definition by the question's
-content words (its facets' ``terms``: identifier parts compared by stem) and by what kind of
-detail is asked (a returned value, a condition, an error), then widens the best line to the
-smallest block that reads on its own: a condition with its body, or a ``return`` with the
-condition that guards it. At most :data:`MAX_LINES` lines.
+content words (its facets' ``terms``: identifier parts compared by stem, each word of the
+question counted once however many of its terms a line writes: ``words.Asked``), by the
+values it writes (``12``, ``"AM"``) and by what kind of detail is asked (a returned value, a
+condition, an error), then widens the best line to the smallest block that reads on its own:
+a condition with its body, or a ``return`` with the condition that guards it. At most
+:data:`MAX_LINES` lines.
 """
 
 from __future__ import annotations
@@ -210,15 +212,16 @@ def answering_lines(row: DefinitionRow, facets: QuestionFacets) -> DetailSpan | 
         if _CONDITION.search(line) and not _RETURNS_HERE.search(line):
             words: set[str] = set()
             said = 0
+            written: set[str] = set()  # the question's values the branch writes, each once
             for j in range(k, end + 1):
                 if not _COMMENT.match(lines[j]):
                     words |= line_stems(lines[j])
                     said = max(said, phrases_in(lines[j], phrases))
-                    said += values_in(lines[j], values)
+                    written |= values_in(lines[j], values)
                 elif all(_COMMENT.match(lines[i]) for i in range(k + 1, j)):
                     # the comment right under the condition says what its branch does
                     said_above |= line_stems(lines[j])
-            matched = asked.said(words) + said
+            matched = asked.said(words) + said + len(written)
             shape = _shape_score(line, facets) + _COMMENT_WORD * asked.said(said_above - words)
             if "missing" in facets.details and any(
                 _MISSING_ERROR.search(lines[j]) for j in range(k, end + 1)
@@ -228,7 +231,7 @@ def answering_lines(row: DefinitionRow, facets: QuestionFacets) -> DetailSpan | 
         else:
             score = _line_score(line, asked, facets, phrases)
             if values and (found := values_in(line, values)):
-                score = (score or _shape_score(line, facets)) + 2.0 * found
+                score = (score or _shape_score(line, facets)) + 2.0 * len(found)
             if "otherwise" in facets.details and _falls_through(lines, k):
                 score += _SHAPE_ALONE  # the error at the end: what no branch above handled
             extra = asked.said(said_above - line_stems(line))

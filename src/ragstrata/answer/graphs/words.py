@@ -175,11 +175,11 @@ _NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])")
 _STRING = re.compile(r"""(['"`])([^'"`\\]{1,40})\1""")
 
 
-def values_in(line: str, values: frozenset[str]) -> int:
-    """How many of the question's ``values`` ``line`` writes as a literal: a whole string
-    (``"AM"``) or a number (``12``)."""
+def values_in(line: str, values: frozenset[str]) -> set[str]:
+    """The question's ``values`` ``line`` writes as a literal: a whole string (``"AM"``) or a
+    number (``12``)."""
     if not values:
-        return 0
+        return set()
     found = {m.group(2).lower() for m in _STRING.finditer(line)}
     found |= set(_NUMBER.findall(line))
-    return len(found & values)
+    return found & values
