@@ -61,7 +61,10 @@ _MODULE_WORDS = re.compile(
     r"(?!\w)"
 )
 _TEST_WORDS = re.compile(r"(?i)(?<!\w)(?:тест\w*|test\w*|spec\w*|fixture\w*)")
-DETAILS = ("returns", "condition", "error", "otherwise", "missing", "amount", "excess", "repeat")
+DETAILS = (
+    "returns", "condition", "error", "otherwise", "missing", "amount", "excess", "repeat",
+    "negative",
+)  # fmt: skip
 TOPICS = ("install", "build", "usage", "overview", "parts")
 
 

@@ -4,7 +4,7 @@ Russian cue words match every inflected form of their lexeme: at load time each 
 lemmatised and expanded into all its forms with pymorphy3 (``ragstrata.text.morph``), so
 matching a question is a set look-up per token. English words match as written, or by prefix
 when written ``word*``. A multi-word cue matches its words in order with at most ``max_gap``
-tokens between.
+tokens between ("to" only right after the word before it, unless the cue writes ``* to``).
 """
 
 from __future__ import annotations
@@ -170,6 +170,7 @@ class _Phrase:
     label: int
     words: tuple[_Word, ...]
     text: str
+    starred: tuple[bool, ...] = ()  # per word: written after a ``*`` (any words may come between)
 
 
 def _verb_pos(tok: QTok) -> str | None:
@@ -190,6 +191,9 @@ def _clause_verb(tok: QTok) -> bool:
     return _verb_pos(tok) == "VERB"
 
 
+_ATTACHED = frozenset({"to"})  # a cue word matched only right after the word before it
+
+
 class Lexicon:
     """Phrases with labels, matched over question tokens (see module docstring)."""
 
@@ -199,10 +203,12 @@ class Lexicon:
         self._by_prefix: dict[str, list[tuple[str, _Phrase]]] = {}  # keyed by first 2 chars
         self.size = 0
         for text, label in entries:
-            words = tuple(_word(w) for w in uncontracted(text).split() if w != "*")
+            parts = uncontracted(text).split()
+            words = tuple(_word(w) for w in parts if w != "*")
             if not words:
                 continue
-            phrase = _Phrase(label, words, text)
+            starred = tuple(n > 0 and parts[n - 1] == "*" for n, w in enumerate(parts) if w != "*")
+            phrase = _Phrase(label, words, text, starred)
             self.size += 1
             first = words[0]
             if first.prefix is not None:
@@ -226,9 +232,12 @@ class Lexicon:
                 if id(phrase) in seen:
                     continue
                 j = i
-                for w in phrase.words[1:]:
+                for w, starred in zip(phrase.words[1:], phrase.starred[1:], strict=True):
                     k = j + 1
-                    limit = min(n, j + 2 + self.max_gap)
+                    # "to" keeps to the word before it ("How are requests redirected to …"
+                    # holds no "how to") unless the cue writes a gap: "add * to my"
+                    gap = 0 if w.forms == _ATTACHED and not starred else self.max_gap
+                    limit = min(n, j + 2 + gap)
                     while k < limit and not w.match(toks[k].text):
                         if _clause_verb(toks[k]):
                             k = limit  # «как log не даёт установить»: another clause's verb

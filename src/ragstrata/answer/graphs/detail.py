@@ -71,6 +71,8 @@ _AMOUNT = re.compile(
     # the same with a method or property: `size <= str.length()`, `s.len() > n`
     r"[<>]=?\s*[\w.]+\.(?:length|size|len|count)\b|\.(?:length|size|len|count)\b(?:\(\))?\s*[<>]"
 )
+# a comparison with zero from below: what "what if the count is negative?" is answered by
+_NEGATIVE = re.compile(r"<=?\s*0(?:\.0)?(?![\w.])|<\s*-\d|0\s*>(?!=)|\.(?:is_negative|signum)\(")
 # an error named for a missing value: what "what if it is not given?" is answered by
 _MISSING_ERROR = re.compile(
     r"\b\w*(?:Missing|Required|NotFound|NoSuch|Empty)\w*(?:Error|Exception)\b"
@@ -146,6 +148,8 @@ def _shape_score(line: str, facets: QuestionFacets) -> float:
     if "repeat" in facets.details and _CONDITION.search(line) and _PRESENCE_TEST.search(line):
         score += 3.0  # `if (obj[key] === undefined)`: only the first one is kept
     if "amount" in facets.details and _AMOUNT.search(line):
+        score += 3.0
+    if "negative" in facets.details and _NEGATIVE.search(line):
         score += 3.0
     return score
 
