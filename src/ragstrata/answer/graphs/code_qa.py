@@ -108,7 +108,7 @@ class CodeQAGraph(EvidenceGraph):
         parts: list[str] = []
         shown: list[tuple[str, int, int]] = []
         lead = ""
-        names = question_names(plan)
+        names = question_names(plan, how=focus.how)
         defs = definition_hits(
             plan,
             evidence,

@@ -27,6 +27,7 @@ from ragstrata.retrieve.reader import IndexReader, mentions
 __all__ = [
     "absent_names",
     "build_script",
+    "example_names",
     "literal_hits",
     "mentions",
     "not_overview_path",
@@ -96,10 +97,11 @@ def not_overview_path(path: str) -> bool:
 
 
 # ---------------------------------------------------------------------- names in the index
-def question_names(plan: RouterPlan) -> list[str]:
+def question_names(plan: RouterPlan, *, how: bool = False) -> list[str]:
     """The SYMBOL anchors the question itself names (those carried from a session when it
-    names none)."""
-    return typed_names(plan) or question_symbols(plan)
+    names none); for a how-question (``how``) not the examples of data it gives."""
+    names = typed_names(plan) or question_symbols(plan)
+    return [n for n in names if n not in example_names(plan)] if how else names
 
 
 def typed_names(plan: RouterPlan) -> list[str]:
@@ -120,12 +122,18 @@ def absent_names(reader: IndexReader, plan: RouterPlan) -> list[str]:
     """The names the question uses that nothing in the index carries; a value given as an
     example («строка вида P1Y2M10DT2H30M», "a name like MaxRetries") is data the user made up,
     never a missing name."""
-    examples = {
+    examples = example_names(plan)
+    return [n for n in question_names(plan) if n not in examples and not reader.name_in_index(n)]
+
+
+def example_names(plan: RouterPlan) -> frozenset[str]:
+    """The names the question gives as examples of data ("a string like "red.on_blue"", «имя
+    вида MaxRetries»): what the code reads, not what it is asked about."""
+    return frozenset(
         a.value
         for a in plan.query_plan.anchors
         if a.type is AnchorType.SYMBOL and a.subtype == EXAMPLE
-    }
-    return [n for n in question_names(plan) if n not in examples and not reader.name_in_index(n)]
+    )
 
 
 def literal_hits(hits: Sequence[Hit], names: Sequence[str]) -> list[Hit]:

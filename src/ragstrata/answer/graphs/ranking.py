@@ -24,7 +24,7 @@ from ragstrata.answer.graphs.doing import (
     last_name,
     loops,
 )
-from ragstrata.answer.graphs.focus import peripheral_path
+from ragstrata.answer.graphs.focus import example_names, peripheral_path
 from ragstrata.answer.graphs.words import stem_groups, word_stems, words_in
 from ragstrata.answer.graphs.worker import resolved_callees
 from ragstrata.core.evidence import Evidence, Hit
@@ -67,7 +67,10 @@ def definition_hits(
     hits = [h for h in (req.hits if req else ()) if h.layer == "C1"]
     # the topic a previous answer led with is no name the user gave (see code_qa)
     answered = {a.value for a in plan.query_plan.anchors if a.subtype == ANSWER_TOPIC}
-    symbols = [s for s in question_symbols(plan) if s not in answered]
+    # a how-question's example of data ("a string like "red.on_blue"") names nothing it asks
+    # about: the code that reads such strings answers, not the method `on_blue`
+    given = example_names(plan) if how else frozenset()
+    symbols = [s for s in question_symbols(plan) if s not in answered and s not in given]
     if not hits or how:
         # a how-question: every definition retrieval ranked may do the work
         hits += [h for h in evidence.hits if h.layer == "C1" and h not in hits]

@@ -124,10 +124,12 @@ def line_stems(line: str) -> set[str]:
 
 def stem_groups(concepts: Sequence[AbstractSet[str]], ignore: Iterable[str] = ()) -> list[set[str]]:
     """The question's word groups (:attr:`QuestionFacets.concepts`) as stems, without the
-    stems of ``ignore`` (the project's names); empty groups left out."""
+    stems of ``ignore`` (the project's names); empty groups and repeated ones left out."""
     ignored = {stem(w) for w in ignore}
     groups = ({stem(w) for w in c if len(w) >= 3} - ignored for c in concepts)
-    return [g for g in groups if g]
+    # a word asked twice («обрабатывается …, обработчик»: handle, process) is one word
+    unique = {frozenset(g): g for g in groups if g}
+    return list(unique.values())
 
 
 def phrases_in(text: str, phrases: frozenset[tuple[str, str]]) -> int:

@@ -47,7 +47,9 @@ def worker_first(defs: list[Hit], reader: IndexReader, groups: list[set[str]]) -
         if hops == _WORKER_HOPS:
             break
         hops += 1
-        thin = lead.end_line - lead.start_line <= _THIN_LINES and not loops(lead.text)
+        thin = lead.end_line - lead.start_line <= _THIN_LINES and not _loops_apart(
+            lead.text, callees
+        )
         if not thin:
             break  # a body with a loop, or a long one, does work of its own
         if (
@@ -71,6 +73,14 @@ def worker_first(defs: list[Hit], reader: IndexReader, groups: list[set[str]]) -
     if lead is defs[0]:
         return defs
     return [lead, *(h for h in defs if h.symbol != lead.symbol)]
+
+
+def _loops_apart(text: str, callees: list[DefinitionRow]) -> bool:
+    """:func:`loops` outside the lines calling one of ``callees``: the ``.map(…)`` of what a
+    wrapper hands on (``find_ansi_code(&mut self.it).map(|(start, end)| Match {…})``) is no
+    loop of its own."""
+    calls = [re.compile(rf"\b{re.escape(last_name(r.symbol))}\s*\(") for r in callees]
+    return loops("\n".join(ln for ln in text.splitlines() if not any(c.search(ln) for c in calls)))
 
 
 def _delegate(lead: Hit, callees: list[DefinitionRow], calls: list[ScoredRow]) -> Hit | None:
