@@ -7,6 +7,12 @@ holds the whole question inside a string literal is moved behind every other hit
 documentation hits are left alone (a FAQ that repeats the question is a fine answer), and so is
 a question that only shares part of its words with a literal (an error message quoted in a
 longer question is what the user is looking for).
+
+Code that writes Russian only inside its strings (a locale's month names, messages translated
+for the user) matches a Russian question's words by what the code prints, not by what it
+does: for a question about how the code works such a hit is moved behind the others
+(:func:`demote_translations`), unless the question quotes a string itself. Russian comments
+and docstrings are prose about the code and keep their place.
 """
 
 from __future__ import annotations
@@ -17,9 +23,16 @@ from dataclasses import replace
 
 from ragstrata.core.evidence import Hit
 
-__all__ = ["ECHO_REASON", "demote_echoes", "quotes_question"]
+__all__ = [
+    "ECHO_REASON",
+    "TRANSLATION_REASON",
+    "demote_echoes",
+    "demote_translations",
+    "quotes_question",
+]
 
 ECHO_REASON = "echo: quotes the question"
+TRANSLATION_REASON = "translation: the question's language only in its strings"
 _CODE_LAYERS = frozenset({"C1", "C3"})
 _QUOTES = frozenset("'\"`«“")
 _MIN_WORDS = 4
@@ -63,3 +76,31 @@ def demote_echoes(hits: Sequence[Hit], question: str) -> list[Hit]:
         else:
             kept.append(hit)
     return kept + echoes
+
+
+_CYRILLIC = re.compile(r"[а-яё]", re.IGNORECASE)
+_DOC_QUOTES = re.compile(r"\"\"\"|\'\'\'")  # a docstring's text is prose, not a literal
+_LITERAL = re.compile(r""""[^"\n]*"|'[^'\n]*'|`[^`\n]*`""")
+_QUOTED = re.compile(r"""["'«“`][^"'»”`]+["'»”`]""")
+
+
+def writes_only_in_strings(text: str) -> bool:
+    """True when ``text`` (code) writes Cyrillic, and only inside string literals."""
+    if not _CYRILLIC.search(text):
+        return False
+    return not _CYRILLIC.search(_LITERAL.sub(" ", _DOC_QUOTES.sub(" ", text)))
+
+
+def demote_translations(hits: Sequence[Hit], question: str) -> list[Hit]:
+    """``hits`` with the code hits that write Russian only in strings moved last, for a
+    Russian question quoting no string (see the module)."""
+    if not _CYRILLIC.search(_QUOTED.sub(" ", question)) or _QUOTED.search(question):
+        return list(hits)
+    kept: list[Hit] = []
+    moved: list[Hit] = []
+    for hit in hits:
+        if hit.layer in _CODE_LAYERS and hit.text and writes_only_in_strings(hit.text):
+            moved.append(replace(hit, reasons=(*hit.reasons, TRANSLATION_REASON)))
+        else:
+            kept.append(hit)
+    return kept + moved

@@ -37,7 +37,7 @@ from ragstrata.query.facets import facets_of
 from ragstrata.query.kinds import symbol_kinds
 from ragstrata.query.models import LAYER_IDS, AnchorType, RouterPlan, TestPolicy
 from ragstrata.retrieve.dense import dense_search, query_vectors
-from ragstrata.retrieve.echo import demote_echoes
+from ragstrata.retrieve.echo import demote_echoes, demote_translations
 from ragstrata.retrieve.flow import flow_lists
 from ragstrata.retrieve.fusion import RankedList, fuse, group_hits, hit_from_row, is_container
 from ragstrata.retrieve.lexical import MOSTLY_CYRILLIC, TermList, lexical_search, term_lists
@@ -133,6 +133,8 @@ class Retriever:
             h for h in fused if h.layer == "C2" and any(r.startswith("flow:") for r in h.reasons)
         ]
         hits = demote_echoes(group_hits(self._promote(fused)), plan.query_plan.raw)
+        if facets_of(plan).how:  # how it works: not what it prints
+            hits = demote_translations(hits, plan.query_plan.raw)
         if not flow_hits:  # flow found but not among fused C2 (e.g. --layer excludes C2)
             flow_hits = [
                 hit_from_row(r, 0.0, (lst.label,))
