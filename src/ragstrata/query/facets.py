@@ -61,6 +61,12 @@ _MODULE_WORDS = re.compile(
     r"(?!\w)"
 )
 _TEST_WORDS = re.compile(r"(?i)(?<!\w)(?:тест\w*|test\w*|spec\w*|fixture\w*)")
+# the configure cues that only name a default: a how-question about the default behaviour
+_DEFAULT_CUES = frozenset({"по умолчание", "by default", "the default", "default value"})
+# "how many times …?", «как долго …?» ask for an amount, not how the code works
+_AMOUNT_AFTER_HOW = frozenset(
+    {"many", "much", "long", "often", "far", "big", "large", "soon", "долго", "часто", "много"}
+)
 DETAILS = (
     "returns", "condition", "error", "otherwise", "missing", "amount", "excess", "repeat",
     "negative",
@@ -126,11 +132,12 @@ def read_facets(question: str, tests_only: bool = False) -> QuestionFacets:
     """The facets of ``question`` (``tests_only``: the plan keeps only tests)."""
     toks = query_tokens(question)
     prose = query_tokens(question, code_spans(question))  # a `test` in code asks for no tests
-    asks = {
-        ASKS[p.label]
+    found = [
+        p
         for p, first, _ in _asks().find(prose)
         if not _relative(question, prose, first) and not _object_noun(prose, p.words, first)
-    }
+    ]
+    asks = {ASKS[p.label] for p in found}
     if tests_only:
         asks.add("tests")
     # a follow-up may open with a conjunction: «а как сравниваются …», "and how is …"; a
@@ -139,6 +146,17 @@ def read_facets(question: str, tests_only: bool = False) -> QuestionFacets:
     opening = _clause_after(question, toks) or opening
     opens_how = bool(opening) and opening[0].text.lower() in _leading_how()
     said = _without_asides(toks)  # "for example" gives an example, it asks for none
+    defaults = [p for p in found if ASKS[p.label] == "configure"]
+    asks_amount = len(opening) > 1 and fold(opening[1].text) in _AMOUNT_AFTER_HOW
+    if (
+        defaults
+        and all(p.text in _DEFAULT_CUES for p in defaults)
+        and opens_how
+        and not asks_amount
+    ):
+        # «Как по умолчанию определяется, подходит ли тип …?», "How does it pick the default
+        # level?" ask how the default behaviour works, not which setting changes it
+        asks.discard("configure")
     if not asks and opens_how and (not _topics().find(said) or first_verb(opening[1:]) == "VERB"):
         # a topic word after a finite verb («Как log не даёт установить логгер?») is no topic
         # «Как в sinatra описать маршрут …?» asks how to do it (an infinitive), «Как fd

@@ -67,6 +67,7 @@ def symbol_shape(text: str) -> tuple[str, float] | None:
 def find_symbols(raw: str, toks: Sequence[Token], data: RouterData, out: Extraction) -> None:
     """SYMBOL anchors for identifier-shaped tokens, calls (``get()``), names next to a
     code-unit word and, in a Russian question, any other Latin word (subtype ``word``)."""
+    amounts = [m.span(0) for m in _QUOTED_AMOUNT.finditer(raw)]
     for i, tok in enumerate(toks):
         text = tok.text
         if not _ASCII_LETTER_RE.search(text) or out.overlaps(tok.start, tok.end):
@@ -85,8 +86,10 @@ def find_symbols(raw: str, toks: Sequence[Token], data: RouterData, out: Extract
                 conf = 0.6
             elif call:
                 conf = max(conf, 0.85)
-            if after_example_cue(raw, toks, i, data):
-                subtype, conf = EXAMPLE, _EXAMPLE_CONFIDENCE  # "a name like MaxRetries"
+            if after_example_cue(raw, toks, i, data) or any(
+                a <= tok.start < b for a, b in amounts
+            ):  # "a name like MaxRetries", "a size such as "10 MB" or "2 GiB""
+                subtype, conf = EXAMPLE, _EXAMPLE_CONFIDENCE
             out.add(anchor_at(AnchorType.SYMBOL, raw, tok.start, tok.end, subtype, conf))
             continue
         if not _LATIN_WORD_RE.fullmatch(text) or folded in data.code_units:
@@ -106,6 +109,8 @@ def find_symbols(raw: str, toks: Sequence[Token], data: RouterData, out: Extract
 
 
 _EXAMPLE_GAP = re.compile(r"\s*[^\w\s]{0,3}")
+# a quoted amount with its unit ("2 GiB", «3 дня назад»): data the question shows
+_QUOTED_AMOUNT = re.compile(r'"\s*[-+]?\d[^"\n]*"|«\s*[-+]?\d[^»\n]*»|“\s*[-+]?\d[^”\n]*”')
 
 
 def after_example_cue(raw: str, toks: Sequence[Token], i: int, data: RouterData) -> bool:
