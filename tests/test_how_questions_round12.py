@@ -17,10 +17,11 @@ import pytest
 
 from answer_fixture import indexed, method_row
 from ragstrata.answer.graphs.detail import answering_lines
+from ragstrata.answer.graphs.ranking import _named_worker
 from ragstrata.answer.graphs.words import stem_groups, words_in
 from ragstrata.answer.graphs.worker import worker_first
 from ragstrata.core.evidence import Hit
-from ragstrata.query.facets import read_facets
+from ragstrata.query.facets import concepts_of, read_facets
 from ragstrata.query.router import default_router
 from ragstrata.retrieve.echo import TRANSLATION_REASON, demote_translations
 
@@ -256,3 +257,98 @@ def test_a_wrapper_mapping_what_it_hands_on_gives_the_lead_to_the_worker(tmp_pat
         groups = stem_groups([{"find"}, {"escape"}, {"sequence"}, {"end"}])
         lead = worker_first([wrapper], repo.reader, groups)[0]
     assert lead.symbol == "crate::ansi::advance_state", lead.symbol
+
+
+SIZE_FILES = {
+    "pyproject.toml": '[project]\nname = "logsize"\nversion = "0.1"\n',
+    "logsize/parsers.py": """\
+        import re
+
+
+        def parse_size(size):
+            \"\"\"Parses a size such as '100MB' or '2GiB' into a number of bytes.\"\"\"
+            match = re.match(r"([0-9.]+)\\\\s*([kmgt]?i?b)", size.strip().lower())
+            if not match:
+                raise ValueError("Invalid size value: %r" % size)
+            number, unit = match.groups()
+            power = "kmgt".find(unit[0]) + 1 if unit[0] != "b" else 0
+            base = 1024 if "i" in unit else 1000
+            return float(number) * base**power
+        """,
+}
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        'How is a human-readable size such as "10 MB" or "2 GiB" turned into a number of bytes?',
+        "Как размер, записанный как «10 MB» или «2 GiB», превращается в число байт?",
+    ],
+)
+def test_an_amount_in_quotes_is_data_not_a_missing_name(tmp_path: Path, question: str) -> None:
+    # "2 GiB" is a value the user shows; GiB names no definition the answer requires
+    with indexed(tmp_path / "logsize", SIZE_FILES) as repo:
+        plan = repo.router.plan(question, None, repo.repo_context())
+        [amount] = [a for a in plan.query_plan.anchors if a.value == "GiB"]
+        assert amount.subtype == "example"
+        answer = repo.ask(question).answer
+    assert answer.status != "not_found", answer.lead
+    assert "parse_size" in answer.lead, answer.lead
+
+
+@pytest.mark.parametrize(
+    ("question", "how"),
+    [
+        ("Как по умолчанию определяется, подходит ли тип содержимого ответа для сжатия?", True),
+        ("How does it pick the default level when none is given?", True),
+        ("Как задать уровень по умолчанию?", False),
+        ("Какой таймаут по умолчанию?", False),
+        ("How do I change the default level?", False),
+    ],
+)
+def test_how_a_default_is_decided_is_a_how_question(question: str, how: bool) -> None:
+    # "by default" alone names what the code does when nothing is set; "how do I change …"
+    # and «как задать …» ask for the setting
+    facets = read_facets(question)
+    assert facets.how is how, facets.asks
+    assert ("configure" in facets.asks) is not how
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["How many times does it retry a request by default?", "Как долго по умолчанию ждёт ответ?"],
+)
+def test_how_many_by_default_still_asks_for_the_setting(question: str) -> None:
+    assert "configure" in read_facets(question).asks
+
+
+def _fn(symbol: str, text: str) -> Hit:
+    return Hit(
+        layer="C1", path="loguru/_filters.py", start_line=1, end_line=text.count("\n") + 1,
+        symbol=symbol, score=1.0, reasons=(), text=text, kind="function",
+    )  # fmt: skip
+
+
+def test_a_lead_named_by_the_question_keeps_it_from_a_longer_body() -> None:
+    question = "Как работает фильтрация по уровню, когда передан словарь «модуль → уровень»?"
+    groups = stem_groups(concepts_of(question, ("filter", "level", "dict", "module")))
+    by_level = _fn(
+        "loguru._filters.filter_by_level",
+        "def filter_by_level(record, level_per_module):\n"
+        "    name = record['name']\n"
+        "    while True:\n"
+        "        level = level_per_module.get(name, None)\n"
+        "        if level is not None:\n"
+        "            return record['level'].no >= level\n"
+        "        name = name.rpartition('.')[0]\n",
+    )
+    configure = _fn(
+        "loguru._logger.Logger.configure_filter_levels",
+        "def configure_filter_levels(self, handlers=None, levels=None, activation=None):\n"
+        "    for params in levels or []:\n"
+        "        self.level(**params)  # each level of the dict, by module name\n"
+        "    for name, state in activation or []:\n"
+        "        self.enable(name) if state else self.disable(name)  # filter the module\n",
+    )
+    # both names say two of the question's words: the lead's own name says as much
+    assert _named_worker([by_level, configure], groups)[0] is by_level

@@ -172,16 +172,20 @@ def _named_worker(head: list[Hit], groups: list[set[str]]) -> list[Hit]:
     :data:`_NAMED_WINDOW`, whose own name says what the question asks (``parse_range`` for
     "how does it parse a line range", ``cleanPath`` for «канонический путь» -> clean path: at
     least :data:`_NAMED_WORDS` of its word groups) and whose body carries more of the
-    question's words than the lead's; the one best such, none on a tie."""
+    question's words than the lead's, and whose name says more of them than the lead's; the
+    one best such, none on a tie."""
     if not head or not groups:
         return head
     rank = doing_rank(head[0])
     least = words_in(head[0].text, groups)
+    # a lead its own name says as much of the question of (`filter_by_level` for filtering
+    # by level) keeps its place
+    said = max(_NAMED_WORDS, words_in(_own_name(head[0]), groups) + 1)
     found = []
     for n, hit in enumerate(head[1:_NAMED_WINDOW], 1):
         named = words_in(_own_name(hit), groups)
         body = words_in(hit.text, groups)
-        if doing_rank(hit) == rank and named >= _NAMED_WORDS and body > least:
+        if doing_rank(hit) == rank and named >= said and body > least:
             found.append((body, named, n))
     found.sort(reverse=True)
     if not found or (len(found) > 1 and found[1][:2] == found[0][:2]):
