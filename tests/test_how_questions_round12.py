@@ -352,3 +352,55 @@ def test_a_lead_named_by_the_question_keeps_it_from_a_longer_body() -> None:
     )
     # both names say two of the question's words: the lead's own name says as much
     assert _named_worker([by_level, configure], groups)[0] is by_level
+
+
+CONSTRAINT_FILES = {
+    "go.mod": "module example.com/verrange\n\ngo 1.20\n",
+    "constraints.go": """\
+        package verrange
+
+        import "strings"
+
+        // Constraints is a set of version constraints joined by "||".
+        type Constraints struct {
+            constraints [][]string
+        }
+
+        // String returns the constraints as a string: each group's constraints joined with
+        // a space, the groups joined with " || ".
+        func (cs Constraints) String() string {
+            buf := make([]string, len(cs.constraints))
+            for i, group := range cs.constraints {
+                buf[i] = strings.Join(group, " ")
+            }
+            return strings.Join(buf, " || ")
+        }
+
+        // NewConstraint returns Constraints for a constraint string.
+        func NewConstraint(c string) (*Constraints, error) {
+            ors := strings.Split(c, "||")
+            or := make([][]string, len(ors))
+            for k, v := range ors {
+                or[k] = strings.Fields(strings.TrimSpace(v))
+            }
+            return &Constraints{constraints: or}, nil
+        }
+        """,
+}
+
+
+@pytest.mark.parametrize(
+    ("question", "lead"),
+    [
+        ("Как разбирается строка ограничений, где условия объединены через «||»?", "NewConstraint"),
+        ("How is a constraint string with conditions joined by || parsed?", "NewConstraint"),
+        # asked how it is printed, the method that prints it answers
+        ("How are the constraints printed back as a string?", "String"),
+    ],
+)
+def test_a_method_presenting_a_value_answers_only_how_it_is_shown(
+    tmp_path: Path, question: str, lead: str
+) -> None:
+    with indexed(tmp_path / "verrange", CONSTRAINT_FILES) as repo:
+        answer = repo.ask(question).answer
+    assert f".{lead}`" in answer.lead, answer.lead

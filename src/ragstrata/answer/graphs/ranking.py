@@ -115,18 +115,21 @@ def definition_hits(
         own_code = [h for h in hits if not doing_rank(h)[0]][:_HOW_WINDOW]
         taken = {id(h) for h in (*own_code, *hits[:_HOW_WINDOW])}
         window = [h for h in hits if id(h) in taken]
+        # the project's name is no word of the question, nor a part of it (`body-parser`
+        # says nothing of a parser)
+        groups = stem_groups(concepts, own)
+        shown = _asks_output(concepts)
         head = sorted(
             window,
             key=lambda h: (
-                *doing_rank(h),
+                doing_rank(h)[0],
+                # a value's text for people ranks with the accessors unless that is asked
+                doing_rank(h)[1] + (not shown and _presents(h)),
                 last_name(h.symbol or "").lower() not in halves,
                 not _in_named_part(h.path, (*terms, *halves)),
                 order[id(h)],
             ),
         )
-        # the project's name is no word of the question, nor a part of it (`body-parser`
-        # says nothing of a parser)
-        groups = stem_groups(concepts, own)
         head = _purer_name(_named_worker(_clear_winner(head, groups), groups), groups)
         if _WHETHER.search(plan.query_plan.raw):
             head = _predicate_first(head, groups)
@@ -135,6 +138,27 @@ def definition_hits(
             head = _named_callee(head, reader, groups)
         hits = head + [h for h in hits if id(h) not in taken]
     return disjoint_hits(hits)[:MAX_DEFINITIONS]
+
+
+# a value's text for people (Go's `String()` / `Error()`, `__str__`, `toString`, Rust's
+# `fmt`): how a value is shown, no answer to how it is made, unless the question asks that
+_PRESENTING = frozenset(
+    {"string", "error", "__str__", "__repr__", "__format__", "tostring", "fmt", "to_s",
+     "description", "inspect"}
+)  # fmt: skip
+_OUTPUT_WORDS = frozenset(
+    {"print", "printed", "format", "formatted", "formatting", "display", "displayed", "render",
+     "rendered", "draw", "drawn", "show", "shown", "output", "repr", "representation"}
+)  # fmt: skip
+
+
+def _presents(hit: Hit) -> bool:
+    return hit.kind == "method" and last_name(hit.symbol or "").lower() in _PRESENTING
+
+
+def _asks_output(concepts: tuple[frozenset[str], ...]) -> bool:
+    """True when the question asks how something is printed, formatted or drawn."""
+    return any(c & _OUTPUT_WORDS for c in concepts)
 
 
 _FEW_WORDS = 1  # a how-answer's lead carrying at most this many of the question's words ...
