@@ -110,6 +110,14 @@ def method_row(symbol: str, path: str, language: str, text: str) -> DefinitionRo
     )  # fmt: skip
 
 
+def code_hit(symbol: str, path: str, text: str, *, kind: str = "function") -> Hit:
+    """A C1 hit on a definition from line 1, as retrieval returns one."""
+    return Hit(
+        layer="C1", path=path, start_line=1, end_line=text.count("\n") + 1,
+        symbol=symbol, score=1.0, reasons=(), text=text, kind=kind,
+    )  # fmt: skip
+
+
 def follow_up(root: Path, files: dict[str, str], first: str, question: str) -> Answer:
     """The answer to ``question`` asked after ``first`` in one session over ``files``
     (indexed as by :func:`indexed`)."""

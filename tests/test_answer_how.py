@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from answer_fixture import follow_up, indexed, method_row
+from answer_fixture import code_hit, follow_up, indexed, method_row
 from ragstrata.answer.graphs.ranking import doing_rank
 from ragstrata.app.facade import Ragstrata
 from ragstrata.core.evidence import Hit
@@ -527,10 +527,7 @@ def test_a_detail_follow_up_is_answered_in_a_function_the_topic_calls(
 
 
 def _fn(symbol: str, text: str) -> Hit:
-    return Hit(
-        layer="C1", path="lib/response.js", start_line=1, end_line=text.count("\n") + 1,
-        symbol=symbol, score=1.0, reasons=(), text=text, kind="function",
-    )  # fmt: skip
+    return code_hit(symbol, "lib/response.js", text)
 
 
 def test_a_lead_with_almost_none_of_the_question_s_words_gives_way_to_a_clear_winner() -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from answer_fixture import indexed
+from answer_fixture import code_hit, indexed
 from ragstrata.answer.graphs.ranking import _named_worker, definition_hits
 from ragstrata.answer.graphs.words import stem_groups
 from ragstrata.core.evidence import Evidence, Hit
@@ -28,10 +28,7 @@ def _lead(root: Path, files: dict[str, str], question: str) -> tuple[str, int]:
 
 
 def _fn(symbol: str, path: str, text: str) -> Hit:
-    return Hit(
-        layer="C1", path=path, start_line=1, end_line=text.count("\n") + 1,
-        symbol=symbol, score=1.0, reasons=(), text=text, kind="function",
-    )  # fmt: skip
+    return code_hit(symbol, path, text)
 
 
 ARGS = _fn(

@@ -15,12 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from answer_fixture import indexed, method_row
+from answer_fixture import code_hit, indexed, method_row
 from ragstrata.answer.graphs.detail import answering_lines
 from ragstrata.answer.graphs.ranking import _named_worker
 from ragstrata.answer.graphs.words import stem_groups, words_in
 from ragstrata.answer.graphs.worker import worker_first
-from ragstrata.core.evidence import Hit
 from ragstrata.query.facets import concepts_of, read_facets
 from ragstrata.query.router import default_router
 from ragstrata.retrieve.echo import TRANSLATION_REASON, demote_translations
@@ -89,13 +88,6 @@ def test_an_example_string_names_no_method_to_lead_with(tmp_path: Path, question
     assert "on_blue" not in answer.lead
 
 
-def _hit(symbol: str, text: str, layer: str = "C1") -> Hit:
-    return Hit(
-        layer=layer, path="locales.py", start_line=1, end_line=4, symbol=symbol, score=1.0,
-        reasons=(), text=text,
-    )  # fmt: skip
-
-
 LOCALE = 'class RussianLocale:\n    past = "{0} назад"\n    timeframes = {"hour": "час"}\n'
 COMMENTED = "def humanize(delta):\n    # разница в человеческих словах\n    return str(delta)\n"
 DOCUMENTED = 'def humanize(delta):\n    """Разница словами."""\n    return str(delta)\n'
@@ -103,9 +95,9 @@ DOCUMENTED = 'def humanize(delta):\n    """Разница словами."""\n  
 
 def test_code_writing_russian_only_in_strings_goes_behind_the_rest() -> None:
     locale, commented, documented = (
-        _hit("RussianLocale", LOCALE),
-        _hit("humanize", COMMENTED),
-        _hit("describe", DOCUMENTED),
+        code_hit("RussianLocale", "locales.py", LOCALE),
+        code_hit("humanize", "locales.py", COMMENTED),
+        code_hit("describe", "locales.py", DOCUMENTED),
     )
     question = "Как разница во времени превращается во фразу «2 часа назад»?"
     # a quoted string: the user may be looking for the code that writes it
@@ -322,18 +314,12 @@ def test_how_many_by_default_still_asks_for_the_setting(question: str) -> None:
     assert "configure" in read_facets(question).asks
 
 
-def _fn(symbol: str, text: str) -> Hit:
-    return Hit(
-        layer="C1", path="loguru/_filters.py", start_line=1, end_line=text.count("\n") + 1,
-        symbol=symbol, score=1.0, reasons=(), text=text, kind="function",
-    )  # fmt: skip
-
-
 def test_a_lead_named_by_the_question_keeps_it_from_a_longer_body() -> None:
     question = "Как работает фильтрация по уровню, когда передан словарь «модуль → уровень»?"
     groups = stem_groups(concepts_of(question, ("filter", "level", "dict", "module")))
-    by_level = _fn(
+    by_level = code_hit(
         "loguru._filters.filter_by_level",
+        "loguru/_filters.py",
         "def filter_by_level(record, level_per_module):\n"
         "    name = record['name']\n"
         "    while True:\n"
@@ -342,8 +328,9 @@ def test_a_lead_named_by_the_question_keeps_it_from_a_longer_body() -> None:
         "            return record['level'].no >= level\n"
         "        name = name.rpartition('.')[0]\n",
     )
-    configure = _fn(
+    configure = code_hit(
         "loguru._logger.Logger.configure_filter_levels",
+        "loguru/_logger.py",
         "def configure_filter_levels(self, handlers=None, levels=None, activation=None):\n"
         "    for params in levels or []:\n"
         "        self.level(**params)  # each level of the dict, by module name\n"
