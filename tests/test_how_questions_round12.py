@@ -251,43 +251,6 @@ def test_a_wrapper_mapping_what_it_hands_on_gives_the_lead_to_the_worker(tmp_pat
     assert lead.symbol == "crate::ansi::advance_state", lead.symbol
 
 
-SIZE_FILES = {
-    "pyproject.toml": '[project]\nname = "logsize"\nversion = "0.1"\n',
-    "logsize/parsers.py": """\
-        import re
-
-
-        def parse_size(size):
-            \"\"\"Parses a size such as '100MB' or '2GiB' into a number of bytes.\"\"\"
-            match = re.match(r"([0-9.]+)\\\\s*([kmgt]?i?b)", size.strip().lower())
-            if not match:
-                raise ValueError("Invalid size value: %r" % size)
-            number, unit = match.groups()
-            power = "kmgt".find(unit[0]) + 1 if unit[0] != "b" else 0
-            base = 1024 if "i" in unit else 1000
-            return float(number) * base**power
-        """,
-}
-
-
-@pytest.mark.parametrize(
-    "question",
-    [
-        'How is a human-readable size such as "10 MB" or "2 GiB" turned into a number of bytes?',
-        "Как размер, записанный как «10 MB» или «2 GiB», превращается в число байт?",
-    ],
-)
-def test_an_amount_in_quotes_is_data_not_a_missing_name(tmp_path: Path, question: str) -> None:
-    # "2 GiB" is a value the user shows; GiB names no definition the answer requires
-    with indexed(tmp_path / "logsize", SIZE_FILES) as repo:
-        plan = repo.router.plan(question, None, repo.repo_context())
-        [amount] = [a for a in plan.query_plan.anchors if a.value == "GiB"]
-        assert amount.subtype == "example"
-        answer = repo.ask(question).answer
-    assert answer.status != "not_found", answer.lead
-    assert "parse_size" in answer.lead, answer.lead
-
-
 @pytest.mark.parametrize(
     ("question", "how"),
     [

@@ -328,22 +328,50 @@ DURATION_FILES = {
 }
 
 
+SIZE_FILES = {
+    "pyproject.toml": '[project]\nname = "logsize"\nversion = "0.1"\n',
+    "logsize/parsers.py": """\
+        import re
+
+
+        def parse_size(size):
+            \"\"\"Parses a size such as '100MB' or '2GiB' into a number of bytes.\"\"\"
+            match = re.match(r"([0-9.]+)\\\\s*([kmgt]?i?b)", size.strip().lower())
+            if not match:
+                raise ValueError("Invalid size value: %r" % size)
+            number, unit = match.groups()
+            power = "kmgt".find(unit[0]) + 1 if unit[0] != "b" else 0
+            base = 1024 if "i" in unit else 1000
+            return float(number) * base**power
+        """,
+}
+
+
 @pytest.mark.parametrize(
-    "question",
+    ("project", "question", "value", "lead"),
     [
-        "Как isokit превращает длительность в ISO-строку вида P1DT2H30M, раскладывая секунды "
-        "на дни и часы?",
-        "How does isokit turn a duration into text of the form P1DT2H30M, days and hours?",
+        ("isokit", "Как isokit превращает длительность в ISO-строку вида P1DT2H30M, раскладывая "
+         "секунды на дни и часы?", "P1DT2H30M", "duration_text"),
+        ("isokit", "How does isokit turn a duration into text of the form P1DT2H30M, days and "
+         "hours?", "P1DT2H30M", "duration_text"),
+        # an amount in quotes is data too: "2 GiB" names no definition the answer requires
+        ("logsize", 'How is a human-readable size such as "10 MB" or "2 GiB" turned into a '
+         "number of bytes?", "GiB", "parse_size"),
+        ("logsize", "Как размер, записанный как «10 MB» или «2 GiB», превращается в число байт?",
+         "GiB", "parse_size"),
     ],
-)
-def test_a_value_given_as_an_example_is_no_missing_name(tmp_path: Path, question: str) -> None:
-    with indexed(tmp_path / "isokit", DURATION_FILES) as repo:
+)  # fmt: skip
+def test_a_value_given_as_an_example_is_no_missing_name(
+    tmp_path: Path, project: str, question: str, value: str, lead: str
+) -> None:
+    files = DURATION_FILES if project == "isokit" else SIZE_FILES
+    with indexed(tmp_path / project, files) as repo:
         plan = repo.router.plan(question, None, repo.repo_context())
-        [example] = [a for a in plan.query_plan.anchors if a.value == "P1DT2H30M"]
+        [example] = [a for a in plan.query_plan.anchors if a.value == value]
         assert example.subtype == "example"
         answer = repo.ask(question).answer
     assert answer.status != "not_found", answer.lead
-    assert "duration_text" in answer.lead
+    assert lead in answer.lead, answer.lead
 
 
 @pytest.mark.parametrize(
