@@ -191,7 +191,7 @@ def _clause_verb(tok: QTok) -> bool:
     return _verb_pos(tok) == "VERB"
 
 
-_ATTACHED = frozenset({"to"})  # a cue word matched only right after the word before it
+_ATTACHED = frozenset({"to", "for"})  # cue words matched only right after the word before
 
 
 class Lexicon:
@@ -234,9 +234,10 @@ class Lexicon:
                 j = i
                 for w, starred in zip(phrase.words[1:], phrase.starred[1:], strict=True):
                     k = j + 1
-                    # "to" keeps to the word before it ("How are requests redirected to …"
-                    # holds no "how to") unless the cue writes a gap: "add * to my"
-                    gap = 0 if w.forms == _ATTACHED and not starred else self.max_gap
+                    # "to" and "for" keep to the word before them ("How are requests
+                    # redirected to …" holds no "how to", "the search on disk begins, for …"
+                    # no "search for") unless the cue writes a gap: "add * to my"
+                    gap = 0 if w.forms <= _ATTACHED and not starred else self.max_gap
                     limit = min(n, j + 2 + gap)
                     while k < limit and not w.match(toks[k].text):
                         if _clause_verb(toks[k]):

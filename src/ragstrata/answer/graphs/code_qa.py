@@ -25,7 +25,13 @@ from ragstrata.answer.graphs.base import (
 )
 from ragstrata.answer.graphs.central import overview_parts
 from ragstrata.answer.graphs.common import EvidenceGraph
-from ragstrata.answer.graphs.detail import answering_lines, asks_a_detail, names_any
+from ragstrata.answer.graphs.detail import (
+    answering_lines,
+    asks_a_detail,
+    best_detail,
+    clearly_better,
+    names_any,
+)
 from ragstrata.answer.graphs.focus import (
     literal_hits,
     peripheral_path,
@@ -178,7 +184,12 @@ class CodeQAGraph(EvidenceGraph):
         if setting is None and asks_a_detail(plan, focus, defs, typed):
             if topic:  # a test or an example found for the follow-up answers nothing of it
                 own = [h for h in defs if not doing_rank(h)[0]]
-                defs = self._best_detail([*self._resolved([topic]), *own], focus) or defs
+                weighed = best_detail(
+                    [*self._resolved([topic]), *own], focus, self.definition, MAX_DEFINITIONS + 1
+                )
+                # or a function further down retrieval's list whose lines answer clearly better
+                further = [h for h in evidence.hits if h.layer == "C1" and doing_rank(h) == (0, 0)]
+                defs = clearly_better(weighed, further, focus, self.definition) or defs
             # the lines may be in a function it calls ("what does it do for HEAD?" answered in
             # the dispatch it hands the request to): a callee's lines answer when they are better
             callees = [
@@ -186,7 +197,7 @@ class CodeQAGraph(EvidenceGraph):
                 for row in resolved_callees(self.reader, defs[0].symbol or "")[:_DETAIL_CALLEES]
                 if not is_test(row.path, detect_language(row.path))
             ]
-            better = self._best_detail([defs[0], *callees], focus, keep=True)
+            better = best_detail([defs[0], *callees], focus, self.definition, keep=True)
             defs = [better[0], *(h for h in defs if h is not better[0])]
             detail = self._detail_part(defs[0], focus, msgs, citations)
             if detail is not None:
@@ -307,25 +318,6 @@ class CodeQAGraph(EvidenceGraph):
             + quote_block(row.path, "\n".join(lines), span.start_line)
         )
         return part, msgs.t("lead_detail", symbol=row.symbol, cite=cited)
-
-    def _best_detail(
-        self, defs: list[Hit], focus: QuestionFacets, *, keep: bool = False
-    ) -> list[Hit]:
-        """The topic the previous answer led with (``defs[0]``) or a definition retrieval found
-        for the follow-up, whichever has the lines that answer it best (the topic on a tie):
-        the topic was the previous answer's, not the user's. ``keep``: ``defs[0]`` stays
-        first unless another has better lines (its callees are weighed so)."""
-        ordered = disjoint_hits(defs)
-        if not ordered:
-            return []
-        best = 0 if keep or len(ordered) < 2 else 1  # no lines: what retrieval found
-        best_score = 0.0
-        for n, hit in enumerate(ordered[: (len(ordered) if keep else MAX_DEFINITIONS + 1)]):
-            row = self.definition(hit)
-            span = answering_lines(row, focus) if row is not None else None
-            if span is not None and span.score > best_score:
-                best, best_score = n, span.score
-        return [ordered[best], *(h for n, h in enumerate(ordered) if n != best)]
 
     def _called_first(self, defs: list[Hit]) -> list[Hit]:
         """ "Who calls X?" with several definitions named alike (``Base#compile!`` and a

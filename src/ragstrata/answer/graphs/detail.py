@@ -15,10 +15,10 @@ a condition with its body, or a ``return`` with the condition that guards it. At
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from ragstrata.answer.graphs.base import question_symbols
+from ragstrata.answer.graphs.base import disjoint_hits, overlaps, question_symbols
 from ragstrata.answer.graphs.words import Asked, line_stems, phrases_in, values_in
 from ragstrata.core.evidence import Hit
 from ragstrata.core.names import abbreviated_match, suffix_match
@@ -32,6 +32,8 @@ __all__ = [
     "DetailSpan",
     "answering_lines",
     "asks_a_detail",
+    "best_detail",
+    "clearly_better",
     "names_any",
 ]
 
@@ -51,6 +53,10 @@ _ERROR = re.compile(
 _ABSENT_TEST = re.compile(
     r"\bis\s+(?:not\s+)?None\b|[!=]==?\s*(?:None|nil|null|undefined)\b|"
     r"\.(?:is_none|is_empty|isEmpty)\(\)|\bnot\s+\w+\s*(?::|$)|\bnot\s+in\b|"
+    # a negated value alone: `if (!resolved) {`, `if !found {`; not a predicate (`!isNative`)
+    # nor Go's `!ok` (no such key: a name unknown, not a value missing)
+    r"\bif\s*\(\s*!\s*(?!ok\b|(?:is|has|should|can|did|was|allow|enable)[A-Z_])[\w.]+\s*\)|"
+    r"\bif\s+!\s*(?!ok\b|(?:is|has|should|can|did|was|allow|enable)[A-Z_])[\w.]+\s*\{|"
     r"!\s*[\w.]+\.(?:has|contains|includes|Contains\w*|Has\w*)\(|"
     # equal to an empty string (Enter pressed alone) or a Go zero value (`statusCode == 0`:
     # none was given, the default follows); `!= ""` tests for a value
@@ -133,6 +139,8 @@ def _shape_score(line: str, facets: QuestionFacets) -> float:
     score = 0.0
     if "otherwise" in facets.details and _OTHERWISE.search(line):
         score += 3.0
+    elif "otherwise" in facets.details and _CONDITION.search(line) and _ABSENT_TEST.search(line):
+        score += 1.5  # "not found": the branch for a lookup that found nothing
     elif "excess" in facets.details and _OTHERWISE.search(line):
         score += 1.5  # past the listed ones, unless a line names what there is too much of
     if "missing" in facets.details and _GUARD.search(line):
@@ -324,6 +332,61 @@ def _body_start(lines: list[str]) -> int:
                 continue
             return k + 1
     return 1
+
+
+Definition = Callable[[Hit], DefinitionRow | None]
+"""The definition row of a hit (the graph's reader looks it up)."""
+_FOUND = 6  # functions further down retrieval's list weighed for a follow-up's lines
+_CLEARLY_BETTER = 4.0  # what they must answer better by: two more words of the question
+
+
+def _span_score(hit: Hit, facets: QuestionFacets, definition: Definition) -> float:
+    row = definition(hit)
+    span = answering_lines(row, facets) if row is not None else None
+    return span.score if span is not None else 0.0
+
+
+def best_detail(
+    defs: Sequence[Hit],
+    facets: QuestionFacets,
+    definition: Definition,
+    weigh: int = 0,
+    *,
+    keep: bool = False,
+) -> list[Hit]:
+    """The topic the previous answer led with (``defs[0]``) or a definition retrieval found
+    for the follow-up (the first ``weigh`` are weighed), whichever has the lines that answer
+    it best (the topic on a tie): the topic was the previous answer's, not the user's.
+    ``keep``: ``defs[0]`` stays first unless another has better lines (its callees are
+    weighed so, all of them)."""
+    ordered = disjoint_hits(defs)
+    if not ordered:
+        return []
+    best = 0 if keep or len(ordered) < 2 else 1  # no lines: what retrieval found
+    best_score = 0.0
+    for n, hit in enumerate(ordered if keep else ordered[:weigh]):
+        score = _span_score(hit, facets, definition)
+        if score > best_score:
+            best, best_score = n, score
+    return [ordered[best], *(h for n, h in enumerate(ordered) if n != best)]
+
+
+def clearly_better(
+    defs: list[Hit], found: Sequence[Hit], facets: QuestionFacets, definition: Definition
+) -> list[Hit]:
+    """``defs`` (:func:`best_detail`'s order), or one of the next functions retrieval ``found``
+    for the follow-up first when its lines answer it clearly better than the first's: the
+    topic the previous answer led with may not be the code the conversation is about, and the
+    follow-up's own words find it ("and if the decryption tool cannot be found?")."""
+    if not defs:
+        return defs
+    taken = [(h.path, h.start_line, h.end_line) for h in defs]
+    others = [h for h in disjoint_hits(found) if not overlaps(h, taken)][:_FOUND]
+    least = _span_score(defs[0], facets, definition) + _CLEARLY_BETTER
+    scored = [(_span_score(h, facets, definition), -n) for n, h in enumerate(others)]
+    if not scored or max(scored)[0] < least:
+        return defs
+    return [others[-max(scored)[1]], *defs]
 
 
 def asks_a_detail(

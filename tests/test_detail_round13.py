@@ -1,0 +1,174 @@
+"""Follow-ups and how-questions from the thirteenth round's blind batch, one class each.
+
+"Before the search on disk begins, for example …" asks for no usage section: "for" keeps to
+the word before it. "What if the tool cannot be found?" asks for the branch of a missing
+value, which JavaScript writes `if (!resolved) {`. And a follow-up may be about code the
+previous answer did not lead with: a function further down the follow-up's own retrieval
+answers when its lines answer clearly better than the topic's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from answer_fixture import code_hit, method_row
+from ragstrata.answer.graphs.detail import answering_lines, clearly_better
+from ragstrata.core.evidence import Hit
+from ragstrata.core.rows import DefinitionRow
+from ragstrata.query.facets import read_facets
+
+
+@pytest.mark.parametrize(
+    ("question", "ask"),
+    [
+        (
+            "How is a pattern split into a starting directory and a list of sub-patterns "
+            "before the search on disk begins, for example for an absolute path?",
+            "how",
+        ),
+        (
+            "Как шаблон делится на начальный каталог и список подшаблонов перед поиском на "
+            "диске, например для абсолютного пути?",
+            "how",
+        ),
+        ("How do I search for files by extension?", None),
+    ],
+)
+def test_for_keeps_to_the_word_before_it(question: str, ask: str | None) -> None:
+    facets = read_facets(question)
+    if ask is None:  # a real "search for": the usage section answers how to do it
+        assert "usage" in facets.topics, facets.topics
+        assert not facets.how
+    else:
+        assert "usage" not in facets.topics, facets.topics
+        assert ask in facets.asks, facets.asks
+
+
+SECURE = """\
+function runSecure (options, command) {
+  const resolved = resolveTool()
+  if (!resolved) {
+    console.error('install the decryption tool first')
+    process.exitCode = 1
+    return
+  }
+
+  const child = spawn(resolved.command, resolved.args.concat(command))
+  child.on('exit', function (code) {
+    if (code !== 0) console.error('the decryption tool failed: ' + code)
+    process.exitCode = code
+  })
+}"""
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What happens if that decryption tool cannot be found at all?",
+        "А что будет, если инструмент расшифровки не установлен?",
+    ],
+)
+def test_a_negated_value_is_the_branch_of_a_missing_one(question: str) -> None:
+    facets = read_facets(question)
+    assert "missing" in facets.details, facets.details
+    facets = replace(facets, terms=("decryption", "tool"))
+    span = answering_lines(method_row("cli.runSecure", "cli.js", "javascript", SECURE), facets)
+    assert span is not None and (span.start_line, span.end_line) == (3, 7), span
+
+
+def test_a_negated_predicate_is_no_missing_value() -> None:
+    text = """\
+function onerror (err) {
+  const isNativeError = err instanceof Error
+  if (!isNativeError) err = new Error(format('non-error thrown: %j', err))
+  let statusCode = err.status || err.statusCode
+  // default to 500
+  if (typeof statusCode !== 'number' || !statuses.message[statusCode]) statusCode = 500
+  this.status = statusCode
+}"""
+    for question in (
+        "and which status code is used if the error has none?",
+        "а какой код статуса будет, если у ошибки его нет?",
+    ):
+        facets = replace(read_facets(question), terms=("status", "code", "error"))
+        span = answering_lines(
+            method_row("context.onerror", "lib/context.js", "javascript", text), facets
+        )
+        # `!isNativeError` tests a flag, not whether a value is there: the default answers
+        assert span is not None and span.start_line == 6, (question, span)
+
+
+STARTER = """\
+function startTool (command) {
+  const child = spawn('dotenvx', ['run', '--'].concat(command), { stdio: 'inherit' })
+  child.on('exit', function (code) {
+    process.exitCode = code
+  })
+  return child
+}"""
+
+LOADER = """\
+function loadAll (paths, encoding) {
+  const parsed = {}
+  const failures = []
+  for (const path of paths) {
+    let content
+    try {
+      content = readFileSync(path, { encoding })
+    } catch (err) {
+      failures.push({ path, error: err.message })
+      continue
+    }
+    Object.assign(parsed, parseLines(content))
+  }
+  return { parsed, failures }
+}"""
+
+PARSER = """\
+function parseLines (content) {
+  const out = {}
+  for (const line of content.split('\\n')) {
+    const [key, value] = line.split('=')
+    if (key) out[key.trim()] = (value || '').trim()
+  }
+  return out
+}"""
+
+
+def _hits() -> tuple[list[Hit], dict[str, DefinitionRow]]:
+    texts = {"cli.startTool": STARTER, "cli.parseLines": PARSER, "cli.loadAll": LOADER}
+    rows = {s: method_row(s, f"{s}.js", "javascript", t) for s, t in texts.items()}
+    hits = [code_hit(s, f"{s}.js", t) for s, t in texts.items()]
+    return hits, rows
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "And what happens if reading one of the files fails?",
+        "А что будет, если один из файлов не удалось прочитать?",
+    ],
+)
+def test_a_function_retrieval_found_answers_when_its_lines_answer_clearly_better(
+    question: str,
+) -> None:
+    hits, rows = _hits()
+    facets = replace(read_facets(question), terms=("file", "read", "fail", "error"))
+    order = clearly_better([hits[0]], hits[1:], facets, lambda h: rows[h.symbol or ""])
+    assert order[0].symbol == "cli.loadAll", [h.symbol for h in order]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "And what exit code is set when the child process exits?",
+        "А какой код выхода ставится, когда дочерний процесс завершается?",
+    ],
+)
+def test_the_topic_stays_when_its_own_lines_answer(question: str) -> None:
+    hits, rows = _hits()
+    facets = replace(read_facets(question), terms=("exit", "code", "child", "process"))
+    order = clearly_better([hits[0]], hits[1:], facets, lambda h: rows[h.symbol or ""])
+    assert order[0].symbol == "cli.startTool", [h.symbol for h in order]
