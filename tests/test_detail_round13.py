@@ -1,9 +1,11 @@
-"""Follow-ups and how-questions from the thirteenth round's blind batch, one class each.
+"""Follow-ups and how-questions from the thirteenth round's blind batches, one class each.
 
 "Before the search on disk begins, for example …" asks for no usage section: "for" keeps to
-the word before it. "What if the tool cannot be found?" asks for the branch of a missing
-value, which JavaScript writes `if (!resolved) {`. And a follow-up may be about code the
-previous answer did not lead with: a function further down the follow-up's own retrieval
+the word before it. «Где и как …» asks how, and «… и когда вызывается обработчик» in a
+how-question asks when the code calls it, not who does. "What if the tool cannot be found?"
+asks for the branch of a missing value, which JavaScript writes `if (!resolved) {`. A
+backslash named in words matches the escaped literal `'\\'`. And a follow-up may be about code
+the previous answer did not lead with: a function further down the follow-up's own retrieval
 answers when its lines answer clearly better than the topic's.
 """
 
@@ -44,6 +46,61 @@ def test_for_keeps_to_the_word_before_it(question: str, ask: str | None) -> None
     else:
         assert "usage" not in facets.topics, facets.topics
         assert ask in facets.asks, facets.asks
+
+
+@pytest.mark.parametrize(
+    ("question", "asks"),
+    [
+        (
+            "Как minimist определяет, что опция неизвестна, и когда вызывается пользовательский "
+            "обработчик неизвестных опций?",
+            {"how"},
+        ),
+        (
+            "How does minimist decide that an option is unknown, and when is the user's handler "
+            "for unknown options called?",
+            {"how"},
+        ),
+        ("Где и как csrf хранит секретный токен между запросами?", {"how"}),
+        ("Where and how does csrf keep the secret token between requests?", {"how"}),
+        ("Где вызывается parse?", {"callers"}),
+        ("Who calls parse?", {"callers"}),
+    ],
+)
+def test_a_how_question_joined_or_timed_asks_how(question: str, asks: set[str]) -> None:
+    facets = read_facets(question)
+    assert facets.asks == asks, facets.asks
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "and what if the dot in the section name is escaped with a backslash?",
+        "а если точка в имени секции экранирована обратным слешем?",
+    ],
+)
+def test_a_backslash_named_in_words_matches_the_escaped_literal(question: str) -> None:
+    text = """\
+function splitSections (str, separator) {
+  let lastMatchIndex = 0
+  const sections = []
+  do {
+    nextIndex = str.indexOf(separator, lastMatchIndex)
+    if (nextIndex !== -1) {
+      lastMatchIndex = nextIndex + separator.length
+      if (nextIndex > 0 && str[nextIndex - 1] === '\\\\') {
+        continue
+      }
+      sections.push(str.slice(lastSeparatorIndex, nextIndex))
+    }
+  } while (nextIndex !== -1)
+  return sections
+}"""
+    facets = replace(read_facets(question), terms=("dot", "backslash", "escape"))
+    span = answering_lines(
+        method_row("ini.splitSections", "lib/ini.js", "javascript", text), facets
+    )
+    assert span is not None and span.start_line == 8, span
 
 
 SECURE = """\

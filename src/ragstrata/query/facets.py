@@ -132,19 +132,21 @@ def read_facets(question: str, tests_only: bool = False) -> QuestionFacets:
     """The facets of ``question`` (``tests_only``: the plan keeps only tests)."""
     toks = query_tokens(question)
     prose = query_tokens(question, code_spans(question))  # a `test` in code asks for no tests
-    found = [
-        p
-        for p, first, _ in _asks().find(prose)
-        if not _relative(question, prose, first) and not _object_noun(prose, p.words, first)
-    ]
-    asks = {ASKS[p.label] for p in found}
-    if tests_only:
-        asks.add("tests")
     # a follow-up may open with a conjunction: «а как сравниваются …», "and how is …"; a
     # question may open with a clause: "When a peer asks for a value, how is it handled?"
     opening = toks[1:] if len(toks) > 1 and toks[0].text.lower() in _CONJUNCTIONS else toks
     opening = _clause_after(question, toks) or opening
     opens_how = bool(opening) and opening[0].text.lower() in _leading_how()
+    found = [
+        p
+        for p, first, _ in _asks().find(prose)
+        if not _relative(question, prose, first)
+        and not _object_noun(prose, p.words, first)
+        and not (opens_how and ASKS[p.label] == "callers" and _timed(prose, first))
+    ]
+    asks = {ASKS[p.label] for p in found}
+    if tests_only:
+        asks.add("tests")
     said = _without_asides(toks)  # "for example" gives an example, it asks for none
     defaults = [p for p in found if ASKS[p.label] == "configure"]
     asks_amount = len(opening) > 1 and fold(opening[1].text) in _AMOUNT_AFTER_HOW
@@ -231,11 +233,32 @@ def _object_noun(toks: Sequence[QTok], words: Sequence[object], n: int) -> bool:
     )
 
 
+_WHEN = frozenset({"когда", "when"})
+# question words a how-word may join at the opening: «Где и как хранится …», "Where and how …"
+_JOINED_WH = frozenset(
+    {"где", "когда", "зачем", "почему", "откуда", "where", "when", "why", "what"}
+)
+
+
+def _timed(toks: Sequence[QTok], n: int) -> bool:
+    """True when the cue at token ``n`` follows «когда» / "when": in a how-question, «когда
+    вызывается обработчик» asks when the code calls it, not who does."""
+    return n > 0 and toks[n - 1].text.lower() in _WHEN
+
+
 def _clause_after(question: str, toks: list[QTok]) -> list[QTok]:
     """The tokens from a how-word that opens the question's second clause ("When X, how is
-    Y handled?", «Если X, как Y?»), when the first clause opens with no how-word."""
+    Y handled?", «Если X, как Y?»), or joins the opening question word («Где и как …»), when
+    the first clause opens with no how-word."""
     if not toks or toks[0].text.lower() in _leading_how():
         return []
+    if (
+        len(toks) > 2
+        and toks[0].text.lower() in _JOINED_WH
+        and toks[1].text.lower() in ("и", "and")
+        and toks[2].text.lower() in _leading_how()
+    ):
+        return toks[2:]
     for n, tok in enumerate(toks[1:], 1):
         if tok.text.lower() in _leading_how() and question[: tok.start].rstrip().endswith(","):
             return toks[n:]

@@ -63,6 +63,8 @@ _PUNCTUATION = {
     ",": "comm",
     "/": "slas",
     "\\": "back",
+    "\\\\": "back",  # as an escaped literal writes it: `'\\'`
+    "$": "doll",
     ".": "dot",
     "-": "hyph",
     "+": "plus",
