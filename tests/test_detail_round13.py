@@ -11,15 +11,19 @@ answers when its lines answer clearly better than the topic's.
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import replace
 
 import pytest
 
 from answer_fixture import code_hit, method_row
 from ragstrata.answer.graphs.detail import answering_lines, clearly_better
+from ragstrata.answer.graphs.doing import doing_rank
+from ragstrata.answer.graphs.ranking import _nested_worker
+from ragstrata.answer.graphs.words import stem_groups
 from ragstrata.core.evidence import Hit
 from ragstrata.core.rows import DefinitionRow
-from ragstrata.query.facets import read_facets
+from ragstrata.query.facets import concepts_of, read_facets
 
 
 @pytest.mark.parametrize(
@@ -229,3 +233,102 @@ def test_the_topic_stays_when_its_own_lines_answer(question: str) -> None:
     facets = replace(read_facets(question), terms=("exit", "code", "child", "process"))
     order = clearly_better([hits[0]], hits[1:], facets, lambda h: rows[h.symbol or ""])
     assert order[0].symbol == "cli.startTool", [h.symbol for h in order]
+
+
+ARGS_FILES = {
+    "package.json": '{"name": "argparse-lite", "version": "1.0.0"}\n',
+    "index.js": """\
+        'use strict';
+
+        module.exports = function (args, opts) {
+          if (!opts) { opts = {}; }
+          var flags = { bools: {}, strings: {}, unknownFn: null };
+          var argv = { _: [] };
+
+          function setKey(obj, keys, value) {
+            var o = obj;
+            for (var i = 0; i < keys.length - 1; i++) {
+              var key = keys[i];
+              if (o[key] === undefined) { o[key] = {}; }
+              o = o[key];
+            }
+            var lastKey = keys[keys.length - 1];
+            if (o[lastKey] === undefined || flags.bools[lastKey]) {
+              o[lastKey] = value;
+            } else if (Array.isArray(o[lastKey])) {
+              o[lastKey].push(value);
+            } else {
+              o[lastKey] = [o[lastKey], value];
+            }
+          }
+
+          function setArg(key, val) {
+            var value = !flags.strings[key] && Number(val) ? Number(val) : val;
+            setKey(argv, key.split('.'), value);
+          }
+
+          for (var i = 0; i < args.length; i++) {
+            var arg = args[i];
+            if (/^--.+=/.test(arg)) {
+              var m = arg.match(/^--([^=]+)=([\\s\\S]*)$/);
+              setArg(m[1], m[2]);
+            } else if (/^--.+/.test(arg)) {
+              setArg(arg.slice(2), args[i + 1]);
+              i++;
+            } else {
+              argv._.push(arg);
+            }
+          }
+          return argv;
+        };
+        """,
+}
+
+
+@pytest.mark.parametrize(
+    ("question", "terms"),
+    [
+        (
+            "How does it handle an option passed several times: does the last value win or are "
+            "the values collected into a list?",
+            ("option", "several", "last", "value", "win", "collect", "list"),
+        ),
+        (
+            "Как обрабатывается опция, переданная несколько раз: побеждает последнее значение "
+            "или значения собираются в список?",
+            ("option", "several", "last", "value", "win", "collect", "list"),
+        ),
+    ],
+)
+def test_a_function_nested_in_the_lead_leads_when_the_words_are_its(
+    question: str, terms: tuple[str, ...]
+) -> None:
+    lines = textwrap.dedent(ARGS_FILES["index.js"]).splitlines()
+
+    def hit(symbol: str, start: int, end: int) -> Hit:
+        text = "\n".join(lines[start - 1 : end])
+        return replace(code_hit(symbol, "index.js", text), start_line=start, end_line=end)
+
+    container = hit("index.index", 3, 43)
+    set_arg = hit("index.index.setArg", 25, 28)
+    set_key = hit("index.index.setKey", 8, 23)
+    groups = stem_groups(concepts_of(question, terms))
+    order = _nested_worker([container, set_arg, set_key], groups)
+    assert order[0] is set_key, [h.symbol for h in order]
+    # the container's own lines saying the words keep it first
+    assert _nested_worker([container, set_arg], groups)[0] is container
+
+
+@pytest.mark.parametrize(
+    ("wrapper", "callee", "rank"),
+    [
+        ("hamming", "generic_hamming", 0),
+        ("Parse", "doParse", 0),
+        ("remove_entry", "swap_remove_entry", 1),  # a variant of it, no implementation
+    ],
+)
+def test_a_wrapper_of_its_implementation_is_no_accessor(
+    wrapper: str, callee: str, rank: int
+) -> None:
+    text = f"pub fn {wrapper}(a: &str) -> usize {{\n    {callee}(a.chars())\n}}"
+    assert doing_rank(code_hit(f"crate::{wrapper}", "src/lib.rs", text)) == (False, rank)

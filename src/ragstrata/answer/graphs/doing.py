@@ -84,7 +84,7 @@ def _callable_object(hit: Hit) -> bool:
 def _delegates(hit: Hit) -> bool:
     """True for a short public face of its own implementation (``ParseLevel`` returning
     ``parseLevel(…)``, ``parse`` calling ``_parse`` or ``parse_impl``, ``insert`` calling
-    ``insert_full``): a wrapper, no accessor."""
+    ``insert_full``, ``hamming`` calling ``generic_hamming``): a wrapper, no accessor."""
     own = last_name(hit.symbol or "")
     name = own.lower().strip("_")
     if not name:
@@ -97,7 +97,17 @@ def _delegates(hit: Hit) -> bool:
             return True
         if called.startswith(own) and _EXTENDS.match(called[len(own) :]):
             return True
+        # a word saying "its implementation" before it: `hamming` -> `generic_hamming`,
+        # `parse` -> `doParse` (not a variant of it: `remove_entry` -> `swap_remove_entry`)
+        if _IMPLEMENTING.fullmatch(called) and called.lower().endswith(name):
+            return True
     return False
+
+
+_IMPLEMENTING = re.compile(
+    r"_*(?:[Gg]eneric|[Ii]nner|[Rr]aw|[Dd]o|[Ii]nternal|[Bb]ase|[Rr]eal|[Aa]ctual|[Cc]ore|"
+    r"[Ii]mpl|[Pp]rivate|[Bb]asic)(?:_|(?=[A-Z]))\w+"
+)
 
 
 # the rest of a callee's name that extends the caller's (`insert` -> `insert_full`,

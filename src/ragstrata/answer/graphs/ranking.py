@@ -131,6 +131,7 @@ def definition_hits(
             ),
         )
         head = _purer_name(_named_worker(_clear_winner(head, groups), groups), groups)
+        head = _nested_worker(head, groups)
         if _WHETHER.search(plan.query_plan.raw):
             head = _predicate_first(head, groups)
         if reader is not None:
@@ -375,3 +376,32 @@ def _names_part(word: str, part: str, words: list[str]) -> bool:
 def _joined(name: str) -> str:
     """``name`` in lower case without ``-`` and ``_``."""
     return name.lower().replace("-", "").replace("_", "")
+
+
+def _nested_worker(head: list[Hit], groups: list[set[str]]) -> list[Hit]:
+    """``head`` with a function nested in its lead first (``setKey`` inside the module's one
+    exported 250-line function, the stream handler inside the middleware factory) when that
+    function, of the same rank among the first :data:`_NAMED_WINDOW`, carries more of the
+    question's words than the lead's own lines outside every such function: those words were
+    the nested function's, the container only holds it."""
+    if not head or not groups:
+        return head
+    lead = head[0]
+    nested = [
+        h
+        for h in head[1:_NAMED_WINDOW]
+        if h.path == lead.path
+        and lead.start_line <= h.start_line <= h.end_line <= lead.end_line
+        and (h.start_line, h.end_line) != (lead.start_line, lead.end_line)
+        and doing_rank(h) == doing_rank(lead)
+    ]
+    if not nested:
+        return head
+    inner = {n for h in nested for n in range(h.start_line, h.end_line + 1)}
+    own = "\n".join(
+        line for n, line in enumerate(lead.text.splitlines(), lead.start_line) if n not in inner
+    )
+    best = max(nested, key=lambda h: (words_in(h.text, groups), -head.index(h)))
+    if words_in(best.text, groups) <= words_in(own, groups):
+        return head
+    return [best, *(h for h in head if h is not best)]
