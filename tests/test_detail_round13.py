@@ -24,6 +24,7 @@ from ragstrata.answer.graphs.words import stem_groups
 from ragstrata.core.evidence import Hit
 from ragstrata.core.rows import DefinitionRow
 from ragstrata.query.facets import concepts_of, read_facets
+from ragstrata.query.router import default_router
 
 
 @pytest.mark.parametrize(
@@ -69,9 +70,16 @@ def test_for_keeps_to_the_word_before_it(question: str, ask: str | None) -> None
         ("Where and how does csrf keep the secret token between requests?", {"how"}),
         ("Где вызывается parse?", {"callers"}),
         ("Who calls parse?", {"callers"}),
+        # which one is used is asked, not where it is
+        ("Какой предел используется по умолчанию, если его не задали?", {"configure"}),
+        ("Which limit is used by default if none is given?", {"configure"}),
+        ("Какая функция используется для сравнения строк?", set()),
+        ("Which function is used to compare strings?", set()),
+        ("Где используется exceedsLimit?", {"callers"}),
+        ("Where is exceedsLimit used?", {"callers"}),
     ],
 )
-def test_a_how_question_joined_or_timed_asks_how(question: str, asks: set[str]) -> None:
+def test_what_a_question_asks_by_its_shape(question: str, asks: set[str]) -> None:
     facets = read_facets(question)
     assert facets.asks == asks, facets.asks
 
@@ -332,3 +340,20 @@ def test_a_wrapper_of_its_implementation_is_no_accessor(
 ) -> None:
     text = f"pub fn {wrapper}(a: &str) -> usize {{\n    {callee}(a.chars())\n}}"
     assert doing_rank(code_hit(f"crate::{wrapper}", "src/lib.rs", text)) == (False, rank)
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("Как strsim повышает оценку похожести двух строк?", {"boost", "similarity"}),
+        ("Как собирается итоговый текст ошибки?", {"final", "error"}),
+        ("Что выдаётся, если ни одна альтернатива не подошла?", {"return", "alternative"}),
+        ("Куда ставится курсор после очистки экрана?", {"set", "cursor"}),
+        ("Как библиотека решает, где разбить строку?", {"decide", "split"}),
+    ],
+)
+def test_plain_russian_words_reach_the_code_s_vocabulary(question: str, expected: set[str]) -> None:
+    expansions = {
+        w for e in default_router().plan(question).query_plan.expansions for w in e.split()
+    }
+    assert expected <= expansions, sorted(expansions)

@@ -139,10 +139,17 @@ def read_facets(question: str, tests_only: bool = False) -> QuestionFacets:
     opens_how = bool(opening) and opening[0].text.lower() in _leading_how()
     found = [
         p
-        for p, first, _ in _asks().find(prose)
+        for p, first, last in _asks().find(prose)
         if not _relative(question, prose, first)
         and not _object_noun(prose, p.words, first)
-        and not (opens_how and ASKS[p.label] == "callers" and _timed(prose, first))
+        and not (
+            ASKS[p.label] == "callers"
+            and (
+                (opens_how and _timed(prose, first))
+                or _which_is(prose, p.text, first)
+                or _by_default(prose, last)
+            )
+        )
     ]
     asks = {ASKS[p.label] for p in found}
     if tests_only:
@@ -244,6 +251,26 @@ def _timed(toks: Sequence[QTok], n: int) -> bool:
     """True when the cue at token ``n`` follows «когда» / "when": in a how-question, «когда
     вызывается обработчик» asks when the code calls it, not who does."""
     return n > 0 and toks[n - 1].text.lower() in _WHEN
+
+
+_PASSIVE_USE = frozenset({"вызываться", "использоваться"})
+_WHICH = frozenset({"какой", "какая", "какое", "какие", "какую", "каким", "какими", "каких"})
+
+
+def _which_is(toks: Sequence[QTok], cue: str, n: int) -> bool:
+    """True for «какой X используется / вызывается» (the cue at token ``n``): which one is
+    used is asked, not where it is («какой предел используется по умолчанию?»)."""
+    return cue in _PASSIVE_USE and any(t.text.lower() in _WHICH for t in toks[:n])
+
+
+def _by_default(toks: Sequence[QTok], last: int) -> bool:
+    """True when the cue ending at token ``last`` ("used by") lends its "by" to "by default"
+    ("Which limit is used by default?" asks no uses)."""
+    return (
+        last + 1 < len(toks)
+        and toks[last].text.lower() == "by"
+        and (toks[last + 1].text.lower() == "default")
+    )
 
 
 def _clause_after(question: str, toks: list[QTok]) -> list[QTok]:
