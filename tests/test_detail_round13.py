@@ -350,9 +350,11 @@ def test_a_wrapper_of_its_implementation_is_no_accessor(
         ("Что выдаётся, если ни одна альтернатива не подошла?", {"return", "alternative"}),
         ("Куда ставится курсор после очистки экрана?", {"set", "cursor"}),
         ("Как библиотека решает, где разбить строку?", {"decide", "split"}),
+        ("Как парсер запоминает уже разобранные выражения?", {"cache", "expression"}),
+        ("How does the parser remember expressions it already parsed?", {"cache"}),
     ],
 )
-def test_plain_russian_words_reach_the_code_s_vocabulary(question: str, expected: set[str]) -> None:
+def test_plain_words_reach_the_code_s_vocabulary(question: str, expected: set[str]) -> None:
     expansions = {
         w for e in default_router().plan(question).query_plan.expansions for w in e.split()
     }
