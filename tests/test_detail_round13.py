@@ -24,7 +24,6 @@ from ragstrata.answer.graphs.words import stem_groups
 from ragstrata.core.evidence import Hit
 from ragstrata.core.rows import DefinitionRow
 from ragstrata.query.facets import concepts_of, read_facets
-from ragstrata.query.router import default_router
 
 
 @pytest.mark.parametrize(
@@ -340,22 +339,3 @@ def test_a_wrapper_of_its_implementation_is_no_accessor(
 ) -> None:
     text = f"pub fn {wrapper}(a: &str) -> usize {{\n    {callee}(a.chars())\n}}"
     assert doing_rank(code_hit(f"crate::{wrapper}", "src/lib.rs", text)) == (False, rank)
-
-
-@pytest.mark.parametrize(
-    ("question", "expected"),
-    [
-        ("Как strsim повышает оценку похожести двух строк?", {"boost", "similarity"}),
-        ("Как собирается итоговый текст ошибки?", {"final", "error"}),
-        ("Что выдаётся, если ни одна альтернатива не подошла?", {"return", "alternative"}),
-        ("Куда ставится курсор после очистки экрана?", {"set", "cursor"}),
-        ("Как библиотека решает, где разбить строку?", {"decide", "split"}),
-        ("Как парсер запоминает уже разобранные выражения?", {"cache", "expression"}),
-        ("How does the parser remember expressions it already parsed?", {"cache"}),
-    ],
-)
-def test_plain_words_reach_the_code_s_vocabulary(question: str, expected: set[str]) -> None:
-    expansions = {
-        w for e in default_router().plan(question).query_plan.expansions for w in e.split()
-    }
-    assert expected <= expansions, sorted(expansions)

@@ -5,7 +5,7 @@
 "red.on_blue"") names no method to lead with. Code that writes Russian only in its strings (a
 locale's month names) matches a Russian question by what it prints, not by what it does. "What
 if the count is negative?" is answered by the comparison with zero. And the Russian words of
-dates and keys reach the code's vocabulary.
+dates and keys (and the thirteenth round's plain words) reach the code's vocabulary.
 """
 
 from __future__ import annotations
@@ -181,9 +181,16 @@ def test_a_negative_number_is_answered_by_the_comparison_with_zero(question: str
         ("Как относительная фраза вроде «3 дня назад» становится датой?", {"relative", "ago"}),
         ("Как собирается краткая подсказка по запуску программы?", {"short", "usage"}),
         ("Что рисует полоса прогресса справа?", {"bar", "progress", "right"}),
+        ("Как strsim повышает оценку похожести двух строк?", {"boost", "similarity"}),
+        ("Как собирается итоговый текст ошибки?", {"final", "error"}),
+        ("Что выдаётся, если ни одна альтернатива не подошла?", {"return", "alternative"}),
+        ("Куда ставится курсор после очистки экрана?", {"set", "cursor"}),
+        ("Как библиотека решает, где разбить строку?", {"decide", "split"}),
+        ("Как парсер запоминает уже разобранные выражения?", {"cache", "expression"}),
+        ("How does the parser remember expressions it already parsed?", {"cache"}),
     ],
 )
-def test_date_and_key_words_reach_the_code_s_vocabulary(question: str, expected: set[str]) -> None:
+def test_plain_words_reach_the_code_s_vocabulary(question: str, expected: set[str]) -> None:
     expansions = {
         w for e in default_router().plan(question).query_plan.expansions for w in e.split()
     }

@@ -188,7 +188,9 @@ class CodeQAGraph(EvidenceGraph):
                     [*self._resolved([topic]), *own], focus, self.definition, MAX_DEFINITIONS + 1
                 )
                 # or a function further down retrieval's list whose lines answer clearly better
-                further = [h for h in evidence.hits if h.layer == "C1" and doing_rank(h) == (0, 0)]
+                further = [
+                    h for h in evidence.hits if h.layer == "C1" and doing_rank(h) == (False, 0)
+                ]
                 defs = clearly_better(weighed, further, focus, self.definition) or defs
             # the lines may be in a function it calls ("what does it do for HEAD?" answered in
             # the dispatch it hands the request to): a callee's lines answer when they are better

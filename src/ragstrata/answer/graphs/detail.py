@@ -350,21 +350,21 @@ def best_detail(
     defs: Sequence[Hit],
     facets: QuestionFacets,
     definition: Definition,
-    weigh: int = 0,
+    weigh: int | None = None,
     *,
     keep: bool = False,
 ) -> list[Hit]:
     """The topic the previous answer led with (``defs[0]``) or a definition retrieval found
-    for the follow-up (the first ``weigh`` are weighed), whichever has the lines that answer
-    it best (the topic on a tie): the topic was the previous answer's, not the user's.
-    ``keep``: ``defs[0]`` stays first unless another has better lines (its callees are
-    weighed so, all of them)."""
+    for the follow-up (the first ``weigh`` are weighed; all when None), whichever has the
+    lines that answer it best (the topic on a tie): the topic was the previous answer's, not
+    the user's. ``keep``: ``defs[0]`` stays first unless another has better lines (its
+    callees are weighed so)."""
     ordered = disjoint_hits(defs)
     if not ordered:
         return []
     best = 0 if keep or len(ordered) < 2 else 1  # no lines: what retrieval found
     best_score = 0.0
-    for n, hit in enumerate(ordered if keep else ordered[:weigh]):
+    for n, hit in enumerate(ordered[:weigh]):
         score = _span_score(hit, facets, definition)
         if score > best_score:
             best, best_score = n, score
