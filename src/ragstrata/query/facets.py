@@ -69,7 +69,7 @@ _AMOUNT_AFTER_HOW = frozenset(
 )
 DETAILS = (
     "returns", "condition", "error", "otherwise", "missing", "amount", "excess", "repeat",
-    "negative",
+    "negative", "equal",
 )  # fmt: skip
 TOPICS = ("install", "build", "usage", "overview", "parts")
 
@@ -146,6 +146,7 @@ def read_facets(question: str, tests_only: bool = False) -> QuestionFacets:
             ASKS[p.label] == "callers"
             and (
                 (opens_how and _timed(prose, first))
+                or (opens_how and _embedded(question, prose, first, opening))
                 or _which_is(prose, p.text, first)
                 or _by_default(prose, last)
             )
@@ -175,7 +176,12 @@ def read_facets(question: str, tests_only: bool = False) -> QuestionFacets:
     for phrase, _, _ in _topics().find(said):
         counts[TOPICS[phrase.label]] = counts.get(TOPICS[phrase.label], 0) + 1
     topics = tuple(sorted(counts, key=lambda t: (-counts[t], TOPICS.index(t))))
-    details = frozenset(DETAILS[p.label] for p, _, _ in _details().find(toks))
+    marks = _details().find(toks)  # "none of those" asks for the rest, not a missing value:
+    details = frozenset(  # a cue inside a longer one (no gap in it) is none of its own
+        DETAILS[p.label]
+        for p, a, b in marks
+        if not any(c <= a and b <= d < c + len(q.words) and d - c > b - a for q, c, d in marks)
+    )
     latin = [t.text.lower() for t in toks if t.text.isascii() and t.text.isalpha()]
     phrases = tuple(dict.fromkeys(pairwise(latin)))
     return QuestionFacets(
@@ -251,6 +257,25 @@ def _timed(toks: Sequence[QTok], n: int) -> bool:
     """True when the cue at token ``n`` follows «когда» / "when": in a how-question, «когда
     вызывается обработчик» asks when the code calls it, not who does."""
     return n > 0 and toks[n - 1].text.lower() in _WHEN
+
+
+_EMBEDDED_WH = frozenset({"какой", "какого", "какая", "какую", "каком", "кто", "кем", "откуда",
+                          "где", "which", "who", "where", "whether"})  # fmt: skip
+
+
+def _embedded(question: str, toks: Sequence[QTok], n: int, opening: Sequence[QTok]) -> bool:
+    """True when the cue at token ``n`` is in a clause after a comma that a question word
+    opens: «Как библиотека определяет, из какого модуля был сделан вызов?» asks how it finds
+    the caller out, not for callers («Как найти, кто вызывает parse?» does: an infinitive)."""
+    if _infinitive_asked(opening):
+        return False
+    k = n
+    while k > 0 and not question[: toks[k].start].rstrip().endswith(","):
+        k -= 1
+    if k == 0:
+        return False
+    word = toks[k + 1 if toks[k].text.lower() in _PREPOSITIONS and k + 1 < n else k].text
+    return word.lower() in _EMBEDDED_WH
 
 
 _PASSIVE_USE = frozenset({"вызываться", "использоваться"})

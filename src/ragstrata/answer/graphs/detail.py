@@ -83,6 +83,13 @@ _NEGATIVE = re.compile(r"<=?\s*0(?:\.0)?(?![\w.])|<\s*-\d|0\s*>(?!=)|\.(?:is_neg
 _MISSING_ERROR = re.compile(
     r"\b\w*(?:Missing|Required|NotFound|NoSuch|Empty)\w*(?:Error|Exception)\b"
 )
+# two names compared for equality (`oldname == newname`, `a.equals(b)`), not a name with a
+# literal or an absent value
+_EQUAL = re.compile(
+    r"\b(?!(?:None|nil|null|undefined|true|false|True|False)\b)[A-Za-z_][\w.]*(?:\(\))?\s*"
+    r"(?:===?|\bis\b(?!\s+not\b))\s*(?!(?:None|nil|null|undefined|true|false|True|False)\b)"
+    r"[A-Za-z_][\w.]*(?!\s*\()|\.(?:equals|Equal|eq)\(|\bEqual\("
+)
 _OTHERWISE = re.compile(r"^\s*(?:\}\s*)?(?:else\b(?!\s*if)|default\s*:|_\s*=>|otherwise\b)")
 _GUARD = re.compile(r"\b(?:return|raise|throw|halt|abort)\b.*\b(?:if|unless)\b|\b(?:unless)\b")
 _COMMENT = re.compile(r"^\s*(?:#|//|/\*|\*|--|\"\"\"|''')")
@@ -158,6 +165,8 @@ def _shape_score(line: str, facets: QuestionFacets) -> float:
     if "amount" in facets.details and _AMOUNT.search(line):
         score += 3.0
     if "negative" in facets.details and _NEGATIVE.search(line):
+        score += 3.0
+    if "equal" in facets.details and _CONDITION.search(line) and _EQUAL.search(line):
         score += 3.0
     return score
 
@@ -317,7 +326,7 @@ def _comment_above(lines: list[str], k: int, body: int) -> set[str]:
 
 
 _COMMENT_ABOVE = 3
-_COMMENT_WORD = 0.5  # a word the comment above says: it breaks ties, a word of the code counts 2
+_COMMENT_WORD = 1.0  # a word the comment above says: half of what a word of the code counts
 
 
 def _body_start(lines: list[str]) -> int:
