@@ -7,6 +7,9 @@ the comma is the object of the how («Как найти, кто вызывает
 (`if oldname == newname {`). "None of those" asks for what no branch handled, not for a
 missing value: a cue inside a longer one of another detail is none of its own. And the comment
 above a line, which says in words what it does, counts half of what its code's words count.
+A method that hands its work to the package's function of the same name (Go's
+`func (a Afero) TempFile(…) { return TempFile(a.Fs, …) }`) is a wrapper, no accessor: the
+function doing the work leads a how-answer through it.
 """
 
 from __future__ import annotations
@@ -15,8 +18,9 @@ from dataclasses import replace
 
 import pytest
 
-from answer_fixture import method_row
+from answer_fixture import code_hit, method_row
 from ragstrata.answer.graphs.detail import answering_lines
+from ragstrata.answer.graphs.doing import doing_rank
 from ragstrata.query.facets import read_facets
 
 
@@ -141,3 +145,31 @@ def test_the_comment_above_says_what_the_lines_do(question: str) -> None:
         method_row("bytes.shallow_clone_vec", "src/bytes.rs", "rust", PROMOTE), facets
     )
     assert span is not None and 9 <= span.start_line <= 12 and span.end_line <= 15, span
+
+
+@pytest.mark.parametrize(
+    ("symbol", "path", "text", "rank"),
+    [
+        (
+            "afero.Afero.TempFile",
+            "ioutil.go",
+            "func (a Afero) TempFile(dir, pattern string) (File, error) {\n"
+            "\treturn TempFile(a.Fs, dir, pattern)\n}",
+            0,
+        ),
+        (
+            "pkg.Reader.read",
+            "pkg/reader.py",
+            "def read(self, n):\n    return read(self.fd, n)\n",
+            0,
+        ),
+        # the method calling itself through its object, or reading a field: an accessor
+        ("pkg.Reader.read", "pkg/reader.py", "def read(self, n):\n    return self.read(n)\n", 1),
+        ("lib.Cache.get", "lib/cache.js", "get (key) {\n  return this.get(key)\n}", 1),
+        ("afero.Afero.Name", "afero.go", "func (a Afero) Name() string {\n\treturn a.name\n}", 1),
+    ],
+)
+def test_a_method_handing_its_work_to_the_function_of_its_name_is_a_wrapper(
+    symbol: str, path: str, text: str, rank: int
+) -> None:
+    assert doing_rank(code_hit(symbol, path, text, kind="method")) == (False, rank)

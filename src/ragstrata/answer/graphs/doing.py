@@ -90,7 +90,10 @@ def _delegates(hit: Hit) -> bool:
     if not name:
         return False
     inner = {name, f"{name}impl", f"do{name}", f"{name}internal"}
-    for called in _CALLED.findall(body_text(hit.text)):
+    body = body_text(hit.text)
+    if hit.kind == "method" and re.search(rf"(?<![\w.:>$]){re.escape(own)}\s*\(", body):
+        return True  # `func (a Afero) TempFile(…)` returning the package's `TempFile(…)`
+    for called in _CALLED.findall(body):
         if called == own:
             continue
         if called.lower().replace("_", "") in inner:
