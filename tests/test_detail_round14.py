@@ -10,6 +10,11 @@ above a line, which says in words what it does, counts half of what its code's w
 A method that hands its work to the package's function of the same name (Go's
 `func (a Afero) TempFile(…) { return TempFile(a.Fs, …) }`) is a wrapper, no accessor: the
 function doing the work leads a how-answer through it.
+"What if it is not a string?", «не отображение, а строку» ask for the test of the value's type
+(`isinstance`, `typeof`, `isObject(…)`) and the error it raises; «не получить огромный массив»
+asks for none (a type cue with a gap is no cue). "What if an error occurs?" is answered by the
+`catch` / `except` branch. A size made as a multiple (`bufflen := largest * 4`) is an amount,
+`MaxInterval` says "maximum", and `", "` writes a comma as `","` does.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ import pytest
 from answer_fixture import code_hit, method_row
 from ragstrata.answer.graphs.detail import answering_lines
 from ragstrata.answer.graphs.doing import doing_rank
+from ragstrata.answer.graphs.words import line_stems
 from ragstrata.query.facets import read_facets
 
 
@@ -173,3 +179,140 @@ def test_a_method_handing_its_work_to_the_function_of_its_name_is_a_wrapper(
     symbol: str, path: str, text: str, rank: int
 ) -> None:
     assert doing_rank(code_hit(symbol, path, text, kind="method")) == (False, rank)
+
+
+MERGE = """\
+function mergeMappings(state, destination, source, overridableKeys) {
+  var sourceKeys, key, index, quantity;
+
+  if (!common.isObject(source)) {
+    throwError(state, 'cannot merge mappings; the provided source object is unacceptable');
+  }
+
+  sourceKeys = Object.keys(source);
+  for (index = 0, quantity = sourceKeys.length; index < quantity; index += 1) {
+    key = sourceKeys[index];
+    if (!_hasOwnProperty.call(destination, key)) {
+      setProperty(destination, key, source[key]);
+      overridableKeys[key] = true;
+    }
+  }
+}"""
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "And what happens if the source to merge is not an object but a plain string or number?",
+        "А что будет, если источник для слияния не объект, а обычная строка или число?",
+    ],
+)
+def test_a_value_of_another_type_is_answered_by_the_test_of_its_type(question: str) -> None:
+    facets = read_facets(question)
+    assert "wrongtype" in facets.details, facets.details
+    facets = replace(facets, terms=("source", "merge", "plain", "string", "number"))
+    span = answering_lines(
+        method_row("loader.mergeMappings", "lib/loader.js", "javascript", MERGE), facets
+    )
+    assert span is not None and (span.start_line, span.end_line) == (4, 6), span
+
+
+def test_a_type_cue_with_a_gap_is_no_cue() -> None:
+    question = "Как ограничивается размер диапазона, чтобы не получить огромный массив?"
+    assert "wrongtype" not in read_facets(question).details
+
+
+DECODE = """\
+function decode(str) {
+  if (str.indexOf('%') === -1) {
+    return str;
+  }
+  try {
+    return decodeURIComponent(str);
+  } catch (e) {
+    return str;
+  }
+}"""
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "and what if an error occurs while decoding?",
+        "а что если при декодировании возникает ошибка?",
+    ],
+)
+def test_an_error_is_answered_by_the_branch_it_takes(question: str) -> None:
+    facets = replace(read_facets(question), terms=("error", "decoding", "decode"))
+    span = answering_lines(
+        method_row("cookie.decode", "src/index.js", "javascript", DECODE), facets
+    )
+    assert span is not None and span.start_line == 7, span
+
+
+SCAN = """\
+func readerContainsAny(r io.Reader, subslices ...[]byte) bool {
+	if r == nil || len(subslices) == 0 {
+		return false
+	}
+	largestSlice := 0
+	for _, sl := range subslices {
+		if len(sl) > largestSlice {
+			largestSlice = len(sl)
+		}
+	}
+	bufflen := largestSlice * 4
+	halflen := bufflen / 2
+	buff := make([]byte, bufflen)
+	for {
+		n, err := io.ReadAtLeast(r, buff[:halflen], halflen)
+		if err != nil {
+			return false
+		}
+	}
+}"""
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["How large is the read buffer it uses while scanning?", "Какого размера буфер для чтения?"],
+)
+def test_a_size_made_as_a_multiple_is_an_amount(question: str) -> None:
+    facets = read_facets(question)
+    assert "amount" in facets.details, facets.details
+    facets = replace(facets, terms=("large", "read", "buffer", "size", "scanning"))
+    span = answering_lines(method_row("afero.readerContainsAny", "util.go", "go", SCAN), facets)
+    assert span is not None and span.start_line == 11, span
+
+
+BACKOFF = """\
+func (b *ExponentialBackOff) incrementCurrentInterval() {
+	// Check for overflow, if overflow is detected set the current interval to the max interval.
+	if float64(b.currentInterval) >= float64(b.MaxInterval)/b.Multiplier {
+		b.currentInterval = b.MaxInterval
+	} else {
+		b.currentInterval = time.Duration(float64(b.currentInterval) * b.Multiplier)
+	}
+}"""
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "and what if the interval grows past the maximum?",
+        "а если интервал вырастет больше максимума?",
+    ],
+)
+def test_max_in_a_name_says_maximum(question: str) -> None:
+    facets = replace(read_facets(question), terms=("interval", "grows", "past", "maximum"))
+    row = method_row(
+        "backoff.ExponentialBackOff.incrementCurrentInterval", "exponential.go", "go", BACKOFF
+    )
+    span = answering_lines(row, facets)
+    assert span is not None and span.start_line == 3, span
+
+
+def test_a_punctuation_literal_with_a_space_names_its_character() -> None:
+    assert "comm" in line_stems('s := strings.Index(fwd, ", ")')
+    assert "colo" in line_stems("parts = line.split(': ')")
+    assert "comm" not in line_stems('name := "a, b"')

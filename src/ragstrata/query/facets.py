@@ -18,6 +18,12 @@ from itertools import pairwise
 from typing import Any
 
 from ragstrata.core.question import QuestionFacets
+from ragstrata.query.call_cues import (
+    asks_no_callers,
+    infinitive_asked,
+    object_noun,
+    relative_clause,
+)
 from ragstrata.query.en_phrases import paraphrase_hits
 from ragstrata.query.kinds import _lexicon as kinds_lexicon
 from ragstrata.query.kinds import question_kinds
@@ -32,11 +38,10 @@ from ragstrata.query.lexicon import (
 from ragstrata.query.models import AnchorType, ConversationMode, RouterPlan, TestPolicy
 from ragstrata.query.plan_fields import ANSWER_TOPIC
 from ragstrata.query.terms import default_expander
-from ragstrata.text.morph import dictionary_pos, fold, lemmatize
+from ragstrata.text.morph import fold, lemmatize
 from ragstrata.text.stopwords import is_stopword
 from ragstrata.text.tokens import (
     Token,
-    has_cyrillic,
     identifier_parts,
     latin_halves,
     tokenize,
@@ -69,7 +74,7 @@ _AMOUNT_AFTER_HOW = frozenset(
 )
 DETAILS = (
     "returns", "condition", "error", "otherwise", "missing", "amount", "excess", "repeat",
-    "negative", "equal",
+    "negative", "equal", "wrongtype",
 )  # fmt: skip
 TOPICS = ("install", "build", "usage", "overview", "parts")
 
@@ -140,16 +145,11 @@ def read_facets(question: str, tests_only: bool = False) -> QuestionFacets:
     found = [
         p
         for p, first, last in _asks().find(prose)
-        if not _relative(question, prose, first)
-        and not _object_noun(prose, p.words, first)
+        if not relative_clause(question, prose, first)
+        and not object_noun(prose, p.words, first)
         and not (
             ASKS[p.label] == "callers"
-            and (
-                (opens_how and _timed(prose, first))
-                or (opens_how and _embedded(question, prose, first, opening))
-                or _which_is(prose, p.text, first)
-                or _by_default(prose, last)
-            )
+            and asks_no_callers(question, prose, (p.text, first, last), opening, opens_how)
         )
     ]
     asks = {ASKS[p.label] for p in found}
@@ -171,17 +171,13 @@ def read_facets(question: str, tests_only: bool = False) -> QuestionFacets:
         # a topic word after a finite verb («Как log не даёт установить логгер?») is no topic
         # «Как в sinatra описать маршрут …?» asks how to do it (an infinitive), «Как fd
         # разбирает …» how it works, as "How are errors turned into …" does
-        asks.add("howto" if _infinitive_asked(opening) else "how")
+        asks.add("howto" if infinitive_asked(opening) else "how")
     counts: dict[str, int] = {}
     for phrase, _, _ in _topics().find(said):
         counts[TOPICS[phrase.label]] = counts.get(TOPICS[phrase.label], 0) + 1
     topics = tuple(sorted(counts, key=lambda t: (-counts[t], TOPICS.index(t))))
-    marks = _details().find(toks)  # "none of those" asks for the rest, not a missing value:
-    details = frozenset(  # a cue inside a longer one (no gap in it) is none of its own
-        DETAILS[p.label]
-        for p, a, b in marks
-        if not any(c <= a and b <= d < c + len(q.words) and d - c > b - a for q, c, d in marks)
-    )
+    marks = _details().find(toks)
+    details = frozenset(DETAILS[p.label] for p, a, b in marks if _own_cue(p, a, b, marks))
     latin = [t.text.lower() for t in toks if t.text.isascii() and t.text.isalpha()]
     phrases = tuple(dict.fromkeys(pairwise(latin)))
     return QuestionFacets(
@@ -217,85 +213,18 @@ def _without_asides(toks: list[QTok]) -> list[QTok]:
     return [t for n, t in enumerate(toks) if n not in skip]
 
 
-# «из того, где лежат …», «там, где …»: a relative clause, not a question
-_DEMONSTRATIVES = frozenset(
-    {"тот", "того", "тому", "том", "тем", "та", "той", "ту", "то", "те", "тех", "там", "туда",
-     "оттуда", "место", "места", "месте"}
-)  # fmt: skip
-
-
-def _relative(question: str, toks: Sequence[QTok], n: int) -> bool:
-    """True when the cue at token ``n`` opens a relative clause: a comma, and a demonstrative
-    before it («из того, где лежат популярные ключи» asks nothing about where)."""
-    return (
-        n > 0
-        and question[: toks[n].start].rstrip().endswith(",")
-        and toks[n - 1].text.lower() in _DEMONSTRATIVES
-    )
-
-
-def _object_noun(toks: Sequence[QTok], words: Sequence[object], n: int) -> bool:
-    """True when a one-word Russian cue at token ``n`` follows a preposition: a noun the
-    sentence is about, not what it asks («превращаются в вызовы API» asks no callers;
-    «покажи вызовы parse» does)."""
-    return (
-        len(words) == 1
-        and n > 0
-        and has_cyrillic(toks[n].text)
-        and toks[n - 1].text.lower() in _PREPOSITIONS
-    )
-
-
-_WHEN = frozenset({"когда", "when"})
 # question words a how-word may join at the opening: «Где и как хранится …», "Where and how …"
 _JOINED_WH = frozenset(
     {"где", "когда", "зачем", "почему", "откуда", "where", "when", "why", "what"}
 )
 
 
-def _timed(toks: Sequence[QTok], n: int) -> bool:
-    """True when the cue at token ``n`` follows «когда» / "when": in a how-question, «когда
-    вызывается обработчик» asks when the code calls it, not who does."""
-    return n > 0 and toks[n - 1].text.lower() in _WHEN
-
-
-_EMBEDDED_WH = frozenset({"какой", "какого", "какая", "какую", "каком", "кто", "кем", "откуда",
-                          "где", "which", "who", "where", "whether"})  # fmt: skip
-
-
-def _embedded(question: str, toks: Sequence[QTok], n: int, opening: Sequence[QTok]) -> bool:
-    """True when the cue at token ``n`` is in a clause after a comma that a question word
-    opens: «Как библиотека определяет, из какого модуля был сделан вызов?» asks how it finds
-    the caller out, not for callers («Как найти, кто вызывает parse?» does: an infinitive)."""
-    if _infinitive_asked(opening):
+def _own_cue(cue: Any, a: int, b: int, marks: Sequence[Any]) -> bool:
+    """False for a detail's cue inside a longer one without a gap ("none of those" asks for
+    the rest, not a missing value), and for a type's with one («не получить … массив»)."""
+    if DETAILS[cue.label] == "wrongtype" and b - a + 1 > len(cue.words):
         return False
-    k = n
-    while k > 0 and not question[: toks[k].start].rstrip().endswith(","):
-        k -= 1
-    if k == 0:
-        return False
-    word = toks[k + 1 if toks[k].text.lower() in _PREPOSITIONS and k + 1 < n else k].text
-    return word.lower() in _EMBEDDED_WH
-
-
-_PASSIVE_USE = frozenset({"вызываться", "использоваться"})
-_WHICH = frozenset({"какой", "какая", "какое", "какие", "какую", "каким", "какими", "каких"})
-
-
-def _which_is(toks: Sequence[QTok], cue: str, n: int) -> bool:
-    """True for «какой X используется / вызывается» (the cue at token ``n``): which one is
-    used is asked, not where it is («какой предел используется по умолчанию?»)."""
-    return cue in _PASSIVE_USE and any(t.text.lower() in _WHICH for t in toks[:n])
-
-
-def _by_default(toks: Sequence[QTok], last: int) -> bool:
-    """True when the cue ending at token ``last`` ("used by") lends its "by" to "by default"
-    ("Which limit is used by default?" asks no uses)."""
-    return (
-        last + 1 < len(toks)
-        and toks[last].text.lower() == "by"
-        and (toks[last + 1].text.lower() == "default")
-    )
+    return not any(c <= a and b <= d < c + len(q.words) and d - c > b - a for q, c, d in marks)
 
 
 def _clause_after(question: str, toks: list[QTok]) -> list[QTok]:
@@ -315,25 +244,6 @@ def _clause_after(question: str, toks: list[QTok]) -> list[QTok]:
         if tok.text.lower() in _leading_how() and question[: tok.start].rstrip().endswith(","):
             return toks[n:]
     return []
-
-
-_BEFORE_VERB = frozenset({"мне", "нам", "можно", "же", "бы", "лучше", "правильно", "теперь"})
-_PREPOSITIONS = frozenset({"в", "во", "на", "с", "со", "из", "для", "при"})
-
-
-def _infinitive_asked(toks: Sequence[QTok]) -> bool:
-    """True when the verb after an opening «как» is an infinitive («как описать»), past a
-    place («в sinatra», «на gin») and particles («мне», «можно»): the Russian "how do I"."""
-    n = 1
-    while n < len(toks):
-        word = fold(toks[n].text)
-        if word in _PREPOSITIONS and n + 1 < len(toks):
-            n += 2  # «в sinatra», «в проекте»
-        elif word in _BEFORE_VERB:
-            n += 1
-        else:
-            return has_cyrillic(word) and dictionary_pos(word) == "INFN"
-    return False
 
 
 def facets_of(plan: RouterPlan) -> QuestionFacets:

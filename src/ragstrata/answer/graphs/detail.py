@@ -47,7 +47,8 @@ _RETURN = re.compile(r"\b(?:return|yield|Ok\(|Some\(|None\b|nil\b|null\b)")
 # for `null` (`if (str == null || …) {`) is
 _RETURNS_HERE = re.compile(r"\b(?:return|yield)\b|\bOk\(|\bSome\(")
 _ERROR = re.compile(
-    r"\b(?:raise|throw|panic!?|Err\(|abort|halt|error|Error|Exception|fail|bail!?)\b"
+    r"\b(?:raise|throw|panic!?|Err\(|abort|halt|error|Error|Exception|fail|bail!?)\b|"
+    r"^\s*(?:\}\s*)?(?:catch|except|rescue)\b"  # the branch an error takes
 )
 # a condition testing for an absent value: `meth is None`, `x == nil`, `!= null`, `.is_none()`
 _ABSENT_TEST = re.compile(
@@ -69,7 +70,7 @@ _PRESENCE_TEST = re.compile(
 # a bound or a count ("how many edits apart?"): a number past 0 and 1 assigned or compared
 # with (not `slice(2)`), or a `max…` / `limit` name
 _AMOUNT = re.compile(
-    r"(?:[=<>:]|\breturn)\s*(?:[2-9]|\d{2,}|\d*\.\d+)(?![\w.])|"
+    r"(?:[=<>:*]|\breturn)\s*(?:[2-9]|\d{2,}|\d*\.\d+)(?![\w.])|"
     r"(?<![\w.])(?:[2-9]|\d{2,}|\d*\.\d+)\s*[<>]|"
     r"\b(?:max|min|limit|threshold|MAX|MIN|LIMIT)(?:[A-Z_]\w*)?\b|\b[a-z]+(?:Max|Min|Limit)\w*|"
     # a size compared with its bound: `size > maxsize`, `cs > len(v.segments)`
@@ -89,6 +90,12 @@ _EQUAL = re.compile(
     r"\b(?!(?:None|nil|null|undefined|true|false|True|False)\b)[A-Za-z_][\w.]*(?:\(\))?\s*"
     r"(?:===?|\bis\b(?!\s+not\b))\s*(?!(?:None|nil|null|undefined|true|false|True|False)\b)"
     r"[A-Za-z_][\w.]*(?!\s*\()|\.(?:equals|Equal|eq)\(|\bEqual\("
+)
+# a test of a value's type, or the error for a wrong one
+_TYPE_TEST = re.compile(
+    r"\bisinstance\(|\btypeof\b|\binstanceof\b|\bTypeError\b|\.Kind\(\)|"
+    r"\bis_?(?:[A-Z]\w*)?(?:Object|String|Str|Number|Num|Array|Map|Dict|List|Int|Integer|"
+    r"Function|Func|Bool)\s*\(|\bis_(?:string|str|number|object|array|dict|list|int)\("
 )
 _OTHERWISE = re.compile(r"^\s*(?:\}\s*)?(?:else\b(?!\s*if)|default\s*:|_\s*=>|otherwise\b)")
 _GUARD = re.compile(r"\b(?:return|raise|throw|halt|abort)\b.*\b(?:if|unless)\b|\b(?:unless)\b")
@@ -167,6 +174,8 @@ def _shape_score(line: str, facets: QuestionFacets) -> float:
     if "negative" in facets.details and _NEGATIVE.search(line):
         score += 3.0
     if "equal" in facets.details and _CONDITION.search(line) and _EQUAL.search(line):
+        score += 3.0
+    if "wrongtype" in facets.details and _TYPE_TEST.search(line):
         score += 3.0
     return score
 

@@ -82,7 +82,7 @@ _PUNCTUATION = {
     "\\n": "newl",
     "\\t": "tab",
 }
-_LITERAL = re.compile(r"""(['"])(\\?.)\1""")
+_LITERAL = re.compile(r"""(['"]) ?(\\?.) ?\1""")  # `", "` writes a comma as `","` does
 
 
 # the short names code writes for a word a question spells out, as a whole name (`type(s) is
@@ -107,6 +107,10 @@ _ABBREVIATED = {
 }
 
 
+# the same inside a name: `MaxInterval` says "the maximum interval"
+_PART_ABBREVIATED = {"max": "maxi", "min": "mini"}
+
+
 def _short_names(text: str) -> set[str]:
     """The stems of the words ``text``'s whole short names stand for (``str`` -> ``stri``)."""
     return {_ABBREVIATED[w] for w in _IDENTIFIER.findall(text.lower()) if w in _ABBREVIATED}
@@ -117,6 +121,7 @@ def line_stems(line: str) -> set[str]:
     (``str`` -> ``stri``) and the names of the punctuation characters it writes as literals
     (``b':'`` -> ``colo``)."""
     stems = word_stems(line) | _short_names(line)
+    stems |= {_PART_ABBREVIATED[s] for s in stems if s in _PART_ABBREVIATED}
     for _, char in _LITERAL.findall(line):
         name = _PUNCTUATION.get(char)
         if name:
