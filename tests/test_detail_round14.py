@@ -316,3 +316,19 @@ def test_a_punctuation_literal_with_a_space_names_its_character() -> None:
     assert "comm" in line_stems('s := strings.Index(fwd, ", ")')
     assert "colo" in line_stems("parts = line.split(': ')")
     assert "comm" not in line_stems('name := "a, b"')
+
+
+@pytest.mark.parametrize(
+    ("question", "asks"),
+    [
+        # the verb in the plural: the functions asked about call `parse`
+        ("Какие функции вызывают parse?", {"callers"}),
+        ("Какие методы вызывают parse, и где?", {"callers"}),
+        # in the singular `parse` calls them
+        ("Какие функции вызывает parse?", {"callees"}),
+        ("Which functions does parse call?", {"callees"}),
+        ("Who calls parse?", {"callers"}),
+    ],
+)
+def test_which_functions_call_it_asks_for_callers(question: str, asks: set[str]) -> None:
+    assert read_facets(question).asks == asks

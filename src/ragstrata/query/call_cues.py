@@ -14,7 +14,13 @@ from ragstrata.query.lexicon import QTok
 from ragstrata.text.morph import dictionary_pos, fold
 from ragstrata.text.tokens import has_cyrillic
 
-__all__ = ["asks_no_callers", "infinitive_asked", "object_noun", "relative_clause"]
+__all__ = [
+    "asks_no_callers",
+    "callers_named_first",
+    "infinitive_asked",
+    "object_noun",
+    "relative_clause",
+]
 
 
 def asks_no_callers(
@@ -34,6 +40,20 @@ def asks_no_callers(
         or _which_is(toks, text, first)
         or _by_default(toks, last)
     )
+
+
+_WHICH_KINDS = frozenset({"какие", "какая", "какой", "какое"})
+_PLURAL_VERB = ("ют", "ят", "ут", "ат")
+
+
+def callers_named_first(toks: Sequence[QTok], first: int, last: int) -> bool:
+    """True when a «какие функции вызывают …» cue (tokens ``first``..``last``) has its verb in
+    the plural: the functions asked about do the calling, so it asks for callers («Какие
+    функции вызывают parse?»); in the singular the name after it calls them («Какие функции
+    вызывает parse?»)."""
+    if toks[first].text.lower() not in _WHICH_KINDS or last - first < 2:
+        return False
+    return toks[last].text.lower().endswith(_PLURAL_VERB) and has_cyrillic(toks[last].text)
 
 
 # «из того, где лежат …», «там, где …»: a relative clause, not a question

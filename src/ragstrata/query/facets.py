@@ -20,6 +20,7 @@ from typing import Any
 from ragstrata.core.question import QuestionFacets
 from ragstrata.query.call_cues import (
     asks_no_callers,
+    callers_named_first,
     infinitive_asked,
     object_noun,
     relative_clause,
@@ -142,9 +143,10 @@ def read_facets(question: str, tests_only: bool = False) -> QuestionFacets:
     opening = toks[1:] if len(toks) > 1 and toks[0].text.lower() in _CONJUNCTIONS else toks
     opening = _clause_after(question, toks) or opening
     opens_how = bool(opening) and opening[0].text.lower() in _leading_how()
+    marked = _asks().find(prose)
     found = [
         p
-        for p, first, last in _asks().find(prose)
+        for p, first, last in marked
         if not relative_clause(question, prose, first)
         and not object_noun(prose, p.words, first)
         and not (
@@ -153,6 +155,11 @@ def read_facets(question: str, tests_only: bool = False) -> QuestionFacets:
         )
     ]
     asks = {ASKS[p.label] for p in found}
+    if "callees" in asks and any(
+        ASKS[p.label] == "callees" and callers_named_first(prose, first, last)
+        for p, first, last in marked
+    ):
+        asks = (asks - {"callees"}) | {"callers"}  # «Какие функции вызывают parse?»
     if tests_only:
         asks.add("tests")
     said = _without_asides(toks)  # "for example" gives an example, it asks for none
