@@ -14,18 +14,23 @@ function doing the work leads a how-answer through it.
 (`isinstance`, `typeof`, `isObject(…)`) and the error it raises; «не получить огромный массив»
 asks for none (a type cue with a gap is no cue). "What if an error occurs?" is answered by the
 `catch` / `except` branch. A size made as a multiple (`bufflen := largest * 4`) is an amount,
-`MaxInterval` says "maximum", and `", "` writes a comma as `","` does.
+`MaxInterval` says "maximum", and `", "` writes a comma as `","` does. «Какие функции вызывают
+parse?» asks for callers; «Как устроен повторный вызов функции?» for none. A Go file built only
+for older toolchains (`//go:build !go1.18`) is the copy kept for them: a how-answer leads with
+the code built today.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
-from answer_fixture import code_hit, method_row
+from answer_fixture import code_hit, indexed, method_row
 from ragstrata.answer.graphs.detail import answering_lines
 from ragstrata.answer.graphs.doing import doing_rank
+from ragstrata.answer.graphs.ranking import _legacy_paths
 from ragstrata.answer.graphs.words import line_stems
 from ragstrata.query.facets import read_facets
 
@@ -332,3 +337,49 @@ def test_a_punctuation_literal_with_a_space_names_its_character() -> None:
 )
 def test_which_functions_call_it_asks_for_callers(question: str, asks: set[str]) -> None:
     assert read_facets(question).asks == asks
+
+
+@pytest.mark.parametrize(
+    ("question", "asks"),
+    [
+        (
+            "Как в funcy устроен повторный вызов функции, если она падает с исключением?",
+            {"how"},
+        ),
+        ("А что будет, если вызов исходной функции всё равно падает с TypeError?", set()),
+        ("Покажи вызовы parse", {"callers"}),
+        ("Как найти вызовы parse?", {"callers"}),
+        ("Как повлияет удаление вызовов функции `merge_cookies` на вход?", {"callers"}),
+    ],
+)
+def test_a_call_described_asks_for_no_callers(question: str, asks: set[str]) -> None:
+    assert read_facets(question).asks == asks
+
+
+TREE_GO = """\
+// Copyright 2014 The Authors.
+//
+// Licensed under the Apache License, Version 2.0.
+
+{constraint}
+
+// Package btree implements in-memory B-Trees.
+package btree
+
+func (n *node) growChildAndRemove(i int, item Item) Item {{
+	child := n.mutableChild(i)
+	return child.remove(item)
+}}
+"""
+
+
+def test_a_go_file_built_only_for_older_toolchains_is_the_legacy_copy(tmp_path: Path) -> None:
+    files = {
+        "go.mod": "module example.com/btree\n\ngo 1.18\n",
+        "btree.go": TREE_GO.format(constraint="//go:build !go1.18\n// +build !go1.18"),
+        "btree_generic.go": TREE_GO.format(constraint="//go:build go1.18\n// +build go1.18"),
+        "btree_other.go": TREE_GO.format(constraint="//go:build linux"),
+    }
+    with indexed(tmp_path, files) as repo:
+        paths = {"btree.go", "btree_generic.go", "btree_other.go"}
+        assert _legacy_paths(paths, repo.reader) == {"btree.go"}

@@ -8,6 +8,7 @@ the code finds its caller out: none of them asks for callers. Read by ``query.fa
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from ragstrata.query.lexicon import QTok
@@ -35,11 +36,38 @@ def asks_no_callers(
     which one is used, or lends its "by" to "by default"."""
     text, first, last = cue
     return (
-        (opens_how and _timed(toks, first))
+        _a_call_described(question, toks, (first, last), opening, opens_how)
+        or (opens_how and _timed(toks, first))
         or (opens_how and _embedded(question, toks, first, opening))
         or _which_is(toks, text, first)
         or _by_default(toks, last)
     )
+
+
+_IF = frozenset({"если", "когда"})
+_NAMED_WITHIN = 30  # characters after «вызов» a name of the function called may follow in
+
+
+def _a_call_described(
+    question: str,
+    toks: Sequence[QTok],
+    cue: tuple[int, int],
+    opening: Sequence[QTok],
+    opens_how: bool,
+) -> bool:
+    """True for the noun «вызов» naming no function in a how-question or a condition: «Как
+    устроен повторный вызов функции?» and «… если вызов функции падает?» describe a call,
+    they ask for no callers («покажи вызовы parse», «удаление вызовов `merge_cookies`» do, as
+    «Как найти вызовы parse?»)."""
+    first, last = cue
+    if first != last or not toks[first].text.lower().startswith("вызов"):
+        return False
+    after = question[toks[last].start + len(toks[last].text) :][:_NAMED_WITHIN]
+    if re.search(r"[A-Za-z_`]", after):
+        return False
+    if opens_how and not infinitive_asked(opening):
+        return True
+    return any(t.text.lower() in _IF for t in toks[:first])
 
 
 _WHICH_KINDS = frozenset({"какие", "какая", "какой", "какое"})

@@ -28,7 +28,7 @@ from ragstrata.answer.graphs.focus import example_names, peripheral_path
 from ragstrata.answer.graphs.words import stem_groups, word_stems, words_in
 from ragstrata.answer.graphs.worker import resolved_callees
 from ragstrata.core.evidence import Evidence, Hit
-from ragstrata.core.rows import RelationRow
+from ragstrata.core.rows import ChunkRow, Layer, RelationRow
 from ragstrata.core.values import Direction
 from ragstrata.query.models import RouterPlan
 from ragstrata.query.plan_fields import ANSWER_TOPIC
@@ -119,10 +119,12 @@ def definition_hits(
         # says nothing of a parser)
         groups = stem_groups(concepts, own)
         shown = _asks_output(concepts)
+        legacy = _legacy_paths({h.path for h in window}, reader)
         head = sorted(
             window,
             key=lambda h: (
                 doing_rank(h)[0],
+                h.path in legacy,
                 # a value's text for people ranks with the accessors unless that is asked
                 doing_rank(h)[1] + (not shown and _presents(h)),
                 last_name(h.symbol or "").lower() not in halves,
@@ -139,6 +141,30 @@ def definition_hits(
             head = _named_callee(head, reader, groups)
         hits = head + [h for h in hits if id(h) not in taken]
     return disjoint_hits(hits)[:MAX_DEFINITIONS]
+
+
+# a build constraint keeping a file for toolchains older than a version (`//go:build !go1.18`,
+# `// +build !go1.18`): the copy kept for them, beside the one built today
+_LEGACY_BUILD = re.compile(r"^//\s*(?:go:build|\+build)\s.*!go1\.\d+", re.MULTILINE)
+_HEADER_LINES = 40  # a build constraint stands above the package clause
+
+
+def _legacy_paths(paths: set[str], reader: IndexReader | None) -> set[str]:
+    """The ``paths`` built only for older toolchains: a how-answer leads with the code built
+    today (``btree_generic.go``), not the copy kept for old compilers (``btree.go``)."""
+    if reader is None:
+        return set()
+    legacy = set()
+    for path in paths:
+        if path.endswith(".go"):
+            head = [
+                r.text
+                for r in reader.file_rows(path, (Layer.C3,))
+                if isinstance(r, ChunkRow) and r.start_line <= _HEADER_LINES
+            ]
+            if any(_LEGACY_BUILD.search(text) for text in head):
+                legacy.add(path)
+    return legacy
 
 
 # a value's text for people (Go's `String()` / `Error()`, `__str__`, `toString`, Rust's
