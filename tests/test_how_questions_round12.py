@@ -188,6 +188,11 @@ def test_a_negative_number_is_answered_by_the_comparison_with_zero(question: str
         ("Как библиотека решает, где разбить строку?", {"decide", "split"}),
         ("Как парсер запоминает уже разобранные выражения?", {"cache", "expression"}),
         ("How does the parser remember expressions it already parsed?", {"cache"}),
+        # «копирования» had read as transliterations ("coping", "kopation")
+        ("Как узел меняется на месте, без копирования?", {"copy", "clone"}),
+        ("Как обёртка возвращает частичные применения функции?", {"partial"}),
+        ("Какую ёмкость выбирает буфер, когда приходится выделять новую память?", {"allocate"}),
+        ("Как устроен ранний возврат для значения с противоположной стороны?", {"early", "side"}),
     ],
 )
 def test_plain_words_reach_the_code_s_vocabulary(question: str, expected: set[str]) -> None:
