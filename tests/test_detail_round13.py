@@ -76,6 +76,29 @@ def test_for_keeps_to_the_word_before_it(question: str, ask: str | None) -> None
         ("Which function is used to compare strings?", set()),
         ("Где используется exceedsLimit?", {"callers"}),
         ("Where is exceedsLimit used?", {"callers"}),
+        # round 14: a call inside the clause a how-question asks about asks for no callers
+        (
+            "Как библиотека определяет, из какого модуля приложения был сделан вызов "
+            "логирования, пропуская свои внутренние кадры стека?",
+            {"how"},
+        ),
+        (
+            "How does the library work out, from which module of the application the logging "
+            "call was made, skipping its own frames?",
+            {"how"},
+        ),
+        ("Как узнать, кто вызывает parse?", {"callers"}),
+        # ... nor does the noun «вызов» naming no function in a how-question or a condition
+        ("Как в funcy устроен повторный вызов функции, если она падает с исключением?", {"how"}),
+        ("А что будет, если вызов исходной функции всё равно падает с TypeError?", set()),
+        ("Покажи вызовы parse", {"callers"}),
+        ("Как найти вызовы parse?", {"callers"}),
+        ("Как повлияет удаление вызовов функции `merge_cookies` на вход?", {"callers"}),
+        # the verb in the plural: the functions asked about call `parse`
+        ("Какие функции вызывают parse?", {"callers"}),
+        ("Какие методы вызывают parse, и где?", {"callers"}),
+        ("Какие функции вызывает parse?", {"callees"}),
+        ("Which functions does parse call?", {"callees"}),
     ],
 )
 def test_what_a_question_asks_by_its_shape(question: str, asks: set[str]) -> None:
