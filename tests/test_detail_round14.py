@@ -31,7 +31,7 @@ import pytest
 from answer_fixture import code_hit, indexed, method_row
 from ragstrata.answer.graphs.detail import answering_lines
 from ragstrata.answer.graphs.doing import doing_rank
-from ragstrata.answer.graphs.ranking import _legacy_paths
+from ragstrata.answer.graphs.ranking import _copied, _legacy_paths
 from ragstrata.answer.graphs.words import line_stems
 from ragstrata.query.facets import read_facets
 
@@ -287,3 +287,10 @@ def test_a_go_file_built_only_for_older_toolchains_is_the_legacy_copy(tmp_path: 
     with indexed(tmp_path, files) as repo:
         paths = {"btree.go", "btree_generic.go", "btree_other.go"}
         assert _legacy_paths(paths, repo.reader) == {"btree.go"}
+    # only files defining a name another file defines too are read at all
+    window = [
+        code_hit("btree.node.remove", "btree.go", "func (n *node) remove() {}"),
+        code_hit("btree.node.remove", "btree_generic.go", "func (n *node) remove() {}"),
+        code_hit("btree.node.find", "find.go", "func (n *node) find() {}"),
+    ]
+    assert _copied(window) == {"btree.go", "btree_generic.go"}

@@ -119,7 +119,7 @@ def definition_hits(
         # says nothing of a parser)
         groups = stem_groups(concepts, own)
         shown = _asks_output(concepts)
-        legacy = _legacy_paths({h.path for h in window}, reader)
+        legacy = _legacy_paths(_copied(window), reader)
         head = sorted(
             window,
             key=lambda h: (
@@ -147,6 +147,16 @@ def definition_hits(
 # `// +build !go1.18`): the copy kept for them, beside the one built today
 _LEGACY_BUILD = re.compile(r"^//\s*(?:go:build|\+build)\s.*!go1\.\d+", re.MULTILINE)
 _HEADER_LINES = 40  # a build constraint stands above the package clause
+
+
+def _copied(window: list[Hit]) -> set[str]:
+    """The Go files of ``window`` defining a name another of its Go files defines too: the
+    only ones a build constraint may have copied (no other file's header is read)."""
+    files: dict[str, set[str]] = {}
+    for hit in window:
+        if hit.path.endswith(".go"):
+            files.setdefault(last_name(hit.symbol or ""), set()).add(hit.path)
+    return {path for paths in files.values() if len(paths) > 1 for path in paths}
 
 
 def _legacy_paths(paths: set[str], reader: IndexReader | None) -> set[str]:
