@@ -102,45 +102,60 @@ def definition_hits(
             named = same + [h for h in named if h not in same]
         hits = named + [h for h in hits if h not in named]
     if how and not named:
-        # lib/express.js is no part named by "express", session/ none by express-session's
-        # "session": the project's name and its parts name the whole project, not a folder
-        own = set(project_words(plan))
-        own |= {p for w in own for p in _NAME_PARTS.split(w) if p}
-        terms = tuple(t for t in terms if t not in own)
-        order = {id(h): n for n, h in enumerate(hits)}
-        # «JSONP-запросы»: the Latin half of a Russian compound names `jsonp` exactly
-        halves = {h.lower() for t in tokenize(plan.query_plan.raw) for h in latin_halves(t.text)}
-        # the window holds the first candidates of the project's own code (type declarations,
-        # vendored copies and examples retrieval ranked high take no place of theirs)
-        own_code = [h for h in hits if not doing_rank(h)[0]][:_HOW_WINDOW]
-        taken = {id(h) for h in (*own_code, *hits[:_HOW_WINDOW])}
-        window = [h for h in hits if id(h) in taken]
-        # the project's name is no word of the question, nor a part of it (`body-parser`
-        # says nothing of a parser)
-        groups = stem_groups(concepts, own)
-        shown = _asks_output(concepts)
-        legacy = _legacy_paths(_copied(window), reader)
-        head = sorted(
-            window,
-            key=lambda h: (
-                doing_rank(h)[0],
-                h.path in legacy,
-                # a value's text for people ranks with the accessors unless that is asked
-                doing_rank(h)[1] + (not shown and _presents(h)),
-                last_name(h.symbol or "").lower() not in halves,
-                not _in_named_part(h.path, (*terms, *halves)),
-                order[id(h)],
-            ),
-        )
-        head = _purer_name(_named_worker(_clear_winner(head, groups), groups), groups)
-        head = _nested_worker(head, groups)
-        if _WHETHER.search(plan.query_plan.raw):
-            head = _predicate_first(head, groups)
-        if reader is not None:
-            head = _raiser_first(head, hits[:_ERROR_SEEDS], reader, groups)
-            head = _named_callee(head, reader, groups)
+        head, taken = how_head(plan, hits, terms=terms, concepts=concepts, reader=reader)
         hits = head + [h for h in hits if id(h) not in taken]
     return disjoint_hits(hits)[:MAX_DEFINITIONS]
+
+
+def how_head(
+    plan: RouterPlan,
+    hits: list[Hit],
+    *,
+    terms: tuple[str, ...],
+    concepts: tuple[frozenset[str], ...],
+    reader: IndexReader | None,
+) -> tuple[list[Hit], set[int]]:
+    """A how-question naming no definition: the window of ``hits`` (the first candidates of
+    the project's own code) in the order a how-answer presents them, the one doing the work
+    first; and the ids of the hits the window took."""
+    # lib/express.js is no part named by "express", session/ none by express-session's
+    # "session": the project's name and its parts name the whole project, not a folder
+    own = set(project_words(plan))
+    own |= {p for w in own for p in _NAME_PARTS.split(w) if p}
+    terms = tuple(t for t in terms if t not in own)
+    order = {id(h): n for n, h in enumerate(hits)}
+    # «JSONP-запросы»: the Latin half of a Russian compound names `jsonp` exactly
+    halves = {h.lower() for t in tokenize(plan.query_plan.raw) for h in latin_halves(t.text)}
+    # the window holds the first candidates of the project's own code (type declarations,
+    # vendored copies and examples retrieval ranked high take no place of theirs)
+    own_code = [h for h in hits if not doing_rank(h)[0]][:_HOW_WINDOW]
+    taken = {id(h) for h in (*own_code, *hits[:_HOW_WINDOW])}
+    window = [h for h in hits if id(h) in taken]
+    # the project's name is no word of the question, nor a part of it (`body-parser`
+    # says nothing of a parser)
+    groups = stem_groups(concepts, own)
+    shown = _asks_output(concepts)
+    legacy = _legacy_paths(_copied(window), reader)
+    head = sorted(
+        window,
+        key=lambda h: (
+            doing_rank(h)[0],
+            h.path in legacy,
+            # a value's text for people ranks with the accessors unless that is asked
+            doing_rank(h)[1] + (not shown and _presents(h)),
+            last_name(h.symbol or "").lower() not in halves,
+            not _in_named_part(h.path, (*terms, *halves)),
+            order[id(h)],
+        ),
+    )
+    head = _purer_name(_named_worker(_clear_winner(head, groups), groups), groups)
+    head = _nested_worker(head, groups)
+    if _WHETHER.search(plan.query_plan.raw):
+        head = _predicate_first(head, groups)
+    if reader is not None:
+        head = _raiser_first(head, hits[:_ERROR_SEEDS], reader, groups)
+        head = _named_callee(head, reader, groups)
+    return head, taken
 
 
 # a build constraint keeping a file for toolchains older than a version (`//go:build !go1.18`,
