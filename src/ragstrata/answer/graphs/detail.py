@@ -79,7 +79,12 @@ _AMOUNT = re.compile(
     r"[<>]=?\s*[\w.]+\.(?:length|size|len|count)\b|\.(?:length|size|len|count)\b(?:\(\))?\s*[<>]"
 )
 # a comparison with zero from below: what "what if the count is negative?" is answered by
-_NEGATIVE = re.compile(r"<=?\s*0(?:\.0)?(?![\w.])|<\s*-\d|0\s*>(?!=)|\.(?:is_negative|signum)\(")
+_NEGATIVE = re.compile(
+    r"<=?\s*0(?:\.0)?(?![\w.])|<\s*-\d|(?<![\w.])0\s*>(?!=)|\.(?:is_negative|signum)\(|"
+    # ... or its opposite, the test that a value is not negative (`value >= 0`, `0 <= timeout`,
+    # `isPosInt(size)`)
+    r">=\s*0(?:\.0)?(?![\w.])|(?<![\w.])0(?:\.0)?\s*<=|\bis_?(?:Pos|NonNeg|positive|non_?negative)\w*\("
+)
 # an error named for a missing value: what "what if it is not given?" is answered by
 _MISSING_ERROR = re.compile(
     r"\b\w*(?:Missing|Required|NotFound|NoSuch|Empty)\w*(?:Error|Exception)\b"
