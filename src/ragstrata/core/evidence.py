@@ -75,6 +75,8 @@ class Evidence:
     hits: tuple[Hit, ...]
     requirements: dict[str, Requirement]
     candidates: tuple[Hit, ...] = ()  # near misses offered when a requirement is missing
+    # a follow-up's: what the question it follows and the follow-up, read together, find
+    followed: tuple[Hit, ...] = ()
 
     @property
     def missing(self) -> tuple[str, ...]:

@@ -99,6 +99,8 @@ _USE_KEYS = {
     "lead_called_count": "lead_used_count",
 }
 _NON_TEST = SearchFilters(is_test=False)
+_OWN_FURTHER = 3  # a follow-up's own first functions weighed before ...
+_JOINT_FURTHER = 5  # ... those found for it read with the question it follows
 
 
 class CodeQAGraph(EvidenceGraph):
@@ -190,6 +192,13 @@ class CodeQAGraph(EvidenceGraph):
                 # or a function further down retrieval's list whose lines answer clearly better
                 further = [
                     h for h in evidence.hits if h.layer == "C1" and doing_rank(h) == (False, 0)
+                ]
+                # ... or one the follow-up read with the question it follows found
+                joint = [h for h in evidence.followed if doing_rank(h) == (False, 0)]
+                further = [
+                    *further[:_OWN_FURTHER],
+                    *joint[:_JOINT_FURTHER],
+                    *further[_OWN_FURTHER:],
                 ]
                 defs = clearly_better(weighed, further, focus, self.definition) or defs
             # the lines may be in a function it calls ("what does it do for HEAD?" answered in
