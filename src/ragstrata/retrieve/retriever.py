@@ -124,7 +124,7 @@ class Retriever:
         languages = _indexed_languages(wanted, paths) if wanted else None
         filters = plan_filters(plan, None if relaxed else prefixes, languages)
         lists, matches = self._all_lists(plan, profile, depths, filters)
-        if scope and not relaxed and not any(lst.rows for lst in lists):
+        if scope and not relaxed and not any(lst.rows for lst in _asked_lists(plan, lists)):
             relaxed = True
             filters = plan_filters(plan, None, languages)
             lists, matches = self._all_lists(plan, profile, depths, filters)
@@ -475,3 +475,12 @@ def _dense_texts(text: str, plan: RouterPlan | None) -> list[tuple[str, str]]:
     if english:
         out.append(("dense:en", " ".join(dict.fromkeys(english))))
     return out
+
+
+def _asked_lists(plan: RouterPlan, lists: Sequence[RankedList]) -> Sequence[RankedList]:
+    """The lists a scope must fill not to be relaxed: all of them, but a how-question's
+    definitions only — it asks how the code works, and a scope holding no definition is the
+    data the code reads ("the main field in package.json"), not the place to look."""
+    if facets_of(plan).how:
+        return [lst for lst in lists if lst.layer == "C1"]
+    return lists
