@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from ragstrata.answer.docs.drift import DriftReport
     from ragstrata.answer.docs.site import DocsGenerator
     from ragstrata.core.answer import AskResult
-    from ragstrata.core.evidence import Evidence, SearchResult
+    from ragstrata.core.evidence import SearchResult
     from ragstrata.core.values import SearchFilters, SummaryKind
     from ragstrata.embed.base import Embedder
     from ragstrata.indexer import IndexEvent, IndexReport, IndexStatus
@@ -37,7 +37,6 @@ if TYPE_CHECKING:
     from ragstrata.indexer.summary_result import SummarizeResult
     from ragstrata.llm.base import Runner
     from ragstrata.llm.preflight import PreflightResult
-    from ragstrata.query.models import RouterPlan
     from ragstrata.query.router import Router
     from ragstrata.retrieve.lookups import DefinitionResult, OutlineResult, ReferencesResult
     from ragstrata.retrieve.reader import IndexReader
@@ -251,14 +250,19 @@ class Ragstrata:
         sessions = SessionStore(self.index_dir / "sessions")
         state = sessions.load(session) if session else None
         plan = self.router.plan(question, state, self.repo_context())
+        focus = facets_of(plan)
         # a how-question in plain words: the function doing the work may rank below the types
         # that name its words, so the graph weighs a deeper list
-        depth = top_k * _HOW_DEPTH if facets_of(plan).how else top_k
-        evidence = Retriever(self.checked_store(), self.embedder, self.settings).retrieve(
-            plan, top_k=depth
-        )
-        if state and state.get("last_query") and facets_of(plan).details:
-            evidence = self._with_followed(plan, evidence, str(state["last_query"]), top_k)
+        depth = top_k * _HOW_DEPTH if focus.how else top_k
+        retriever = Retriever(self.checked_store(), self.embedder, self.settings)
+        evidence = retriever.retrieve(plan, top_k=depth)
+        if state and state.get("last_query") and focus.details:
+            # a follow-up asking a detail: what it and the question it follows find together
+            joint = f"{state['last_query']} {plan.query_plan.raw}"
+            found = retriever.retrieve(
+                self.router.plan(joint, None, self.repo_context()), top_k=top_k
+            )
+            evidence = replace(evidence, followed=tuple(h for h in found.hits if h.layer == "C1"))
         graph = build_graph(plan.graph_id, reader=self.reader, runner=self.runner)
         answer = graph.answer(plan, evidence)
         answer = replace(answer, footer=evidence_footer(plan, evidence, answer))
@@ -270,20 +274,6 @@ class Ragstrata:
         return AskResult(
             plan=plan_dict, evidence=evidence, answer=answer, session=session, notices=notices
         )
-
-    def _with_followed(
-        self, plan: RouterPlan, evidence: Evidence, previous: str, top_k: int
-    ) -> Evidence:
-        """``evidence`` of a follow-up asking a detail, with the definitions the question it
-        follows and the follow-up find read as one question: those holding the words of both,
-        where the detail asked about lies even when the previous answer led elsewhere."""
-        from ragstrata.retrieve.retriever import Retriever
-
-        joint = self.router.plan(f"{previous} {plan.query_plan.raw}", None, self.repo_context())
-        found = Retriever(self.checked_store(), self.embedder, self.settings).retrieve(
-            joint, top_k=top_k
-        )
-        return replace(evidence, followed=tuple(h for h in found.hits if h.layer == "C1"))
 
     def definition(
         self,
