@@ -27,6 +27,7 @@ from ragstrata.answer.graphs.central import overview_parts
 from ragstrata.answer.graphs.common import EvidenceGraph
 from ragstrata.answer.graphs.detail import (
     answering_lines,
+    answers,
     asks_a_detail,
     best_detail,
     clearly_better,
@@ -186,8 +187,9 @@ class CodeQAGraph(EvidenceGraph):
         if setting is None and asks_a_detail(plan, focus, defs, typed):
             if topic:  # a test or an example found for the follow-up answers nothing of it
                 own = [h for h in defs if not doing_rank(h)[0]]
+                resolved = self._resolved([topic])
                 weighed = best_detail(
-                    [*self._resolved([topic]), *own], focus, self.definition, MAX_DEFINITIONS + 1
+                    [*resolved, *own], focus, self.definition, MAX_DEFINITIONS + 1
                 )
                 # or a function further down retrieval's list whose lines answer clearly better
                 further = [
@@ -200,7 +202,9 @@ class CodeQAGraph(EvidenceGraph):
                     *joint[:_JOINT_FURTHER],
                     *further[_OWN_FURTHER:],
                 ]
-                defs = clearly_better(weighed, further, focus, self.definition) or defs
+                # the topic held no line of it: the first found is a guess, not the topic
+                held = not resolved or answers(resolved[0], focus, self.definition)
+                defs = clearly_better(weighed, further, focus, self.definition, held=held) or defs
             # the lines may be in a function it calls ("what does it do for HEAD?" answered in
             # the dispatch it hands the request to): a callee's lines answer when they are better
             callees = [

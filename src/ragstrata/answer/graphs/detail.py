@@ -361,12 +361,18 @@ Definition = Callable[[Hit], DefinitionRow | None]
 """The definition row of a hit (the graph's reader looks it up)."""
 _FOUND = 6  # functions further down retrieval's list weighed for a follow-up's lines
 _CLEARLY_BETTER = 4.0  # what they must answer better by: two more words of the question
+_BETTER = 2.0  # ... when the topic held no answering line: one more word than the first found
 
 
 def _span_score(hit: Hit, facets: QuestionFacets, definition: Definition) -> float:
     row = definition(hit)
     span = answering_lines(row, facets) if row is not None else None
     return span.score if span is not None else 0.0
+
+
+def answers(hit: Hit, facets: QuestionFacets, definition: Definition) -> bool:
+    """True when some lines of ``hit``'s definition answer the detail ``facets`` ask about."""
+    return _span_score(hit, facets, definition) > 0
 
 
 def best_detail(
@@ -395,7 +401,12 @@ def best_detail(
 
 
 def clearly_better(
-    defs: list[Hit], found: Sequence[Hit], facets: QuestionFacets, definition: Definition
+    defs: list[Hit],
+    found: Sequence[Hit],
+    facets: QuestionFacets,
+    definition: Definition,
+    *,
+    held: bool = True,
 ) -> list[Hit]:
     """``defs`` (:func:`best_detail`'s order), or one of the next functions retrieval ``found``
     for the follow-up first when its lines answer it clearly better than the first's: the
@@ -405,7 +416,8 @@ def clearly_better(
         return defs
     taken = [(h.path, h.start_line, h.end_line) for h in defs]
     others = [h for h in disjoint_hits(found) if not overlaps(h, taken)][:_FOUND]
-    least = _span_score(defs[0], facets, definition) + _CLEARLY_BETTER
+    margin = _CLEARLY_BETTER if held else _BETTER
+    least = _span_score(defs[0], facets, definition) + margin
     scored = [(_span_score(h, facets, definition), -n) for n, h in enumerate(others)]
     if not scored or max(scored)[0] < least:
         return defs
