@@ -236,8 +236,8 @@ def _own_cue(cue: Any, a: int, b: int, marks: Sequence[Any]) -> bool:
 
 def _clause_after(question: str, toks: list[QTok]) -> list[QTok]:
     """The tokens from a how-word that opens the question's second clause ("When X, how is
-    Y handled?", «Если X, как Y?»), or joins the opening question word («Где и как …»), when
-    the first clause opens with no how-word."""
+    Y handled?", «Если X, как Y?», "Which X … and how is Y …?"), or joins the opening question
+    word («Где и как …»), when the first clause opens with no how-word."""
     if not toks or toks[0].text.lower() in _leading_how():
         return []
     if (
@@ -248,7 +248,11 @@ def _clause_after(question: str, toks: list[QTok]) -> list[QTok]:
     ):
         return toks[2:]
     for n, tok in enumerate(toks[1:], 1):
-        if tok.text.lower() in _leading_how() and question[: tok.start].rstrip().endswith(","):
+        if tok.text.lower() in _leading_how() and (
+            question[: tok.start].rstrip().endswith(",")
+            # "Which values are accepted and how is each one turned into an ID?"
+            or (n > 2 and toks[n - 1].text.lower() in ("и", "and"))
+        ):
             return toks[n:]
     return []
 
