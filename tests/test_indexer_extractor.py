@@ -3,12 +3,15 @@ run, which keeps the vectors of unchanged texts; no `--rebuild` is needed."""
 
 from __future__ import annotations
 
+import shutil
 from dataclasses import replace
+from importlib import resources
 from pathlib import Path
 
 import pytest
 
 from ragstrata import Ragstrata, load_settings
+from ragstrata.ingest import extractor
 from ragstrata.ingest.extractor import EXTRACTOR_VERSION, extractor_fingerprint
 
 
@@ -37,6 +40,24 @@ def test_the_fingerprint_names_the_version_and_the_query_files() -> None:
     version, digest = extractor_fingerprint().split("-")
     assert version == str(EXTRACTOR_VERSION)
     assert len(digest) == 12 and int(digest, 16) >= 0
+
+
+def test_the_fingerprint_changes_with_the_test_conventions(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # each row records whether its file is a test: a new convention (`*_tests.rs`) makes the
+    # next index run extract every file again
+    package = tmp_path / "ragstrata"
+    shutil.copytree(resources.files("ragstrata.ingest").joinpath("queries"), package / "queries")
+    table = resources.files("ragstrata").joinpath("data", "languages.toml").read_text("utf-8")
+    (package / "data").mkdir()
+    (package / "data" / "languages.toml").write_text(table, "utf-8")
+    monkeypatch.setattr(extractor.resources, "files", lambda _: package)
+    before = extractor.extractor_fingerprint.__wrapped__()
+    changed = table.replace('"*_tests.rs", ', "")
+    assert changed != table
+    (package / "data" / "languages.toml").write_text(changed, "utf-8")
+    assert extractor.extractor_fingerprint.__wrapped__() != before
 
 
 def test_older_rules_are_told_then_re_extracted_with_vectors_kept(tmp_path: Path) -> None:
