@@ -136,6 +136,7 @@ def how_head(
     groups = stem_groups(concepts, own)
     shown = _asks_output(concepts)
     legacy = _legacy_paths(_copied(window), reader)
+    parts = _naming_words(window, (*terms, *halves))
     head = sorted(
         window,
         key=lambda h: (
@@ -144,7 +145,7 @@ def how_head(
             # a value's text for people ranks with the accessors unless that is asked
             doing_rank(h)[1] + (not shown and _presents(h)),
             last_name(h.symbol or "").lower() not in halves,
-            not _in_named_part(h.path, (*terms, *halves)),
+            not _in_named_part(h.path, parts),
             order[id(h)],
         ),
     )
@@ -394,6 +395,15 @@ def _own_name(hit: Hit) -> str:
     name = last_name(hit.symbol or "")
     accessor = _ACCESSOR.match(hit.text)
     return f"{accessor.group(1)} {name}" if accessor else name
+
+
+def _naming_words(window: list[Hit], words: tuple[str, ...]) -> tuple[str, ...]:
+    """The ``words`` that may name a folder or file of the answer: not one that half or more
+    of the ``window``'s names carry ("file" of a temporary-file library, whose `tempfile`,
+    `into_file` and `NamedTempFile` all say it, names no `file/` folder; "entry" of a map's
+    `remove_entry`, `first_entry`, … no `entry.rs`)."""
+    names = [_joined(last_name(h.symbol or "")) for h in window]
+    return tuple(w for w in words if 2 * sum(_joined(w) in n for n in names) < len(names))
 
 
 def _in_named_part(path: str, terms: tuple[str, ...]) -> bool:
