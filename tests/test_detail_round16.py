@@ -6,20 +6,27 @@ previous answer led with the wrong code), the first function found for the follo
 guess, not the topic: a function whose lines answer it better by one more word of the
 question answers instead.
 
+A missing value is also tested as JavaScript writes `undefined` (`url === void 0`, `typeof x
+=== 'undefined'`), and given its default in one line (`data = data || STATUS_CODES[code]`,
+`x = x or {}`): "if I call it without passing any data" asks for that line.
+
 Russian words of general vocabulary the glossary lacked («архив», «разреженный»,
 «распаковка», …) reach the English words of the code.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from answer_fixture import indexed
+from answer_fixture import indexed, method_row
 from ragstrata.answer.graphs import build_graph
+from ragstrata.answer.graphs.detail import answering_lines
 from ragstrata.app.sessions import next_state
 from ragstrata.core.evidence import Evidence
+from ragstrata.query.facets import read_facets
 from ragstrata.query.models import RouterPlan
 from ragstrata.query.paraphrase import Query, RuEnTermExpander
 
@@ -102,3 +109,66 @@ def test_a_topic_holding_an_answering_line_needs_a_clearly_better_one(
 def test_general_russian_words_reach_the_code_words(question: str, words: set[str]) -> None:
     query = RuEnTermExpander().paraphrase(Query(query_str=question))
     assert words <= query.keywords, sorted(query.keywords)
+
+
+PARSE_URL = """\
+function parse (req) {
+  let url = req.url;
+  if (url === void 0) return url;
+  let parsed = req.parsedUrl;
+  if (parsed && parsed.raw === url) return parsed;
+  parsed = { href: url, pathname: url, query: null };
+  let idx = url.indexOf('?', 1);
+  if (idx !== -1) parsed.query = url.substring(idx + 1);
+  return (req.parsedUrl = parsed);
+}"""
+
+SEND = """\
+function send (res, code = 200, data = '', headers = {}) {
+  let type = headers['content-type'];
+  if (data instanceof Buffer) {
+    type = type || 'application/octet-stream';
+  } else if (typeof data === 'object') {
+    data = JSON.stringify(data);
+    type = type || 'application/json';
+  } else {
+    data = data || STATUS_CODES[code];
+  }
+  res.writeHead(code, { 'content-type': type || 'text/plain' });
+  res.end(data);
+}"""
+
+
+@pytest.mark.parametrize(
+    ("question", "text", "terms", "line"),
+    [
+        (
+            "А что он вернёт, если у запроса вообще нет url?",
+            PARSE_URL,
+            ("url", "return", "request", "req", "query"),
+            3,
+        ),
+        (
+            "And what does it return when the request has no url?",
+            PARSE_URL,
+            ("url", "return", "request", "req", "query"),
+            3,
+        ),
+        (
+            "And if I call it without passing any data, what ends up in the response body?",
+            SEND,
+            ("data", "response", "body"),
+            9,
+        ),
+        ("А если данные не передавать, что уйдёт в тело ответа?", SEND, ("data", "body"), 9),
+    ],
+)
+def test_a_missing_value_is_read_as_javascript_tests_and_defaults_it(
+    question: str, text: str, terms: tuple[str, ...], line: int
+) -> None:
+    facets = read_facets(question)
+    assert "missing" in facets.details, facets.details
+    row = method_row("lib.handler", "index.js", "javascript", text)
+    found = answering_lines(row, replace(facets, terms=terms))
+    # the line itself, or the branch holding it alone (`} else {` and its one line)
+    assert found is not None and found.start_line <= line == found.end_line, found

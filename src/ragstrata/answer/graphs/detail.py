@@ -52,7 +52,8 @@ _ERROR = re.compile(
 )
 # a condition testing for an absent value: `meth is None`, `x == nil`, `!= null`, `.is_none()`
 _ABSENT_TEST = re.compile(
-    r"\bis\s+(?:not\s+)?None\b|[!=]==?\s*(?:None|nil|null|undefined)\b|"
+    r"\bis\s+(?:not\s+)?None\b|[!=]==?\s*(?:None|nil|null|undefined|void\s+0)\b|"
+    r"[!=]==?\s*['\"]undefined['\"]|"  # `url === void 0`, `typeof x === 'undefined'`
     r"\.(?:is_none|is_empty|isEmpty)\(\)|\bnot\s+\w+\s*(?::|$)|\bnot\s+in\b|"
     # a negated value alone: `if (!resolved) {`, `if !found {`; not a predicate (`!isNative`)
     # nor Go's `!ok` (no such key: a name unknown, not a value missing)
@@ -85,6 +86,9 @@ _NEGATIVE = re.compile(
     # `isPosInt(size)`)
     r">=\s*0(?:\.0)?(?![\w.])|(?<![\w.])0(?:\.0)?\s*<=|\bis_?(?:Pos|NonNeg|positive|non_?negative)\w*\("
 )
+# a value given its default when it is missing (`data = data || STATUS_CODES[code]`,
+# `x = x or {}`, `opts ??= {}`)
+_DEFAULTED = re.compile(r"\b([\w.]+)\s*=\s*\1\s*(?:\|\||\?\?|\bor\b)|(?:\|\||\?\?)=")
 # an error named for a missing value: what "what if it is not given?" is answered by
 _MISSING_ERROR = re.compile(
     r"\b\w*(?:Missing|Required|NotFound|NoSuch|Empty)\w*(?:Error|Exception)\b"
@@ -162,7 +166,7 @@ def _shape_score(line: str, facets: QuestionFacets) -> float:
         score += 1.5  # "not found": the branch for a lookup that found nothing
     elif "excess" in facets.details and _OTHERWISE.search(line):
         score += 1.5  # past the listed ones, unless a line names what there is too much of
-    if "missing" in facets.details and _GUARD.search(line):
+    if "missing" in facets.details and (_GUARD.search(line) or _DEFAULTED.search(line)):
         score += 3.0
     elif "missing" in facets.details and _CONDITION.search(line) and _ABSENT_TEST.search(line):
         score += 3.0  # the branch for an absent value answers as a guard does
