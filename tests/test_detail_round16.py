@@ -11,7 +11,7 @@ A missing value is also tested as JavaScript writes `undefined` (`url === void 0
 `x = x or {}`): "if I call it without passing any data" asks for that line.
 
 Russian words of general vocabulary the glossary lacked («архив», «разреженный»,
-«распаковка», …) reach the English words of the code.
+«распаковка», «повторение», «кадр», …) reach the English words of the code.
 """
 
 from __future__ import annotations
@@ -104,6 +104,9 @@ def test_a_topic_holding_an_answering_line_needs_a_clearly_better_one(
         ("Что происходит при распаковке в каталог?", {"unpack"}),
         ("Как создаётся класс со слотами?", {"slot"}),
         ("Как находятся дыры в файле на диске?", {"hole"}),
+        ("Как работают повторения вроде * или +?", {"repetition", "repeat"}),
+        ("Как проверяется заголовок очередного кадра?", {"frame"}),
+        ("Когда повторение считается успешным?", {"successful"}),
     ],
 )
 def test_general_russian_words_reach_the_code_words(question: str, words: set[str]) -> None:
