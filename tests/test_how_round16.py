@@ -4,7 +4,8 @@
 accepted and how is each one turned into an ID?" opens with a clause and a which-question,
 and asks how the code works in its second, joined question: the how-word after "and" («и
 как») opens a clause as a how-word after a comma does. The question goes to the code, not to
-the fallback intent's README.
+the fallback intent's README. "What final checks decide whether it is reported?", «Что
+определяет, попадёт ли путь в результат?» ask the same without a how-word.
 
 A word most of the candidates' names carry names no part: "remove an entry" of a map whose
 `swap_remove_entry`, `first_entry`, `last_entry` all say "entry" does not send the answer to
@@ -23,6 +24,25 @@ from ragstrata.answer.graphs.ranking import how_head
 from ragstrata.core.languages import is_test
 from ragstrata.query.facets import facets_of, read_facets
 from ragstrata.query.router import route
+
+_DECIDES = [
+    "Once a candidate path has been found, what final checks decide whether it is reported?",
+    "What determines whether a match is reported?",
+    "Что определяет, попадёт ли найденный путь в результат?",
+    "Какие проверки решают, будет ли путь выдан?",
+]
+
+
+@pytest.mark.parametrize("question", _DECIDES)
+def test_what_decides_asks_how_the_code_works(question: str) -> None:
+    assert read_facets(question).how
+    plan = route(question)
+    assert plan["intent"] == "CODE_QA", plan["notes"]
+
+
+def test_a_question_about_the_project_stays_with_the_project() -> None:
+    assert route("What is the license of this project?")["intent"] != "CODE_QA"
+
 
 _JOINED_HOW = [
     "When I read an identifier back from a SQL database column, which kinds of stored values"
