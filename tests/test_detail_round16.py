@@ -107,6 +107,8 @@ def test_a_topic_holding_an_answering_line_needs_a_clearly_better_one(
         ("Как работают повторения вроде * или +?", {"repetition", "repeat"}),
         ("Как проверяется заголовок очередного кадра?", {"frame"}),
         ("Когда повторение считается успешным?", {"successful"}),
+        # «удалённый» is removed as often as remote
+        ("Как переиспользуются ключи удалённых элементов?", {"removed"}),
     ],
 )
 def test_general_russian_words_reach_the_code_words(question: str, words: set[str]) -> None:
