@@ -109,6 +109,9 @@ def test_a_topic_holding_an_answering_line_needs_a_clearly_better_one(
         ("Когда повторение считается успешным?", {"successful"}),
         # «удалённый» is removed as often as remote
         ("Как переиспользуются ключи удалённых элементов?", {"removed"}),
+        # a body sent in blocks is sent in chunks
+        ("Что придёт после данных блока?", {"chunk"}),
+        ("Как проверяется подпись на эллиптических кривых?", {"elliptic", "curve"}),
     ],
 )
 def test_general_russian_words_reach_the_code_words(question: str, words: set[str]) -> None:
