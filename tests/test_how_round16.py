@@ -33,17 +33,6 @@ _DECIDES = [
 ]
 
 
-@pytest.mark.parametrize("question", _DECIDES)
-def test_what_decides_asks_how_the_code_works(question: str) -> None:
-    assert read_facets(question).how
-    plan = route(question)
-    assert plan["intent"] == "CODE_QA", plan["notes"]
-
-
-def test_a_question_about_the_project_stays_with_the_project() -> None:
-    assert route("What is the license of this project?")["intent"] != "CODE_QA"
-
-
 _JOINED_HOW = [
     "When I read an identifier back from a SQL database column, which kinds of stored values"
     " are accepted and how is each one turned into an ID?",
@@ -52,11 +41,17 @@ _JOINED_HOW = [
 ]
 
 
-@pytest.mark.parametrize("question", _JOINED_HOW)
-def test_a_how_question_joined_by_and_asks_how_the_code_works(question: str) -> None:
+@pytest.mark.parametrize("question", [*_JOINED_HOW, *_DECIDES])
+def test_a_how_question_without_a_leading_how_word_asks_how_the_code_works(
+    question: str,
+) -> None:
     assert read_facets(question).how
     plan = route(question)
     assert plan["intent"] == "CODE_QA", plan["notes"]
+
+
+def test_a_question_about_the_project_stays_with_the_project() -> None:
+    assert route("What is the license of this project?")["intent"] != "CODE_QA"
 
 
 @pytest.mark.parametrize(

@@ -27,10 +27,9 @@ from ragstrata.answer.graphs.central import overview_parts
 from ragstrata.answer.graphs.common import EvidenceGraph
 from ragstrata.answer.graphs.detail import (
     answering_lines,
-    answers,
     asks_a_detail,
     best_detail,
-    clearly_better,
+    follow_up_order,
     names_any,
 )
 from ragstrata.answer.graphs.focus import (
@@ -100,8 +99,7 @@ _USE_KEYS = {
     "lead_called_count": "lead_used_count",
 }
 _NON_TEST = SearchFilters(is_test=False)
-_OWN_FURTHER = 3  # a follow-up's own first functions weighed before ...
-_JOINT_FURTHER = 5  # ... those found for it read with the question it follows
+_DOES = (False, 0)  # the project's own function with a body (:func:`doing_rank`)
 
 
 class CodeQAGraph(EvidenceGraph):
@@ -186,25 +184,18 @@ class CodeQAGraph(EvidenceGraph):
                 lead = howto[1]
         if setting is None and asks_a_detail(plan, focus, defs, typed):
             if topic:  # a test or an example found for the follow-up answers nothing of it
-                own = [h for h in defs if not doing_rank(h)[0]]
-                resolved = self._resolved([topic])
-                weighed = best_detail(
-                    [*resolved, *own], focus, self.definition, MAX_DEFINITIONS + 1
+                defs = (
+                    follow_up_order(
+                        self._resolved([topic]),
+                        [h for h in defs if not doing_rank(h)[0]],
+                        [h for h in evidence.hits if h.layer == "C1" and doing_rank(h) == _DOES],
+                        [h for h in evidence.followed if doing_rank(h) == _DOES],
+                        focus,
+                        self.definition,
+                        MAX_DEFINITIONS + 1,
+                    )
+                    or defs
                 )
-                # or a function further down retrieval's list whose lines answer clearly better
-                further = [
-                    h for h in evidence.hits if h.layer == "C1" and doing_rank(h) == (False, 0)
-                ]
-                # ... or one the follow-up read with the question it follows found
-                joint = [h for h in evidence.followed if doing_rank(h) == (False, 0)]
-                further = [
-                    *further[:_OWN_FURTHER],
-                    *joint[:_JOINT_FURTHER],
-                    *further[_OWN_FURTHER:],
-                ]
-                # the topic held no line of it: the first found is a guess, not the topic
-                held = not resolved or answers(resolved[0], focus, self.definition)
-                defs = clearly_better(weighed, further, focus, self.definition, held=held) or defs
             # the lines may be in a function it calls ("what does it do for HEAD?" answered in
             # the dispatch it hands the request to): a callee's lines answer when they are better
             callees = [

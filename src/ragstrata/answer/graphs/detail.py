@@ -374,11 +374,6 @@ def _span_score(hit: Hit, facets: QuestionFacets, definition: Definition) -> flo
     return span.score if span is not None else 0.0
 
 
-def answers(hit: Hit, facets: QuestionFacets, definition: Definition) -> bool:
-    """True when some lines of ``hit``'s definition answer the detail ``facets`` ask about."""
-    return _span_score(hit, facets, definition) > 0
-
-
 def best_detail(
     defs: Sequence[Hit],
     facets: QuestionFacets,
@@ -426,6 +421,32 @@ def clearly_better(
     if not scored or max(scored)[0] < least:
         return defs
     return [others[-max(scored)[1]], *defs]
+
+
+def follow_up_order(
+    resolved: list[Hit],
+    own: list[Hit],
+    further: Sequence[Hit],
+    joint: Sequence[Hit],
+    facets: QuestionFacets,
+    definition: Definition,
+    weigh: int,
+) -> list[Hit]:
+    """The definitions a detail follow-up is answered from, the one whose lines answer first:
+    the topic the previous answer led with (``resolved``) or one retrieval found for the
+    follow-up (``own``; the first ``weigh`` weighed, :func:`best_detail`); else a function
+    further down retrieval's list (``further``) or found by reading the follow-up with the
+    question it follows (``joint``) whose lines answer clearly better. When no line of the
+    topic answers at all (the previous answer led with the wrong code), the first found is a
+    guess, not the topic: one more word of the question is better enough."""
+    weighed = best_detail([*resolved, *own], facets, definition, weigh)
+    found = [*further[:_OWN_FURTHER], *joint[:_JOINT_FURTHER], *further[_OWN_FURTHER:]]
+    held = not resolved or _span_score(resolved[0], facets, definition) > 0
+    return clearly_better(weighed, found, facets, definition, held=held)
+
+
+_OWN_FURTHER = 3  # a follow-up's own first functions weighed before ...
+_JOINT_FURTHER = 5  # ... those found for it read with the question it follows
 
 
 def asks_a_detail(
