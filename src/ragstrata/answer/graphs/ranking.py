@@ -149,13 +149,19 @@ def how_head(
             order[id(h)],
         ),
     )
-    head = _purer_name(_named_worker(_clear_winner(head, groups), groups), groups)
+    head = _clear_winner(head, groups)
+    lead = head[0] if head else None
+    head = _covering_worker(head, groups)
+    # the function doing the steps the question lists keeps the lead from a callee named by one
+    covering = bool(head) and head[0] is not lead
+    head = _purer_name(_named_worker(head, groups), groups)
     head = _nested_worker(head, groups)
     if _WHETHER.search(plan.query_plan.raw):
         head = _predicate_first(head, groups)
     if reader is not None:
         head = _raiser_first(head, hits[:_ERROR_SEEDS], reader, groups)
-        head = _named_callee(head, reader, groups)
+        if not covering:
+            head = _named_callee(head, reader, groups)
     return head, taken
 
 
@@ -237,6 +243,36 @@ def _clear_winner(head: list[Hit], groups: list[set[str]]) -> list[Hit]:
     ):
         return head
     best = head[scored[0][1]]
+    return [best, *(h for h in head if h is not best)]
+
+
+_COVER_MARGIN = 3  # a candidate carrying this many more of the question's word groups than the lead
+_COVER_LINES = 60  # ... in a body of at most this many lines (a long one carries any words)
+
+
+def _covering_worker(head: list[Hit], groups: list[set[str]]) -> list[Hit]:
+    """``head`` with its lead replaced by the candidate of its rank, among the first
+    :data:`_NAMED_WINDOW`, whose body carries :data:`_COVER_MARGIN` more of the question's word
+    groups than the lead's: the function doing the steps a question lists ("check the length,
+    the signature, the age and then decrypt" -> ``Decode``) before a setter of one of them
+    (``MinAge``); the one best such, none on a tie."""
+    if len(head) < 2 or not groups:
+        return head
+    rank = doing_rank(head[0])
+    least = words_in(head[0].text, groups)
+    found = sorted(
+        (
+            (words_in(h.text, groups), -n, n)
+            for n, h in enumerate(head[1:_NAMED_WINDOW], 1)
+            if doing_rank(h) == rank and h.end_line - h.start_line < _COVER_LINES
+        ),
+        reverse=True,
+    )
+    if not found or found[0][0] < least + _COVER_MARGIN:
+        return head
+    if len(found) > 1 and found[1][0] == found[0][0]:
+        return head
+    best = head[found[0][2]]
     return [best, *(h for h in head if h is not best)]
 
 

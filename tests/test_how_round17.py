@@ -1,0 +1,102 @@
+"""How-questions from the seventeenth round's blind batch.
+
+A how-question that lists the steps it asks about ("in what order does it check the length,
+the signature, the age and then decrypt?") is answered by the function doing those steps, not
+by the setter of one of them that retrieval ranked first (`MinAge`): a candidate whose body
+carries three more of the question's word groups than the lead's takes the lead, unless its
+body is long enough to carry any words. A callee named by one of the steps (`decrypt`) does
+not take the lead back.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from answer_fixture import code_hit, plan
+from ragstrata.answer.graphs.ranking import how_head
+from ragstrata.query.facets import facets_of
+
+MIN_AGE = """\
+// MinAge restricts the minimum age, in seconds, for the timestamp value.
+func (s *SecureCookie) MinAge(value int) *SecureCookie {
+	s.minAge = int64(value)
+	return s
+}"""
+MAX_AGE = """\
+// MaxAge restricts the maximum age, in seconds, for the timestamp value.
+func (s *SecureCookie) MaxAge(value int) *SecureCookie {
+	s.maxAge = int64(value)
+	return s
+}"""
+DECODE = """\
+// Decode decodes a cookie value: it verifies the signature, optionally decrypts and
+// finally deserializes the value.
+func (s *SecureCookie) Decode(name, value string, dst interface{}) error {
+	// 1. Check length.
+	if s.maxLength != 0 && len(value) > s.maxLength {
+		return errValueToLong
+	}
+	b, err := decode([]byte(value))
+	if err != nil {
+		return err
+	}
+	// 2. Verify the signature. Value is "date|value|mac".
+	parts := bytes.SplitN(b, []byte("|"), 3)
+	b = append([]byte(name+"|"), b[:len(b)-len(parts[2])-1]...)
+	if err = verifyMac(hash.New(), b, parts[2]); err != nil {
+		return err
+	}
+	// 3. Verify the age.
+	t1, _ := strconv.ParseInt(string(parts[0]), 10, 64)
+	t2 := s.timestamp()
+	if s.maxAge != 0 && t1 < t2-s.maxAge {
+		return errTimestampExpired
+	}
+	// 4. Decrypt (optional).
+	if s.block != nil {
+		if b, err = decrypt(s.block, b); err != nil {
+			return err
+		}
+	}
+	return s.sz.Deserialize(b, dst)
+}"""
+DECRYPT = """\
+// decrypt decrypts a value using the given block in counter mode.
+func decrypt(block cipher.Block, value []byte) ([]byte, error) {
+	size := block.BlockSize()
+	iv := value[:size]
+	value = value[size:]
+	stream := cipher.NewCTR(block, iv)
+	stream.XORKeyStream(value, value)
+	return value, nil
+}"""
+QUESTIONS = [
+    "How does it read back a value it issued earlier: in what order does it check the length,"
+    " the signature, the age and then decrypt the data?",
+    "Как читается обратно выданное ранее значение: в каком порядке проверяются длина, подпись,"
+    " возраст и как расшифровываются данные?",
+]
+
+
+def _lead(question: str, decode: str) -> str:
+    hits = [
+        code_hit("securecookie.SecureCookie.MinAge", "securecookie.go", MIN_AGE, kind="method"),
+        code_hit("securecookie.SecureCookie.MaxAge", "securecookie.go", MAX_AGE, kind="method"),
+        code_hit("securecookie.SecureCookie.Decode", "securecookie.go", decode, kind="method"),
+        code_hit("securecookie.decrypt", "securecookie.go", DECRYPT),
+    ]
+    asked = plan(question)
+    facets = facets_of(asked)
+    head, _ = how_head(asked, hits, terms=facets.terms, concepts=facets.concepts, reader=None)
+    return head[0].symbol or ""
+
+
+@pytest.mark.parametrize("question", QUESTIONS)
+def test_the_function_doing_the_listed_steps_leads(question: str) -> None:
+    assert _lead(question, DECODE) == "securecookie.SecureCookie.Decode"
+
+
+@pytest.mark.parametrize("question", QUESTIONS)
+def test_a_body_long_enough_to_carry_any_words_does_not_take_the_lead(question: str) -> None:
+    padded = DECODE.replace("\treturn s.sz", "\tlog.Println()\n" * 60 + "\treturn s.sz")
+    assert _lead(question, padded) == "securecookie.SecureCookie.MinAge"
