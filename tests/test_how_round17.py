@@ -6,6 +6,11 @@ by the setter of one of them that retrieval ranked first (`MinAge`): a candidate
 carries three more of the question's word groups than the lead's takes the lead, unless its
 body is long enough to carry any words. A callee named by one of the steps (`decrypt`) does
 not take the lead back.
+
+"When I build a query on a nested field, how is it evaluated against a stored document?" asks
+how the code works: the clause before the how-word sets the scene, and its "build" and
+"document" ask for no docs. A typing protocol (`class QueryLike(Protocol)` with `...` bodies)
+declares what its implementations do; it is no called object doing the work.
 """
 
 from __future__ import annotations
@@ -13,8 +18,10 @@ from __future__ import annotations
 import pytest
 
 from answer_fixture import code_hit, plan
+from ragstrata.answer.graphs.doing import doing_rank
 from ragstrata.answer.graphs.ranking import how_head
-from ragstrata.query.facets import facets_of
+from ragstrata.query.facets import facets_of, read_facets
+from ragstrata.query.router import route
 
 MIN_AGE = """\
 // MinAge restricts the minimum age, in seconds, for the timestamp value.
@@ -100,3 +107,43 @@ def test_the_function_doing_the_listed_steps_leads(question: str) -> None:
 def test_a_body_long_enough_to_carry_any_words_does_not_take_the_lead(question: str) -> None:
     padded = DECODE.replace("\treturn s.sz", "\tlog.Println()\n" * 60 + "\treturn s.sz")
     assert _lead(question, padded) == "securecookie.SecureCookie.MinAge"
+
+
+_SCENE_FIRST = [
+    "When I build a query on a nested field (like user -> address -> city), how is it actually"
+    " evaluated against a stored document?",
+    "Когда я собираю запрос по вложенному полю, как он на самом деле проверяется на"
+    " сохранённом документе?",
+]
+
+
+@pytest.mark.parametrize("question", _SCENE_FIRST)
+def test_a_how_clause_after_a_scene_setting_clause_asks_how_the_code_works(question: str) -> None:
+    # "build" and "document" in the first clause set the scene; they ask for no docs
+    assert read_facets(question).how
+    assert route(question)["intent"] == "CODE_QA"
+
+
+PROTOCOL = '''\
+class QueryLike(Protocol):
+    """A typing protocol that acts like a query: callable, with a stable hash."""
+    def __call__(self, value: Mapping) -> bool: ...
+
+    def __hash__(self) -> int: ...'''
+STRATEGY = '''\
+class QueryInstance:
+    """The object on which the actual query operations are performed."""
+
+    def __init__(self, test, hashval):
+        self._test = test
+        self._hash = hashval
+
+    def __call__(self, value: Mapping) -> bool:
+        return self._test(value)'''
+
+
+def test_a_typing_protocol_declares_and_a_called_object_does_the_work() -> None:
+    protocol = code_hit("queries.QueryLike", "tinydb/queries.py", PROTOCOL, kind="class")
+    strategy = code_hit("queries.QueryInstance", "tinydb/queries.py", STRATEGY, kind="class")
+    assert doing_rank(protocol) == (False, 3)
+    assert doing_rank(strategy) == (False, 0)

@@ -56,6 +56,7 @@ __all__ = [
     "content_terms",
     "facets_of",
     "heading_topic_score",
+    "how_clause",
     "read_facets",
     "topic_commands",
 ]
@@ -141,7 +142,8 @@ def read_facets(question: str, tests_only: bool = False) -> QuestionFacets:
     # a follow-up may open with a conjunction: «а как сравниваются …», "and how is …"; a
     # question may open with a clause: "When a peer asks for a value, how is it handled?"
     opening = toks[1:] if len(toks) > 1 and toks[0].text.lower() in _CONJUNCTIONS else toks
-    opening = _clause_after(question, toks) or opening
+    clause = _clause_after(question, toks)
+    opening = clause or opening
     opens_how = bool(opening) and opening[0].text.lower() in _leading_how()
     marked = _asks().find(prose)
     found = [
@@ -174,7 +176,10 @@ def read_facets(question: str, tests_only: bool = False) -> QuestionFacets:
         # «Как по умолчанию определяется, подходит ли тип …?», "How does it pick the default
         # level?" ask how the default behaviour works, not which setting changes it
         asks.discard("configure")
-    if not asks and opens_how and (not _topics().find(said) or first_verb(opening[1:]) == "VERB"):
+    # "When I build a query, how is it evaluated?": the first clause sets the scene, the topic
+    # of a question opening with it is in the how-clause
+    topical = _topics().find(_without_asides(clause) if clause else said)
+    if not asks and opens_how and (not topical or first_verb(opening[1:]) == "VERB"):
         # a topic word after a finite verb («Как log не даёт установить логгер?») is no topic
         # «Как в sinatra описать маршрут …?» asks how to do it (an infinitive), «Как fd
         # разбирает …» how it works, as "How are errors turned into …" does
@@ -232,6 +237,12 @@ def _own_cue(cue: Any, a: int, b: int, marks: Sequence[Any]) -> bool:
     if DETAILS[cue.label] == "wrongtype" and b - a + 1 > len(cue.words):
         return False
     return not any(c <= a and b <= d < c + len(q.words) and d - c > b - a for q, c, d in marks)
+
+
+def how_clause(question: str) -> list[QTok]:
+    """The tokens of ``question``'s how-clause when a clause opens it ("When I build a query,
+    how is it evaluated?" -> how is it evaluated), or none."""
+    return _clause_after(question, query_tokens(question))
 
 
 def _clause_after(question: str, toks: list[QTok]) -> list[QTok]:

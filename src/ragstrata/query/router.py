@@ -31,11 +31,12 @@ from typing import Any
 from ragstrata.errors import ConfigError, InvalidQueryError
 from ragstrata.query.anchors import AnchorDraft, PathRules, extract_anchors
 from ragstrata.query.decompose import QueryDecomposer, RuleQueryDecomposer
-from ragstrata.query.facets import read_facets
+from ragstrata.query.facets import how_clause, read_facets
 from ragstrata.query.intents import (
     Classification,
     IntentClassifier,
     QTok,
+    asks_behaviour,
     load_router_data,
 )
 from ragstrata.query.models import (
@@ -151,7 +152,18 @@ class Router:
         hits = [h for h in self._terms.find(raw) if not ext.overlaps(h.start, h.end)]
         anchors = ext.anchors + key_term_anchors(hits)
         anchors.sort(key=lambda a: a.span.start if a.span else 0)
-        cls = self.data.classify(qtoks, *self._anchor_weights(ext.anchors))
+        weights, hard = self._anchor_weights(ext.anchors)
+        clause = how_clause(raw)
+        if (
+            clause
+            and not asks_behaviour(qtoks, self.data.question_words)
+            and asks_behaviour(clause, self.data.question_words)
+        ):
+            # "When I build a query, how is it evaluated?": the how-clause after a clause that
+            # sets the scene asks how the code behaves, as a question opening with it does
+            intent = self.data.question_intent
+            weights[intent] = weights.get(intent, 0.0) + self.data.question_weight
+        cls = self.data.classify(qtoks, weights, hard)
         decision = self._decide(raw, cls, qtoks, state)
         if cls.weak and decision.decided_by == "rules":
             why = "fallback" if decision.intent is cls.intent else "it asks how code works:"

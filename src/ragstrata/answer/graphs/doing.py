@@ -40,6 +40,8 @@ def doing_rank(hit: Hit) -> tuple[bool, int]:
     kind = hit.kind or ""
     if kind == "class" and _callable_object(hit):
         return beside, 0  # `wait_exponential(...)`: the object is the function
+    if kind == "class" and _PROTOCOL.match(hit.text):
+        return beside, 3  # a typing protocol is an interface
     if kind in _DOING_KINDS and (_mostly_signature(hit.text) or _bodiless(hit.text, language)):
         # `Argument(...)`: hundreds of declared parameters, no work; `Decode(value string)
         # error` in a Go interface, `fn mul(self, o: Self) -> Self;` in a Rust trait: no body
@@ -70,7 +72,11 @@ _FIELD_RETURN = re.compile(r"^(?:return\s+)?[\w$@.]+(?:\[[^\]()]*\])?;?$")
 _CALLED = re.compile(r"([A-Za-z_]\w*)\s*\(")
 
 
-_CALL_METHOD = re.compile(r"^\s+(?:async\s+)?def __call__\(", re.MULTILINE)
+_CALL_METHOD = re.compile(r"^\s+(?:async\s+)?def __call__\(.*$", re.MULTILINE)
+# a signature whose body is an ellipsis (`def __call__(self, value) -> bool: ...`): declared
+_DECLARED_ONLY = re.compile(r":\s*\.\.\.\s*$")
+# `class QueryLike(Protocol):`: a typing protocol declares what its implementations do
+_PROTOCOL = re.compile(r"\A(?:@.*\n)*class\s+\w+\s*(?:\[[^\]]*\])?\(.*\bProtocol\b")
 _CALLABLE_LINES = 80  # a strategy object; a longer class is a framework with a __call__
 
 
@@ -78,7 +84,10 @@ def _callable_object(hit: Hit) -> bool:
     """True for a short Python class whose instances are called (``__call__``): a strategy
     object (``stop_after_delay(10)``, ``wait_exponential()``) whose behaviour it is."""
     short = hit.end_line - hit.start_line < _CALLABLE_LINES
-    return short and hit.path.endswith(".py") and _CALL_METHOD.search(hit.text) is not None
+    if not short or not hit.path.endswith(".py") or _PROTOCOL.match(hit.text):
+        return False
+    call = _CALL_METHOD.search(hit.text)
+    return call is not None and not _DECLARED_ONLY.search(call.group(0))
 
 
 def _delegates(hit: Hit) -> bool:
