@@ -59,14 +59,14 @@ from ragstrata.answer.graphs.sections import (
 )
 from ragstrata.answer.graphs.settings import settings_part
 from ragstrata.answer.graphs.words import stem_groups
-from ragstrata.answer.graphs.worker import resolved_callees, worker_first
+from ragstrata.answer.graphs.worker import detail_sources, worker_first
 from ragstrata.core.answer import Answer
 from ragstrata.core.evidence import Evidence, Hit
-from ragstrata.core.languages import detect_language, is_inline_test, is_test
+from ragstrata.core.languages import is_inline_test
 from ragstrata.core.names import last_segment
 from ragstrata.core.question import QuestionFacets
 from ragstrata.core.rows import DefinitionRow, RelationRow
-from ragstrata.core.values import Direction, SearchFilters, scored_row
+from ragstrata.core.values import Direction, SearchFilters
 from ragstrata.query.facets import facets_of
 from ragstrata.query.models import AnchorType, RouterPlan
 from ragstrata.query.plan_fields import ANSWER_TOPIC
@@ -77,7 +77,6 @@ __all__ = ["MAX_DEFINITIONS", "MAX_RELATED", "MAX_SNIPPETS", "CodeQAGraph", "ove
 
 MAX_SNIPPETS = 3
 _QUOTED_LAYERS = ("C1", "C3", "D1", "D2")
-_DETAIL_CALLEES = 6  # a detail may be answered by this many of the topic's callees
 _HOW_LINES_SCORE = 4.0  # a how-answer quotes the lines of the body that match two question words
 # A type is used, not called: its constructions and the declarations naming it count too
 _TYPE_KINDS = frozenset(
@@ -196,14 +195,9 @@ class CodeQAGraph(EvidenceGraph):
                     )
                     or defs
                 )
-            # the lines may be in a function it calls ("what does it do for HEAD?" answered in
-            # the dispatch it hands the request to): a callee's lines answer when they are better
-            callees = [
-                hit_from_scored(scored_row(row, 0.0), "callee")
-                for row in resolved_callees(self.reader, defs[0].symbol or "")[:_DETAIL_CALLEES]
-                if not is_test(row.path, detect_language(row.path))
-            ]
-            better = best_detail([defs[0], *callees], focus, self.definition, keep=True)
+            # the lines may be in a function it calls or a method of the type it is
+            sources = detail_sources(self.reader, defs[0])
+            better = best_detail([defs[0], *sources], focus, self.definition, keep=True)
             defs = [better[0], *(h for h in defs if h is not better[0])]
             detail = self._detail_part(defs[0], focus, msgs, citations)
             if detail is not None:

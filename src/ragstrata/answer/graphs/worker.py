@@ -14,11 +14,12 @@ from ragstrata.answer.graphs.base import hit_from_scored
 from ragstrata.answer.graphs.doing import body_text, doing_rank, last_name, loops
 from ragstrata.answer.graphs.words import words_in
 from ragstrata.core.evidence import Hit
+from ragstrata.core.languages import detect_language, is_test
 from ragstrata.core.rows import DefinitionRow, RelationRow
 from ragstrata.core.values import Direction, ScoredRow, SymbolMode, scored_row
 from ragstrata.retrieve.reader import IndexReader
 
-__all__ = ["resolved_callees", "worker_first"]
+__all__ = ["detail_sources", "resolved_callees", "worker_first"]
 
 _THIN_LINES = 8  # a wrapper: at most this many lines and no loop
 _WORKER_WORDS = 2  # a wrapper's callee takes the lead with this many of the question's words
@@ -151,6 +152,53 @@ def resolved_callees(
         if row is not None and row.symbol != symbol:
             rows.append(row)
     return rows
+
+
+_DETAIL_CALLEES = 6  # a detail may be answered by this many of the topic's callees ...
+_DETAIL_MEMBERS = 12  # ... or of a type's own methods
+_TYPE_KINDS = frozenset({"class", "struct", "enum", "interface", "trait", "impl", "type_alias"})
+_MEMBER_KINDS = frozenset({"function", "method", "constructor", "property"})
+
+
+def detail_sources(reader: IndexReader, topic: Hit) -> list[Hit]:
+    """Where else the lines answering a detail of ``topic`` may be: the functions it calls
+    ("what does it do for HEAD?" answered in the dispatch it hands the request to), and for a
+    type its own methods ("what if the period of the cgroup is zero?" answered in
+    ``Cgroup::cpu_quota``), the project's code only."""
+    symbol = topic.symbol or ""
+    rows = resolved_callees(reader, symbol)[:_DETAIL_CALLEES]
+    if topic.kind in _TYPE_KINDS and symbol:
+        rows += [
+            row
+            for row in reader.outline(topic.path)
+            if row.kind in _MEMBER_KINDS
+            and (
+                row.parent == symbol
+                or _member(row.symbol, symbol)
+                or _constructs(row.signature, last_name(symbol))
+            )
+        ][:_DETAIL_MEMBERS]
+    return [
+        hit_from_scored(scored_row(row, 0.0), "callee")
+        for row in rows
+        if not is_test(row.path, detect_language(row.path))
+    ]
+
+
+def _member(symbol: str, owner: str) -> bool:
+    """True for ``owner``'s own member: ``crate::linux::Cgroup::cpu_quota`` of
+    ``crate::linux::Cgroup``, ``queries.Query.matches`` of ``queries.Query``."""
+    rest = symbol[len(owner) :] if symbol.startswith(owner) else ""
+    return bool(_MEMBER_SEP.match(rest)) and not _MEMBER_SEP.search(_MEMBER_SEP.sub("", rest, 1))
+
+
+_MEMBER_SEP = re.compile(r"::|[.#]")
+
+
+def _constructs(signature: str, name: str) -> bool:
+    """True for a function returning a value of type ``name`` its signature writes after the
+    parameters: Go's ``func New(path string) *Flock``, ``(*Flock, error)``."""
+    return bool(name) and re.search(rf"\)\s*\(?\*?{re.escape(name)}\b", signature) is not None
 
 
 def _works_more(row: DefinitionRow, size: int) -> bool:

@@ -1,0 +1,98 @@
+"""Detail follow-ups from the seventeenth round's blind batch.
+
+A follow-up naming a type ("what if the cgroup's period is zero?") is answered by the lines of
+the type's own methods (`Cgroup::cpu_quota`'s `if period_us == 0`), not by the type's card:
+a struct holds no line that answers.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from answer_fixture import follow_up
+
+CGROUP_FILES = {
+    "Cargo.toml": '[package]\nname = "cpus"\nversion = "0.1.0"\n',
+    "src/lib.rs": """\
+pub fn get() -> usize {
+    match cgroups_cpus() {
+        Some(n) => n,
+        None => logical_cpus(),
+    }
+}
+
+fn logical_cpus() -> usize {
+    let mut count = 0;
+    for line in std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default().lines() {
+        if line.starts_with("processor") {
+            count += 1;
+        }
+    }
+    count
+}
+
+fn cgroups_cpus() -> Option<usize> {
+    let group = Cgroup::new(std::path::PathBuf::from("/sys/fs/cgroup/cpu"));
+    group.cpu_quota()
+}
+""",
+    "src/cgroup.rs": """\
+pub struct Cgroup {
+    base: std::path::PathBuf,
+}
+
+impl Cgroup {
+    pub fn new(base: std::path::PathBuf) -> Cgroup {
+        Cgroup { base }
+    }
+
+    pub fn cpu_quota(&self) -> Option<usize> {
+        let quota_us = self.quota_us()?;
+        let period_us = self.period_us()?;
+        if period_us == 0 {
+            return None;
+        }
+        let quotient = quota_us / period_us;
+        let remainder = quota_us % period_us;
+        if remainder == 0 { Some(quotient as usize) } else { Some(quotient as usize + 1) }
+    }
+
+    fn quota_us(&self) -> Option<u64> {
+        self.param("cpu.cfs_quota_us")
+    }
+
+    fn period_us(&self) -> Option<u64> {
+        self.param("cpu.cfs_period_us")
+    }
+
+    fn param(&self, name: &str) -> Option<u64> {
+        std::fs::read_to_string(self.base.join(name)).ok()?.trim().parse().ok()
+    }
+}
+""",
+}
+
+
+@pytest.mark.parametrize(
+    ("first", "question"),
+    [
+        (
+            "How does it count the CPUs it may use?",
+            "And what happens if the `Cgroup` period is zero?",
+        ),
+        (
+            "Как считается число доступных процессоров?",
+            "А что произойдёт, если период в настройках cgroup окажется равен нулю?",
+        ),
+    ],
+)
+def test_a_follow_up_naming_a_type_is_answered_by_its_methods_lines(
+    tmp_path: Path, first: str, question: str
+) -> None:
+    answer = follow_up(tmp_path, CGROUP_FILES, first, question)
+    cited = answer.citations[0]
+    # the `if period_us == 0` of `Cgroup::cpu_quota`, not the struct's card
+    assert cited.path == "src/cgroup.rs", answer.lead
+    assert cited.start_line >= 12 and cited.end_line <= 15, answer.lead
