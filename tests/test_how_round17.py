@@ -11,13 +11,19 @@ not take the lead back.
 how the code works: the clause before the how-word sets the scene, and its "build" and
 "document" ask for no docs. A typing protocol (`class QueryLike(Protocol)` with `...` bodies)
 declares what its implementations do; it is no called object doing the work.
+
+A type a how-question names by a word of it («куда смонтирована cgroup» and `Cgroup`) is what
+the work is about, not the function doing it: the parsing function leads, not the struct's
+card; and a macro the short function expands (`some!`) is a helper, not the worker.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from answer_fixture import code_hit, plan
+from answer_fixture import code_hit, indexed, plan
 from ragstrata.answer.graphs.doing import doing_rank
 from ragstrata.answer.graphs.ranking import how_head
 from ragstrata.query.facets import facets_of, read_facets
@@ -147,3 +153,73 @@ def test_a_typing_protocol_declares_and_a_called_object_does_the_work() -> None:
     strategy = code_hit("queries.QueryInstance", "tinydb/queries.py", STRATEGY, kind="class")
     assert doing_rank(protocol) == (False, 3)
     assert doing_rank(strategy) == (False, 0)
+
+
+MOUNT_FILES = {
+    "Cargo.toml": '[package]\nname = "cpus"\nversion = "0.1.0"\n',
+    "src/mounts.rs": """\
+macro_rules! some {
+    ($e:expr) => {{
+        match $e {
+            Some(v) => v,
+            None => {
+                return None;
+            }
+        }
+    }};
+}
+
+pub struct Cgroup {
+    base: std::path::PathBuf,
+}
+
+pub struct MountInfo {
+    root: String,
+    mount_point: String,
+}
+
+impl MountInfo {
+    fn load_cpu(proc_path: &str) -> Option<MountInfo> {
+        let file = some!(std::fs::read_to_string(proc_path).ok());
+        file.lines()
+            .filter_map(|line| line.parse().ok())
+            .filter_map(MountInfo::parse_line)
+            .find(|info| !info.root.is_empty())
+    }
+
+    fn parse_line(line: String) -> Option<MountInfo> {
+        let mut fields = line.split(' ');
+        let root = some!(fields.nth(3));
+        let mount_point = some!(fields.nth(0));
+        if fields.find(|&field| field == "-").is_none() {
+            return None;
+        }
+        let fs_type = some!(fields.nth(0));
+        if fs_type != "cgroup" {
+            return None;
+        }
+        Some(MountInfo { root: root.to_owned(), mount_point: mount_point.to_owned() })
+    }
+}
+""",
+}
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How does it load the CPU mount info from the process file?",
+        "How does the library parse the lines of the process mount table to find where the"
+        " cgroup is mounted?",
+        "Как библиотека разбирает строки таблицы монтирования процесса, чтобы найти, куда"
+        " смонтирована cgroup?",
+    ],
+)
+def test_a_type_named_by_a_word_of_a_how_question_does_not_lead(
+    tmp_path: Path, question: str
+) -> None:
+    with indexed(tmp_path, MOUNT_FILES) as repo:
+        answer = repo.ask(question).answer
+    lead = answer.citations[0]
+    # the parsing functions, not the `Cgroup` struct "cgroup" names nor the `some!` macro
+    assert lead.path == "src/mounts.rs" and lead.start_line >= 22, answer.lead

@@ -41,7 +41,12 @@ from ragstrata.answer.graphs.focus import (
 )
 from ragstrata.answer.graphs.messages import Messages
 from ragstrata.answer.graphs.missing import nothing_found_answer
-from ragstrata.answer.graphs.ranking import MAX_DEFINITIONS, definition_hits, doing_rank
+from ragstrata.answer.graphs.ranking import (
+    MAX_DEFINITIONS,
+    definition_hits,
+    doing_rank,
+    word_named_type,
+)
 from ragstrata.answer.graphs.relations import (
     MAX_RELATED,
     call_sites,
@@ -155,7 +160,10 @@ class CodeQAGraph(EvidenceGraph):
         if names and not any(names_any(h, names) for h in defs):
             # retrieval ranked no definition of the name asked about (a topic carried from the
             # session, a lookup scoped to tests): the one resolver's definitions lead
-            defs = self._resolved(names, focus.kinds, how=focus.how) or defs
+            resolved = self._resolved(names, focus.kinds, how=focus.how)
+            if focus.how:
+                resolved = [h for h in resolved if not word_named_type(h, names)]
+            defs = resolved or defs
         if focus.callers and len(defs) > 1:
             defs = self._called_first(defs)
         if "parts" in focus.topics and not names:

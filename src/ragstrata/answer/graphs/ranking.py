@@ -35,11 +35,12 @@ from ragstrata.query.plan_fields import ANSWER_TOPIC
 from ragstrata.retrieve.reader import IndexReader
 from ragstrata.text.tokens import latin_halves, tokenize
 
-__all__ = ["MAX_DEFINITIONS", "definition_hits", "doing_rank", "last_name"]
+__all__ = ["MAX_DEFINITIONS", "definition_hits", "doing_rank", "last_name", "word_named_type"]
 
 MAX_DEFINITIONS = 2
 _SEGMENT_SEP = re.compile(r"::|[.#\\]")
 _NAME_PARTS = re.compile(r"[^a-z0-9]+")
+_DECLARES = 3  # doing_rank's rank of types and declarations
 _HOW_WINDOW = 12  # how many leading definitions may be reordered for a how-question
 _STEM = 4  # a question word names a folder or file when their first letters agree
 # ... and they differ by an ending at most ("walking" and walk.rs; "auth" is no "authorization")
@@ -91,8 +92,14 @@ def definition_hits(
         )
         if how and named:
             # "how does it…" asks about the project's own code: a name matched only in an
-            # example, a benchmark or a test is no answer to it, nor a module declaration
-            named = [h for h in named if not doing_rank(h)[0] and h.kind != "module"]
+            # example, a benchmark or a test is no answer to it, nor a module declaration;
+            # a type named by a word of the question («куда смонтирована cgroup»: `Cgroup`)
+            # is what the work is about, no function doing it
+            named = [
+                h
+                for h in named
+                if not doing_rank(h)[0] and h.kind != "module" and not word_named_type(h, symbols)
+            ]
         if how and named:
             # overloads of one name: the body that does the work, not the ones delegating to it
             same = [
@@ -105,6 +112,14 @@ def definition_hits(
         head, taken = how_head(plan, hits, terms=terms, concepts=concepts, reader=reader)
         hits = head + [h for h in hits if id(h) not in taken]
     return disjoint_hits(hits)[:MAX_DEFINITIONS]
+
+
+def word_named_type(hit: Hit, names: list[str]) -> bool:
+    """True for a type or declaration a how-question names by a word of it, not as the name is
+    written («куда смонтирована cgroup» and `Cgroup`): what the work is about, not the
+    function doing it."""
+    wanted = {last_name(n) for n in names}
+    return doing_rank(hit)[1] == _DECLARES and last_name(hit.symbol or "") not in wanted
 
 
 def how_head(

@@ -40,7 +40,10 @@ def worker_first(defs: list[Hit], reader: IndexReader, groups: list[set[str]]) -
     hops = handed = 0
     while lead.kind in ("function", "method"):
         calls = reader.relations(lead.symbol or "", Direction.CALLEES, ("calls",))
-        callees = resolved_callees(reader, lead.symbol or "", calls)
+        # a macro it expands (`some!(…)` unwrapping an option) is a helper, no worker
+        callees = [
+            row for row in resolved_callees(reader, lead.symbol or "", calls) if row.kind != "macro"
+        ]
         delegate = _delegate(lead, callees, calls) if handed < _WORKER_HOPS else None
         if delegate is not None:  # handing the call on is no hop of the search
             lead, handed = delegate, handed + 1
