@@ -3,6 +3,10 @@
 A follow-up naming a type ("what if the cgroup's period is zero?") is answered by the lines of
 the type's own methods (`Cgroup::cpu_quota`'s `if period_us == 0`), not by the type's card:
 a struct holds no line that answers.
+
+"And if not a single core is found, what then?", «если не нашлось ни одного ядра» ask for
+a missing value as "none" does: the `if count == 0` branch answers, not the early return on an
+unreadable file.
 """
 
 from __future__ import annotations
@@ -96,3 +100,45 @@ def test_a_follow_up_naming_a_type_is_answered_by_its_methods_lines(
     # the `if period_us == 0` of `Cgroup::cpu_quota`, not the struct's card
     assert cited.path == "src/cgroup.rs", answer.lead
     assert cited.start_line >= 12 and cited.end_line <= 15, answer.lead
+
+
+CORES_FILES = {
+    "Cargo.toml": '[package]\nname = "cpus"\nversion = "0.1.0"\n',
+    "src/cores.rs": """\
+pub fn physical_cores() -> usize {
+    let text = match std::fs::read_to_string("/proc/cpuinfo") {
+        Ok(text) => text,
+        Err(_) => return logical_cores(),
+    };
+    let mut count = 0;
+    for line in text.lines() {
+        if line.starts_with("cpu cores") {
+            count += 1;
+        }
+    }
+    if count == 0 {
+        logical_cores()
+    } else {
+        count
+    }
+}
+
+pub fn logical_cores() -> usize {
+    std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
+}
+""",
+}
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "And if not a single core is found in the processor description, what then?",
+        "А что он вернёт, если в описании процессоров не нашлось ни одного ядра?",
+    ],
+)
+def test_none_found_asks_for_the_branch_of_an_empty_count(tmp_path: Path, question: str) -> None:
+    answer = follow_up(tmp_path, CORES_FILES, "How does it count the physical cores?", question)
+    cited = answer.citations[0]
+    assert cited.path == "src/cores.rs", answer.lead
+    assert cited.start_line >= 12 and cited.end_line <= 16, answer.lead
