@@ -223,3 +223,33 @@ def test_a_type_named_by_a_word_of_a_how_question_does_not_lead(
     lead = answer.citations[0]
     # the parsing functions, not the `Cgroup` struct "cgroup" names nor the `some!` macro
     assert lead.path == "src/mounts.rs" and lead.start_line >= 22, answer.lead
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How does it tell whether an error code can be handed back to the caller, rather than"
+        " one of its own codes?",
+        "Как сделано так, что файл открывается только один раз, даже если потоков несколько?",
+        "Как сделано кэширование ответов?",
+    ],
+)
+def test_how_questions_that_ask_neither_callers_nor_how_to(question: str) -> None:
+    # "caller, rather than one of" is no "caller of"; «сделано» is done, not «сделать»
+    assert read_facets(question).asks == {"how"}
+
+
+@pytest.mark.parametrize(
+    ("question", "asks"),
+    [
+        ("Who are the callers of parse?", {"callers"}),
+        ("Как сделать так, чтобы файл открывался один раз?", {"howto"}),
+    ],
+)
+def test_the_cues_still_ask_when_they_are_whole(question: str, asks: set[str]) -> None:
+    assert read_facets(question).asks == asks
+
+
+def test_once_is_a_word_of_the_question() -> None:
+    facets = facets_of(plan("Как сделано так, что файл открывается только один раз?"))
+    assert frozenset({"once"}) in facets.concepts

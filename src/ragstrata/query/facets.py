@@ -39,10 +39,11 @@ from ragstrata.query.lexicon import (
 from ragstrata.query.models import AnchorType, ConversationMode, RouterPlan, TestPolicy
 from ragstrata.query.plan_fields import ANSWER_TOPIC
 from ragstrata.query.terms import default_expander
-from ragstrata.text.morph import fold, lemmatize
+from ragstrata.text.morph import dictionary_pos, fold, lemmatize
 from ragstrata.text.stopwords import is_stopword
 from ragstrata.text.tokens import (
     Token,
+    has_cyrillic,
     identifier_parts,
     latin_halves,
     tokenize,
@@ -151,6 +152,10 @@ def read_facets(question: str, tests_only: bool = False) -> QuestionFacets:
         for p, first, last in marked
         if not relative_clause(question, prose, first)
         and not object_noun(prose, p.words, first)
+        # "handed back to the caller, rather than one of …" is no "caller of"
+        and "," not in question[prose[first].start : prose[last].start]
+        # «Как сделано так, что …» asks how it is done, «как сделать» how to do it
+        and not (ASKS[p.label] == "howto" and _done(prose[last].text))
         and not (
             ASKS[p.label] == "callers"
             and asks_no_callers(question, prose, (p.text, first, last), opening, opens_how)
@@ -237,6 +242,11 @@ def _own_cue(cue: Any, a: int, b: int, marks: Sequence[Any]) -> bool:
     if DETAILS[cue.label] == "wrongtype" and b - a + 1 > len(cue.words):
         return False
     return not any(c <= a and b <= d < c + len(q.words) and d - c > b - a for q, c, d in marks)
+
+
+def _done(word: str) -> bool:
+    """True for a Russian participle or finite verb («сделано», «сделали»): what was done."""
+    return has_cyrillic(word) and dictionary_pos(fold(word)) in ("PRTS", "PRTF", "VERB")
 
 
 def how_clause(question: str) -> list[QTok]:
