@@ -7,6 +7,10 @@ a struct holds no line that answers.
 "And if not a single core is found, what then?", «если не нашлось ни одного ядра» ask for
 a missing value as "none" does: the `if count == 0` branch answers, not the early return on an
 unreadable file.
+
+«А если значение по умолчанию не передано?» after an answer asks a detail of its topic (the
+`if s is None:` branch), not which setting holds the default: the settings card does not take
+the lead of a follow-up.
 """
 
 from __future__ import annotations
@@ -142,3 +146,57 @@ def test_none_found_asks_for_the_branch_of_an_empty_count(tmp_path: Path, questi
     cited = answer.citations[0]
     assert cited.path == "src/cores.rs", answer.lead
     assert cited.start_line >= 12 and cited.end_line <= 16, answer.lead
+
+
+ENV_FILES = {
+    "pyproject.toml": '[project]\nname = "dburl"\nversion = "0.1.0"\n',
+    "dburl/__init__.py": '''\
+import logging
+import os
+
+DEFAULT_ENV = "DATABASE_URL"
+logger = logging.getLogger(__name__)
+
+
+def config(env=DEFAULT_ENV, default=None, conn_max_age=0):
+    """Returns configured DATABASE dictionary from DATABASE_URL."""
+    s = os.environ.get(env, default)
+    if s is None:
+        logger.warning(
+            "No %s environment variable set, and so no databases setup", env
+        )
+    if s:
+        return parse(s, conn_max_age=conn_max_age)
+    return {}
+
+
+def parse(url, conn_max_age=0):
+    """Parses a database URL into a settings dictionary."""
+    scheme, _, rest = url.partition("://")
+    return {"ENGINE": scheme, "NAME": rest, "CONN_MAX_AGE": conn_max_age}
+''',
+}
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "And if that environment variable is not set and no default value is passed either,"
+        " is there an exception?",
+        "А если такой переменной окружения вообще нет и значение по умолчанию не передано —"
+        " будет исключение?",
+    ],
+)
+def test_a_follow_up_about_a_default_not_given_reads_the_topic_not_the_setting(
+    tmp_path: Path, question: str
+) -> None:
+    answer = follow_up(
+        tmp_path,
+        ENV_FILES,
+        "How does it read the connection string from the environment variable?",
+        question,
+    )
+    cited = answer.citations[0]
+    # the `if s is None:` branch of `config`, not the card of the DEFAULT_ENV setting
+    assert cited.path == "dburl/__init__.py", answer.lead
+    assert cited.start_line >= 11 and cited.end_line <= 18, answer.lead

@@ -178,7 +178,8 @@ class CodeQAGraph(EvidenceGraph):
                 parts.append(usage[0])
                 lead = usage[1]
         setting = None
-        if focus.configure and not names and not lead:
+        # «а если значение по умолчанию не передано?» after an answer asks a detail of its topic
+        if focus.configure and not names and not lead and not (topic and focus.details):
             setting = settings_part(self.reader, plan, evidence, focus, msgs, citations)
             if setting is not None:
                 parts.append(setting[0])
