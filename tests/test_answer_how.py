@@ -531,7 +531,7 @@ def _fn(symbol: str, text: str) -> Hit:
 
 
 def test_a_lead_with_almost_none_of_the_question_s_words_gives_way_to_a_clear_winner() -> None:
-    from ragstrata.answer.graphs.ranking import _clear_winner
+    from ragstrata.answer.graphs.worded import clear_winner
     from ragstrata.answer.graphs.words import stem_groups
 
     # "How does it decide the Content-Type when I send a plain string?"
@@ -553,14 +553,14 @@ def test_a_lead_with_almost_none_of_the_question_s_words_gives_way_to_a_clear_wi
         "lib/response.json", "function json(obj) {\n  var body = obj\n\n  return this.send(body)\n}"
     )
     groups = stem_groups(concepts)
-    assert _clear_winner([check, other, send], groups)[0] is send
+    assert clear_winner([check, other, send], groups)[0] is send
     # a lead that carries two of the words keeps its place; so does one with no clear winner
     both = _fn(
         "lib/utils.setType", "function setType(type, string) {\n  var t = type\n\n  return t\n}"
     )
-    assert _clear_winner([both, other, send], groups)[0] is both
+    assert clear_winner([both, other, send], groups)[0] is both
     twin = _fn("lib/response.type", "function type(t) {\n  var s = t\n\n  send(string, content)\n}")
-    assert _clear_winner([check, send, twin], groups)[0] is check
+    assert clear_winner([check, send, twin], groups)[0] is check
 
 
 def test_a_rust_unit_test_beside_the_code_is_a_test() -> None:

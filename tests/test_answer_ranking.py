@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from answer_fixture import code_hit, indexed
-from ragstrata.answer.graphs.ranking import _named_worker, definition_hits
+from ragstrata.answer.graphs.ranking import definition_hits
+from ragstrata.answer.graphs.worded import named_worker
 from ragstrata.answer.graphs.words import stem_groups
 from ragstrata.core.evidence import Evidence, Hit
 from ragstrata.query.facets import concepts_of, facets_of
@@ -61,20 +62,20 @@ def test_a_definition_named_by_the_question_s_words_takes_the_lead() -> None:
     ):
         groups = stem_groups(concepts_of(question, ("parse", "range", "line")))
         head = [ARGS, HELPER, PARSE_RANGE]
-        assert _named_worker(head, groups)[0] is PARSE_RANGE, question
+        assert named_worker(head, groups)[0] is PARSE_RANGE, question
 
 
 def test_a_name_alone_or_a_tie_keeps_the_lead() -> None:
     groups = stem_groups(concepts_of("How does it parse a line range like 10:20?"))
     # named by the question, but its body carries no more of the words than the lead's
     thin = _fn("crate::line_range::parse_range", "src/line_range.rs", "fn parse_range() {}")
-    assert _named_worker([PARSE_RANGE, thin], groups)[0] is PARSE_RANGE
-    assert _named_worker([ARGS, HELPER, thin], groups)[0] is ARGS
+    assert named_worker([PARSE_RANGE, thin], groups)[0] is PARSE_RANGE
+    assert named_worker([ARGS, HELPER, thin], groups)[0] is ARGS
     # two candidates alike: retrieval's order stands
     twin = _fn("crate::ranges::parse_range", "src/ranges.rs", PARSE_RANGE.text)
-    assert _named_worker([ARGS, PARSE_RANGE, twin], groups)[0] is ARGS
+    assert named_worker([ARGS, PARSE_RANGE, twin], groups)[0] is ARGS
     # nothing to reorder
-    assert _named_worker([], groups) == []
+    assert named_worker([], groups) == []
 
 
 JSONP_FILES = {
@@ -211,8 +212,8 @@ def test_a_javascript_setter_is_named_by_its_set_keyword() -> None:
     )
     getter = replace(setter, text=setter.text.replace("set body (val)", "body (val)", 1))
     # "set the body": the setter's own name is "set body", two of the question's words
-    assert _named_worker([respond, setter], groups)[0] is setter
-    assert _named_worker([respond, getter], groups)[0] is respond
+    assert named_worker([respond, setter], groups)[0] is setter
+    assert named_worker([respond, getter], groups)[0] is respond
 
 
 def test_a_hyphenated_word_names_a_file_written_with_an_underscore() -> None:
@@ -321,7 +322,7 @@ def test_a_whether_question_is_answered_by_the_predicate_it_names(question: str)
 
 
 def test_a_name_made_only_of_the_question_s_words_beats_one_with_more() -> None:
-    from ragstrata.answer.graphs.ranking import _purer_name
+    from ragstrata.answer.graphs.worded import purer_name
 
     groups = stem_groups(concepts_of("How is a flag marked as deprecated?"))
     shorthand = _fn(
@@ -337,8 +338,8 @@ def test_a_name_made_only_of_the_question_s_words_beats_one_with_more() -> None:
         "\tflag := f.Lookup(name)\n\tflag.Deprecated = usageMessage\n\tflag.Hidden = true\n"
         "\treturn nil\n}",
     )
-    assert _purer_name([shorthand, plain], groups)[0] is plain
-    assert _purer_name([plain, shorthand], groups)[0] is plain  # the lead already is
+    assert purer_name([shorthand, plain], groups)[0] is plain
+    assert purer_name([plain, shorthand], groups)[0] is plain  # the lead already is
 
 
 TOKEN_FILES = {
@@ -802,7 +803,7 @@ def test_an_override_calling_its_parent_keeps_the_lead(tmp_path: Path) -> None:
 
 
 def test_a_lead_saying_none_of_the_question_s_words_gives_way_to_one_saying_two() -> None:
-    from ragstrata.answer.graphs.ranking import _clear_winner
+    from ragstrata.answer.graphs.worded import clear_winner
 
     load = _fn(
         "cache.cache.Load",
@@ -819,10 +820,10 @@ def test_a_lead_saying_none_of_the_question_s_words_gives_way_to_one_saying_two(
     )
     groups = [{"add", "inse", "appe"}, {"key"}, {"exis", "alre"}]
     # «Как не даёт добавить ключ, который уже есть?»: Load says nothing of it, Add two words
-    assert _clear_winner([load, add], groups)[0] is add
+    assert clear_winner([load, add], groups)[0] is add
     # one word in the lead: two are not enough
     said = replace(load, text=load.text.replace("Load(r", "Load(key"))
-    assert _clear_winner([said, add], groups)[0] is said
+    assert clear_winner([said, add], groups)[0] is said
 
 
 BREAKER_FILES = {

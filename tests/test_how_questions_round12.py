@@ -17,7 +17,7 @@ import pytest
 
 from answer_fixture import code_hit, indexed, method_row
 from ragstrata.answer.graphs.detail import answering_lines
-from ragstrata.answer.graphs.ranking import _named_worker
+from ragstrata.answer.graphs.worded import named_worker
 from ragstrata.answer.graphs.words import stem_groups, words_in
 from ragstrata.answer.graphs.worker import worker_first
 from ragstrata.query.facets import concepts_of, read_facets
@@ -313,7 +313,7 @@ def test_a_lead_named_by_the_question_keeps_it_from_a_longer_body() -> None:
         "        self.enable(name) if state else self.disable(name)  # filter the module\n",
     )
     # both names say two of the question's words: the lead's own name says as much
-    assert _named_worker([by_level, configure], groups)[0] is by_level
+    assert named_worker([by_level, configure], groups)[0] is by_level
 
 
 CONSTRAINT_FILES = {

@@ -1,0 +1,149 @@
+"""Which candidate of a how-question's window the question's words hand the lead to: one
+carrying many of them where the lead carries almost none (:func:`clear_winner`), the function
+doing the steps the question lists (:func:`covering_worker`), one whose own name says what is
+asked (:func:`named_worker`), and of two so named the one named by nothing else
+(:func:`purer_name`). The words are the question's word groups (:func:`stem_groups`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ragstrata.answer.graphs.doing import doing_rank, last_name
+from ragstrata.answer.graphs.words import word_stems, words_in
+from ragstrata.core.evidence import Hit
+
+__all__ = [
+    "NAMED_WINDOW",
+    "clear_winner",
+    "covering_worker",
+    "extra_words",
+    "named_worker",
+    "own_name",
+    "purer_name",
+]
+
+
+_FEW_WORDS = 1  # a how-answer's lead carrying at most this many of the question's words ...
+_MANY_WORDS = 3  # ... gives way to a candidate of its rank carrying this many, alone
+
+
+def clear_winner(head: list[Hit], groups: list[set[str]]) -> list[Hit]:
+    """``head`` with its lead replaced when the lead carries almost none of the question's words
+    (``request.is`` for "how does it decide the Content-Type when I send a plain string?") and
+    one candidate of the same rank carries many of them, alone (``res.send``)."""
+    lead_words = words_in(head[0].text, groups) if head and groups else 0
+    if not head or not groups or lead_words > _FEW_WORDS:
+        return head
+    rank = doing_rank(head[0])
+    scored = sorted(
+        ((words_in(h.text, groups), n) for n, h in enumerate(head[1:], 1) if doing_rank(h) == rank),
+        reverse=True,
+    )
+    if (
+        not scored
+        or scored[0][0] < _MANY_WORDS - (lead_words == 0)  # a lead saying none of them: two
+        or (len(scored) > 1 and scored[1][0] == scored[0][0])
+    ):
+        return head
+    best = head[scored[0][1]]
+    return [best, *(h for h in head if h is not best)]
+
+
+_COVER_MARGIN = 3  # a candidate carrying this many more of the question's word groups than the lead
+_COVER_LINES = 60  # ... in a body of at most this many lines (a long one carries any words)
+
+
+def covering_worker(head: list[Hit], groups: list[set[str]]) -> list[Hit]:
+    """``head`` with its lead replaced by the candidate of its rank, among the first
+    :data:`NAMED_WINDOW`, whose body carries :data:`_COVER_MARGIN` more of the question's word
+    groups than the lead's: the function doing the steps a question lists ("check the length,
+    the signature, the age and then decrypt" -> ``Decode``) before a setter of one of them
+    (``MinAge``); the one best such, none on a tie."""
+    if len(head) < 2 or not groups:
+        return head
+    rank = doing_rank(head[0])
+    least = words_in(head[0].text, groups)
+    found = sorted(
+        (
+            (words_in(h.text, groups), -n, n)
+            for n, h in enumerate(head[1:NAMED_WINDOW], 1)
+            if doing_rank(h) == rank and h.end_line - h.start_line < _COVER_LINES
+        ),
+        reverse=True,
+    )
+    if not found or found[0][0] < least + _COVER_MARGIN:
+        return head
+    if len(found) > 1 and found[1][0] == found[0][0]:
+        return head
+    best = head[found[0][2]]
+    return [best, *(h for h in head if h is not best)]
+
+
+NAMED_WINDOW = 6  # a definition named by the question's words may take the lead from this far
+_NAMED_WORDS = 2  # ... when its own name carries this many of the question's word groups
+
+
+def named_worker(head: list[Hit], groups: list[set[str]]) -> list[Hit]:
+    """``head`` with its lead replaced by a candidate of the same rank, among the first
+    :data:`NAMED_WINDOW`, whose own name says what the question asks (``parse_range`` for
+    "how does it parse a line range", ``cleanPath`` for «канонический путь» -> clean path: at
+    least :data:`_NAMED_WORDS` of its word groups) and whose body carries more of the
+    question's words than the lead's, and whose name says more of them than the lead's; the
+    one best such, none on a tie."""
+    if not head or not groups:
+        return head
+    rank = doing_rank(head[0])
+    least = words_in(head[0].text, groups)
+    # a lead its own name says as much of the question of (`filter_by_level` for filtering
+    # by level) keeps its place
+    said = max(_NAMED_WORDS, words_in(own_name(head[0]), groups) + 1)
+    found = []
+    for n, hit in enumerate(head[1:NAMED_WINDOW], 1):
+        named = words_in(own_name(hit), groups)
+        body = words_in(hit.text, groups)
+        if doing_rank(hit) == rank and named >= said and body > least:
+            found.append((body, named, n))
+    found.sort(reverse=True)
+    if not found or (len(found) > 1 and found[1][:2] == found[0][:2]):
+        return head
+    best = head[found[0][2]]
+    return [best, *(h for h in head if h is not best)]
+
+
+def purer_name(head: list[Hit], groups: list[set[str]]) -> list[Hit]:
+    """A lead named by the question's words and more (``MarkShorthandDeprecated`` for "how is a
+    flag marked as deprecated?") gives way to a candidate of its rank among the next two named
+    by as many of them and nothing else (``MarkDeprecated``), whose body carries as many."""
+    if len(head) < 2:
+        return head
+    lead = head[0]
+    named = words_in(own_name(lead), groups)
+    if named < _NAMED_WORDS or not extra_words(own_name(lead), groups):
+        return head
+    for hit in head[1:3]:
+        name = own_name(hit)
+        if (
+            doing_rank(hit) == doing_rank(lead)
+            and words_in(name, groups) == named
+            and not extra_words(name, groups)
+            and words_in(hit.text, groups) >= words_in(lead.text, groups)
+        ):
+            return [hit, *(h for h in head if h is not hit)]
+    return head
+
+
+def extra_words(name: str, groups: list[set[str]]) -> set[str]:
+    """The stems of ``name`` no word group of the question holds."""
+    return {w for w in word_stems(name) if not any(w in g for g in groups)}
+
+
+_ACCESSOR = re.compile(r"^\s*(?:static\s+)?(get|set)\s+\w")
+
+
+def own_name(hit: Hit) -> str:
+    """The definition's own name, with the ``get`` / ``set`` of a JavaScript accessor (``set
+    body (val)`` is named "set body")."""
+    name = last_name(hit.symbol or "")
+    accessor = _ACCESSOR.match(hit.text)
+    return f"{accessor.group(1)} {name}" if accessor else name
