@@ -253,3 +253,16 @@ def test_the_cues_still_ask_when_they_are_whole(question: str, asks: set[str]) -
 def test_once_is_a_word_of_the_question() -> None:
     facets = facets_of(plan("Как сделано так, что файл открывается только один раз?"))
     assert frozenset({"once"}) in facets.concepts
+
+
+@pytest.mark.parametrize(
+    ("question", "word"),
+    [
+        ("Что происходит, когда очередное удвоение переполняет 64-битное значение?", "overflow"),
+        ("Как считаются задержки по последовательности Фибоначчи?", "fibonacci"),
+        ("Просматривает ли он оставшиеся блоки?", "remaining"),
+        ("Как память выделяется заранее?", "advance"),
+    ],
+)
+def test_the_russian_words_of_this_round_are_read(question: str, word: str) -> None:
+    assert any(word in group for group in facets_of(plan(question)).concepts)
