@@ -32,6 +32,7 @@ from ragstrata.answer.graphs.detail import (
     follow_up_order,
     names_any,
 )
+from ragstrata.answer.graphs.doing import TYPE_KINDS
 from ragstrata.answer.graphs.focus import (
     literal_hits,
     peripheral_path,
@@ -84,9 +85,6 @@ MAX_SNIPPETS = 3
 _QUOTED_LAYERS = ("C1", "C3", "D1", "D2")
 _HOW_LINES_SCORE = 4.0  # a how-answer quotes the lines of the body that match two question words
 # A type is used, not called: its constructions and the declarations naming it count too
-_TYPE_KINDS = frozenset(
-    {"class", "struct", "enum", "interface", "trait", "type_alias", "record", "union", "object"}
-)
 _USE_RELATIONS = ("calls", "constructs", "references")
 _CALL_KEYS = {
     "callers": "callers",
@@ -399,7 +397,7 @@ class CodeQAGraph(EvidenceGraph):
         row = self.definition(hit)
         symbol = row.symbol if row else (hit.symbol or hit.path)
         kind = row.kind if row else (hit.kind or "definition")
-        typed = kind in _TYPE_KINDS
+        typed = kind in TYPE_KINDS
         keys = _USE_KEYS if typed else _CALL_KEYS
         uses = _USE_RELATIONS if typed else ("calls",)
         callers = self._relations(symbol, Direction.CALLERS, uses) if kind != "module" else []

@@ -13,9 +13,21 @@ from ragstrata.answer.graphs.focus import build_script, peripheral_path
 from ragstrata.core.evidence import Hit
 from ragstrata.core.languages import detect_language, is_inline_test, is_test
 
-__all__ = ["COMMENT_LINE", "DOCSTRING", "body_text", "doing_rank", "last_name", "loops"]
+__all__ = [
+    "COMMENT_LINE",
+    "DOCSTRING",
+    "TYPE_KINDS",
+    "body_text",
+    "doing_rank",
+    "last_name",
+    "loops",
+]
 
 _DOING_KINDS = ("function", "method", "constructor", "property", "macro")  # a JS getter computes
+# the kinds of definition that are types: used (constructed, referenced), not called
+TYPE_KINDS = frozenset(
+    {"class", "struct", "enum", "interface", "trait", "type_alias", "record", "union", "object"}
+)
 _DECLARING_KINDS = ("interface", "struct", "type_alias", "enum", "trait", "constant", "module")
 _ACCESSOR_LINES = 3  # a callable shorter than this only hands a value on
 _DECLARING_MIN_LINES = 20  # a callable this long whose signature takes ...

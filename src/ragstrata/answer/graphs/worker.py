@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from ragstrata.answer.graphs.base import hit_from_scored
-from ragstrata.answer.graphs.doing import body_text, doing_rank, last_name, loops
+from ragstrata.answer.graphs.doing import TYPE_KINDS, body_text, doing_rank, last_name, loops
 from ragstrata.answer.graphs.words import words_in
 from ragstrata.core.evidence import Hit
 from ragstrata.core.languages import detect_language, is_test
@@ -159,7 +159,6 @@ def resolved_callees(
 
 _DETAIL_CALLEES = 6  # a detail may be answered by this many of the topic's callees ...
 _DETAIL_MEMBERS = 12  # ... or of a type's own methods
-_TYPE_KINDS = frozenset({"class", "struct", "enum", "interface", "trait", "impl", "type_alias"})
 _MEMBER_KINDS = frozenset({"function", "method", "constructor", "property"})
 
 
@@ -170,7 +169,7 @@ def detail_sources(reader: IndexReader, topic: Hit) -> list[Hit]:
     ``Cgroup::cpu_quota``), the project's code only."""
     symbol = topic.symbol or ""
     rows = resolved_callees(reader, symbol)[:_DETAIL_CALLEES]
-    if topic.kind in _TYPE_KINDS and symbol:
+    if (topic.kind in TYPE_KINDS or topic.kind == "impl") and symbol:
         rows += [
             row
             for row in reader.outline(topic.path)
@@ -191,8 +190,8 @@ def detail_sources(reader: IndexReader, topic: Hit) -> list[Hit]:
 def _member(symbol: str, owner: str) -> bool:
     """True for ``owner``'s own member: ``crate::linux::Cgroup::cpu_quota`` of
     ``crate::linux::Cgroup``, ``queries.Query.matches`` of ``queries.Query``."""
-    rest = symbol[len(owner) :] if symbol.startswith(owner) else ""
-    return bool(_MEMBER_SEP.match(rest)) and not _MEMBER_SEP.search(_MEMBER_SEP.sub("", rest, 1))
+    sep = _MEMBER_SEP.match(symbol, len(owner)) if symbol.startswith(owner) else None
+    return sep is not None and not _MEMBER_SEP.search(symbol, sep.end())
 
 
 _MEMBER_SEP = re.compile(r"::|[.#]")
