@@ -132,6 +132,7 @@ LEXICONS = (_asks, _details, _topics, _headings, _minor_headings, kinds_lexicon)
 """Every lexicon this module builds (their words are in the precomputed morphology seed)."""
 
 
+_STRUCTURE = re.compile(r"(?i)устро|structur|organi[sz]")
 _CONJUNCTIONS = frozenset({"а", "и", "но", "and", "but", "so"})
 
 
@@ -192,6 +193,10 @@ def read_facets(question: str, tests_only: bool = False) -> QuestionFacets:
     counts: dict[str, int] = {}
     for phrase, _, _ in _topics().find(said):
         counts[TOPICS[phrase.label]] = counts.get(TOPICS[phrase.label], 0) + 1
+    if opens_how and "parts" in counts and not _STRUCTURE.search(question):
+        # «Как собирается идентификатор: какие части и в каком порядке …» asks the parts of
+        # what the code builds; «Как устроен проект, из каких частей?» the project's
+        del counts["parts"]
     topics = tuple(sorted(counts, key=lambda t: (-counts[t], TOPICS.index(t))))
     marks = _details().find(toks)
     details = frozenset(DETAILS[p.label] for p, a, b in marks if _own_cue(p, a, b, marks))

@@ -20,6 +20,7 @@ from ragstrata.answer.graphs.detail import names_any
 from ragstrata.answer.graphs.doing import (
     COMMENT_LINE,
     DOCSTRING,
+    TYPE_KINDS,
     doing_rank,
     last_name,
     loops,
@@ -49,6 +50,7 @@ MAX_DEFINITIONS = 2
 _SEGMENT_SEP = re.compile(r"::|[.#\\]")
 _NAME_PARTS = re.compile(r"[^a-z0-9]+")
 _DECLARES = 3  # doing_rank's rank of types and declarations
+_HELD = 1  # ... and of an accessor, a variable or a class that holds a value
 _HOW_WINDOW = 12  # how many leading definitions may be reordered for a how-question
 _STEM = 4  # a question word names a folder or file when their first letters agree
 # ... and they differ by an ending at most ("walking" and walk.rs; "auth" is no "authorization")
@@ -123,11 +125,13 @@ def definition_hits(
 
 
 def word_named_type(hit: Hit, names: list[str]) -> bool:
-    """True for a type or declaration a how-question names by a word of it, not as the name is
-    written («куда смонтирована cgroup» and `Cgroup`): what the work is about, not the
-    function doing it."""
+    """True for a type, a declaration or a variable a how-question names by a word of it, not
+    as the name is written («куда смонтирована cgroup» and `Cgroup`, "where the PID is
+    often the same" and `pid`): what the work is about, not the function doing it."""
     wanted = {last_name(n) for n in names}
-    return doing_rank(hit)[1] == _DECLARES and last_name(hit.symbol or "") not in wanted
+    rank = doing_rank(hit)[1]
+    held = rank == _DECLARES or (rank >= _HELD and hit.kind not in TYPE_KINDS)
+    return held and last_name(hit.symbol or "") not in wanted
 
 
 def how_head(
@@ -183,7 +187,8 @@ def how_head(
         head = _predicate_first(head, groups)
     if reader is not None:
         head = _raiser_first(head, hits[:_ERROR_SEEDS], reader, groups)
-        if not covering:
+        # "in what order does it check the sources?" asks the function doing the steps
+        if not covering and not _ORDER.search(plan.query_plan.raw):
             head = _named_callee(head, reader, groups)
     return head, taken
 
@@ -313,6 +318,10 @@ def _named_callee(head: list[Hit], reader: IndexReader, groups: list[set[str]]) 
     return [best, *(h for h in head if h is not best)]
 
 
+_ORDER = re.compile(
+    r"(?i)\bin (?:what|which) order\b|\border of\b|\bsequence of\b|"
+    r"в как(?:ом|ой) (?:порядке|последовательности)|\bпорядок\b"
+)
 _WHETHER = re.compile(r"(?i)\bwhether\b|\bли\b")
 _PREDICATE = re.compile(r"^(?:is|should|has|can|needs?|must|may)(?:_|[A-Z])")
 

@@ -182,13 +182,15 @@ def _term_stem(term: str) -> str:
 
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])")
 _STRING = re.compile(r"""(['"`])([^'"`\\]{1,40})\1""")
+_HEX = re.compile(r"(?<![\w.])0[xX]([0-9a-fA-F]+)(?![\w.])")
 
 
 def values_in(line: str, values: frozenset[str]) -> set[str]:
     """The question's ``values`` ``line`` writes as a literal: a whole string (``"AM"``) or a
-    number (``12``)."""
+    number (``12``; "codes 128 to 159" in ``0x80 <= n <= 0x9F`` too)."""
     if not values:
         return set()
     found = {m.group(2).lower() for m in _STRING.finditer(line)}
     found |= set(_NUMBER.findall(line))
+    found |= {str(int(m.group(1), 16)) for m in _HEX.finditer(line)}
     return found & values

@@ -1,0 +1,186 @@
+"""How-questions and details from the eighteenth round's blind batch.
+
+A how-question that writes a word the code also uses as a name ("where the PID is often the
+same" and a variable `pid`, an accessor `Pid()`) names what the work is about, as a type named
+by a word does: the function doing the work leads, not the variable's line or the accessor.
+
+«Как собирается идентификатор: какие части и в каком порядке записываются?» asks the parts of
+what the code builds, not the project's main parts: a question opening with "how" asks no
+overview of the parts unless it asks how the project is structured.
+
+"In what order does it check the sources?" asks for the function doing the steps; it does not
+hand the lead to a callee whose name says one of them.
+
+A detail asking about "codes 128 to 159" is answered by the branch writing them in hex
+(`0x80 <= n <= 0x9F`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from answer_fixture import indexed
+from ragstrata.answer.graphs.words import values_in
+from ragstrata.query.facets import read_facets
+
+PID_FILES = {
+    "go.mod": "module example.com/uid\n\ngo 1.20\n",
+    "uid.go": """\
+package uid
+
+import (
+	"hash/crc32"
+	"os"
+)
+
+// ID is a unique identifier of 12 bytes.
+type ID [12]byte
+
+var (
+	// pid stores the current process id
+	pid = os.Getpid()
+)
+
+func init() {
+	// Inside a container every process may see the same small PID: mix the content
+	// of the control group file into the pid so that it stays unique per machine.
+	b, err := os.ReadFile("/proc/self/cpuset")
+	if err == nil && len(b) > 1 {
+		pid ^= int(crc32.ChecksumIEEE(b))
+	}
+}
+
+// Pid returns the process id part of the id.
+func (id ID) Pid() uint16 {
+	return uint16(id[7])<<8 | uint16(id[8])
+}
+
+// Counter returns the incrementing value part of the id.
+func (id ID) Counter() int32 {
+	b := id[9:]
+	return int32(uint32(b[0])<<16 | uint32(b[1])<<8 | uint32(b[2]))
+}
+""",
+}
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How does it keep the process part unique when running in a container where the PID"
+        " is often the same?",
+        "Как делается уникальной часть с номером процесса, если программа запущена в"
+        " контейнере, где PID у разных процессов часто совпадает?",
+    ],
+)
+def test_a_variable_or_accessor_named_by_a_word_does_not_lead(
+    tmp_path: Path, question: str
+) -> None:
+    with indexed(tmp_path, PID_FILES) as repo:
+        answer = repo.ask(question).answer
+    lead = answer.citations[0]
+    # `init`, which mixes the control group into the pid: not `pid`'s line nor `Pid()`
+    assert (lead.path, lead.start_line) == ("uid.go", 16), answer.lead
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Как собирается новый идентификатор: какие части и в каком порядке записываются в 12 байт?",
+        "How is a new identifier assembled: which parts are written, and in what order?",
+    ],
+)
+def test_the_parts_of_what_the_code_builds_are_no_overview(question: str) -> None:
+    assert "parts" not in read_facets(question).topics
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Из каких основных частей состоит проект и что делает каждая?",
+        "Как устроен проект: из каких основных частей он состоит?",
+        "What are the main parts of this project?",
+        "How is the project structured, what are its main components?",
+    ],
+)
+def test_the_projects_parts_are_still_an_overview(question: str) -> None:
+    assert "parts" in read_facets(question).topics
+
+
+ENCODING_FILES = {
+    "pyproject.toml": '[project]\nname = "pagetext"\nversion = "1.0"\n',
+    "pagetext/encoding.py": '''\
+"""Character encodings of HTML pages."""
+
+
+def read_bom(data):
+    """The encoding a byte order mark at the start of ``data`` names, or None."""
+    if data.startswith(b"\\xef\\xbb\\xbf"):
+        return "utf-8"
+    return None
+
+
+def body_declared_encoding(data):
+    """The encoding the HTML body declares in its meta tag, or None."""
+    head = data[:4096].lower()
+    for tag in head.split(b"<meta")[1:]:
+        at = tag.find(b"charset=")
+        if at < 0:
+            continue
+        value = tag[at + 8 :].strip(b"\"' ")
+        name = value.split(b'"')[0].split(b";")[0].strip()
+        if name:
+            return name.decode("ascii", "replace")
+    return None
+
+
+def header_param(content_type):
+    """The charset parameter of a Content-Type header, or None."""
+    if not content_type or "charset=" not in content_type:
+        return None
+    return content_type.split("charset=")[1].strip()
+
+
+def decode_page(content_type, data):
+    """Convert raw HTML bytes to text, choosing the character encoding.
+
+    The sources are checked in this order: a byte order mark, then the HTTP
+    header's charset, then the encoding the HTML body declares, and finally
+    utf-8 as the fallback when no source names one.
+    """
+    found = read_bom(data)
+    if found is None:
+        found = header_param(content_type)
+    if found is None:
+        found = body_declared_encoding(data)
+    if found is None:
+        found = "utf-8"
+    return data.decode(found, errors="replace")
+''',
+}
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How does it figure out which character encoding to use when turning raw HTML bytes"
+        " into text, and in what order does it check the possible sources?",
+        "Как выбирается кодировка при переводе сырых байтов HTML в текст и в каком порядке"
+        " проверяются источники?",
+    ],
+)
+def test_the_order_of_the_steps_is_asked_of_the_function_doing_them(
+    tmp_path: Path, question: str
+) -> None:
+    with indexed(tmp_path, ENCODING_FILES) as repo:
+        answer = repo.ask(question).answer
+    lead = answer.citations[0]
+    assert (lead.path, lead.start_line) == ("pagetext/encoding.py", 32), answer.lead
+
+
+def test_a_number_the_question_writes_is_found_in_hex() -> None:
+    line = "        if 0x80 <= number <= 0x9F:"
+    assert values_in(line, frozenset({"128", "159", "150"})) == {"128", "159"}
+    assert values_in("    limit = 0x7fffffff", frozenset({"128"})) == set()
