@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 
 from ragstrata.query.lexicon import QTok
-from ragstrata.text.morph import dictionary_pos, fold
+from ragstrata.text.morph import dictionary_pos, fold, lemmatize
 from ragstrata.text.tokens import has_cyrillic
 
 __all__ = [
@@ -55,8 +55,9 @@ def _a_call_described(
     opening: Sequence[QTok],
     opens_how: bool,
 ) -> bool:
-    """True for the noun «вызов» naming no function in a how-question or a condition: «Как
-    устроен повторный вызов функции?» and «… если вызов функции падает?» describe a call,
+    """True for the noun «вызов» naming no function in a how-question, a condition or after an
+    adjective: «Как устроен повторный вызов функции?», «… если вызов функции падает?» and
+    «перестаёт пробовать новый вызов» describe a call,
     they ask for no callers («покажи вызовы parse», «удаление вызовов `merge_cookies`» do, as
     «Как найти вызовы parse?»)."""
     first, last = cue
@@ -67,7 +68,19 @@ def _a_call_described(
         return False
     if opens_how and not infinitive_asked(opening):
         return True
+    if first > 0 and _qualifies(toks[first - 1].text):
+        return True  # «перестаёт пробовать новый вызов»: a kind of call, not calls of one
     return any(t.text.lower() in _IF for t in toks[:first])
+
+
+# determiners pick calls out («этот вызов», «каждый вызов»): they still may ask for callers
+_DETERMINERS = frozenset({"этот", "тот", "каждый", "любой", "весь", "такой", "какой", "мой"})
+
+
+def _qualifies(word: str) -> bool:
+    """True for an adjective that says what kind of call it is («новый», «системный»,
+    «повторный»), not a determiner."""
+    return dictionary_pos(word) == "ADJF" and lemmatize(word) not in _DETERMINERS
 
 
 _WHICH_KINDS = frozenset({"какие", "какая", "какой", "какое"})

@@ -108,7 +108,7 @@ _TYPE_TEST = re.compile(
 )
 _OTHERWISE = re.compile(r"^\s*(?:\}\s*)?(?:else\b(?!\s*if)|default\s*:|_\s*=>|otherwise\b)")
 _GUARD = re.compile(r"\b(?:return|raise|throw|halt|abort)\b.*\b(?:if|unless)\b|\b(?:unless)\b")
-_COMMENT = re.compile(r"^\s*(?:#|//|/\*|\*|--|\"\"\"|''')")
+_COMMENT = re.compile(r"^\s*(?:#|//|/\*|\*|--|[rRuUbB]{0,2}(?:\"\"\"|'''))")
 _SHAPE_ALONE = 3.0  # a line of the asked shape (`else`, a guard) counts with no word matched
 # a signature spans at most this many lines (Rust's parameters one a line, then `where`)
 _SIGNATURE_LINES = 14
