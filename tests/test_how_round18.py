@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from answer_fixture import indexed
+from ragstrata.answer.graphs.focus import peripheral_path
 from ragstrata.answer.graphs.words import values_in
 from ragstrata.query.facets import read_facets
 
@@ -184,3 +185,81 @@ def test_a_number_the_question_writes_is_found_in_hex() -> None:
     line = "        if 0x80 <= number <= 0x9F:"
     assert values_in(line, frozenset({"128", "159", "150"})) == {"128", "159"}
     assert values_in("    limit = 0x7fffffff", frozenset({"128"})) == set()
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Каким алгоритмом 20 байт идентификатора переводятся в текстовую строку?",
+        "По какому алгоритму считается контрольная сумма?",
+        "By what algorithm is the identifier turned into text?",
+    ],
+)
+def test_by_what_algorithm_asks_how_it_works(question: str) -> None:
+    assert read_facets(question).asks == {"how"}
+
+
+@pytest.mark.parametrize(
+    ("path", "aside"),
+    [
+        ("src-backup/arrayset.rs", True),
+        ("attic/old_parser.py", True),
+        ("lib/obsolete/router.js", True),
+        ("src/arrayvec.rs", False),
+        ("src/backup.rs", False),  # a module about backups is the project's own code
+        ("golden/files.go", False),
+    ],
+)
+def test_a_copy_set_aside_is_beside_the_project(path: str, aside: bool) -> None:
+    assert peripheral_path(path) is aside
+
+
+BACKUP_FILES = {
+    "Cargo.toml": '[package]\nname = "smallset"\nversion = "0.1.0"\n',
+    "src/lib.rs": """\
+/// A set of at most N keys kept in an array.
+pub struct ArraySet { keys: [u32; 8], len: usize }
+
+impl ArraySet {
+    /// Keep only the keys for which the predicate returns true, in their order.
+    pub fn retain(&mut self, keep: impl Fn(u32) -> bool) {
+        let mut kept = 0;
+        for i in 0..self.len {
+            let key = self.keys[i];
+            if keep(key) {
+                self.keys[kept] = key;
+                kept += 1;
+            }
+        }
+        self.len = kept;
+    }
+}
+""",
+    "src-backup/arrayset.rs": """\
+/// The old array set, kept for reference.
+pub struct ArraySet { keys: [u32; 8], len: usize }
+
+impl ArraySet {
+    /// Keep only the keys for which the predicate returns true, in their order.
+    pub fn retain(&mut self, keep: impl Fn(u32) -> bool) {
+        let mut kept = 0;
+        for i in 0..self.len {
+            let key = self.keys[i];
+            if keep(key) {
+                self.keys[kept] = key;
+                kept += 1;
+            }
+        }
+        self.len = kept;
+        self.check_keys_are_kept_in_order_for_retain();
+    }
+}
+""",
+}
+
+
+def test_a_how_question_is_answered_from_the_code_built_not_a_backup(tmp_path: Path) -> None:
+    question = "How does the array set keep only the keys for which the predicate returns true?"
+    with indexed(tmp_path, BACKUP_FILES) as repo:
+        answer = repo.ask(question).answer
+    assert answer.citations[0].path == "src/lib.rs", answer.lead

@@ -47,6 +47,10 @@ _PERIPHERAL = frozenset(
 )  # fmt: skip
 
 
+_SET_ASIDE = frozenset({"backup", "backups", "bak", "attic", "obsolete", "unused", "archived"})
+_WORD_SEP = re.compile(r"[-_.]")
+
+
 @lru_cache(maxsize=1)
 def _paths() -> dict[str, Any]:
     ref = resources.files("ragstrata").joinpath("data", "answer", "paths.toml")
@@ -70,10 +74,15 @@ _BUILD_CONFIG = re.compile(r"^[\w-]+\.config\.[cm]?[jt]s$")  # webpack.config.js
 
 def peripheral_path(path: str) -> bool:
     """True for benchmarks, examples, scripts, docs sites, test helpers, fuzzing harnesses,
-    vendored copies of other projects and generated code: code beside the project's own."""
+    vendored copies of other projects, copies set aside and generated code: code beside the
+    project's own."""
     parts = path.lower().split("/")
-    return any(p in _PERIPHERAL for p in parts[:-1]) or (
-        parts[-1].endswith(_GENERATED) or parts[-1].startswith("zz_generated")
+    return (
+        any(p in _PERIPHERAL for p in parts[:-1])
+        # a copy set aside (`src-backup/`, `attic/`): no part of what is built
+        or any(w in _SET_ASIDE for p in parts[:-1] for w in _WORD_SEP.split(p))
+        or parts[-1].endswith(_GENERATED)
+        or parts[-1].startswith("zz_generated")
     )
 
 
