@@ -263,3 +263,75 @@ def test_a_how_question_is_answered_from_the_code_built_not_a_backup(tmp_path: P
     with indexed(tmp_path, BACKUP_FILES) as repo:
         answer = repo.ask(question).answer
     assert answer.citations[0].path == "src/lib.rs", answer.lead
+
+
+VIEW_FILES = {
+    "package.json": '{"name": "tinytpl", "version": "1.0.0", "main": "lib/tpl.js"}\n',
+    "lib/tpl.js": """\
+const cache = new Map();
+
+function handleCache(options) {
+  let fn = cache.get(options.filename);
+  if (!fn) {
+    fn = (data) => JSON.stringify(data);
+    if (options.cache) cache.set(options.filename, fn);
+  }
+  return fn;
+}
+
+function tryHandleCache(options, data, cb) {
+  try {
+    return cb(null, handleCache(options)(data));
+  } catch (err) {
+    return cb(err);
+  }
+}
+
+/**
+ * Render a template file as an Express view engine: the options (the views directory,
+ * view caching) are pulled out of the data object it receives.
+ */
+function renderFile(path, data, cb) {
+  const opts = {};
+  // Express passes the views directory and view caching in the data object's settings
+  if (data.settings) {
+    if (data.settings.views) {
+      opts.views = data.settings.views;
+    }
+    if (data.settings['view cache']) {
+      opts.cache = true;
+    }
+    const engine = data.settings['view options'];
+    if (engine) {
+      Object.assign(opts, engine);
+    }
+  }
+  if ('cache' in data) {
+    opts.cache = data.cache;
+  }
+  opts.filename = path;
+  return tryHandleCache(opts, data, cb);
+}
+
+module.exports = { renderFile };
+""",
+}
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "When the library is used as an Express view engine, how does it pull options such as"
+        " the views directory and view caching out of the data object it receives?",
+        "Когда библиотеку используют как движок представлений Express, как она достаёт"
+        " настройки вроде каталога представлений и кэширования из полученного объекта данных?",
+    ],
+)
+def test_a_callee_doing_a_part_of_the_work_does_not_take_the_lead(
+    tmp_path: Path, question: str
+) -> None:
+    with indexed(tmp_path, VIEW_FILES) as repo:
+        answer = repo.ask(question).answer
+    lead = answer.citations[0]
+    # `renderFile`, not `tryHandleCache`, which "caching" names but which does one part
+    assert (lead.path, lead.start_line) == ("lib/tpl.js", 24), answer.lead

@@ -304,11 +304,15 @@ def _named_callee(head: list[Hit], reader: IndexReader, groups: list[set[str]]) 
         return head  # its own code tells how (`static!`), or it loops over the work itself
     called = {row.symbol for row in resolved_callees(reader, lead.symbol or "")}
     least = words_in(own_name(lead), groups)
+    # a callee whose body says under half of what the lead's says does a part of the work
+    half = words_in(lead.text, groups) / 2
     found = sorted(
         (
             (words_in(own_name(hit), groups), -n, n)
             for n, hit in enumerate(head[1:_HOW_WINDOW], 1)
-            if hit.symbol in called and doing_rank(hit) == (False, 0)
+            if hit.symbol in called
+            and doing_rank(hit) == (False, 0)
+            and words_in(hit.text, groups) >= half
         ),
         reverse=True,
     )
