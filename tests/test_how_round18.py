@@ -21,7 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from answer_fixture import indexed
+from answer_fixture import code_hit, indexed
+from ragstrata.answer.graphs.doing import doing_rank
 from ragstrata.answer.graphs.focus import peripheral_path
 from ragstrata.answer.graphs.words import values_in
 from ragstrata.query.facets import read_facets
@@ -335,3 +336,64 @@ def test_a_callee_doing_a_part_of_the_work_does_not_take_the_lead(
     lead = answer.citations[0]
     # `renderFile`, not `tryHandleCache`, which "caching" names but which does one part
     assert (lead.path, lead.start_line) == ("lib/tpl.js", 24), answer.lead
+
+
+PING_FILES = {
+    "pyproject.toml": '[project]\nname = "frames"\nversion = "1.0"\n',
+    "frames/errors.py": '''\
+class FrameError(Exception):
+    """Base class for the errors of this package."""
+
+
+class InvalidFrameError(FrameError):
+    """
+    Parsing or building a frame failed because the data was not laid out
+    appropriately: a payload longer than the frame allows, a bad length.
+
+    The message says which frame and what length it got.
+    """
+''',
+    "frames/ping.py": """\
+from frames.errors import InvalidFrameError
+
+
+class PingFrame:
+    def __init__(self, opaque_data=b""):
+        self.opaque_data = opaque_data
+
+    def serialize_body(self):
+        if len(self.opaque_data) > 8:
+            raise InvalidFrameError("a ping frame carries at most 8 bytes of data")
+        data = self.opaque_data
+        data += b"\\x00" * (8 - len(self.opaque_data))
+        return data
+""",
+}
+
+
+def test_the_error_a_short_function_raises_is_no_worker(tmp_path: Path) -> None:
+    question = (
+        "How is the payload of a ping frame encoded when the caller supplies fewer than eight"
+        " bytes of opaque data?"
+    )
+    with indexed(tmp_path, PING_FILES) as repo:
+        answer = repo.ask(question).answer
+    lead = answer.citations[0]
+    assert (lead.path, lead.start_line) == ("frames/ping.py", 8), answer.lead
+
+
+@pytest.mark.parametrize(
+    ("text", "path", "rank"),
+    [
+        ('    def parse_body(self, data):\n        """Parse the body."""\n'
+         "        raise NotImplementedError", "frame.py", 3),
+        ("    @abstractmethod\n    def read(self):\n        pass", "storage.py", 3),
+        ("fn decode(&self) -> u8 {\n    todo!()\n}", "src/lib.rs", 3),
+        ("    def read(self):\n        pass", "storage.py", 1),
+        ("def parse(data):\n    if not data:\n        raise NotImplementedError\n"
+         "    return data.split()", "parse.py", 0),
+    ],
+)  # fmt: skip
+def test_a_method_left_to_subclasses_is_a_declaration(text: str, path: str, rank: int) -> None:
+    hit = code_hit("m.f", path, text, kind="method")
+    assert doing_rank(hit) == (False, rank)

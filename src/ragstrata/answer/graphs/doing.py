@@ -16,6 +16,7 @@ from ragstrata.core.languages import detect_language, is_inline_test, is_test
 __all__ = [
     "COMMENT_LINE",
     "DOCSTRING",
+    "ERROR_NAME",
     "TYPE_KINDS",
     "body_text",
     "doing_rank",
@@ -28,6 +29,8 @@ _DOING_KINDS = ("function", "method", "constructor", "property", "macro")  # a J
 TYPE_KINDS = frozenset(
     {"class", "struct", "enum", "interface", "trait", "type_alias", "record", "union", "object"}
 )
+# the name of an error type (`InvalidFrameError`, `ExpiredSignature`)
+ERROR_NAME = re.compile(r"(?:Error|Exception|Expired|Invalid\w*)$")
 _DECLARING_KINDS = ("interface", "struct", "type_alias", "enum", "trait", "constant", "module")
 _ACCESSOR_LINES = 3  # a callable shorter than this only hands a value on
 _DECLARING_MIN_LINES = 20  # a callable this long whose signature takes ...
@@ -54,9 +57,12 @@ def doing_rank(hit: Hit) -> tuple[bool, int]:
         return beside, 0  # `wait_exponential(...)`: the object is the function
     if kind == "class" and _PROTOCOL.match(hit.text):
         return beside, 3  # a typing protocol is an interface
-    if kind in _DOING_KINDS and (_mostly_signature(hit.text) or _bodiless(hit.text, language)):
+    if kind in _DOING_KINDS and (
+        _mostly_signature(hit.text) or _bodiless(hit.text, language) or _unimplemented(hit.text)
+    ):
         # `Argument(...)`: hundreds of declared parameters, no work; `Decode(value string)
-        # error` in a Go interface, `fn mul(self, o: Self) -> Self;` in a Rust trait: no body
+        # error` in a Go interface, `fn mul(self, o: Self) -> Self;` in a Rust trait, a base
+        # class's `raise NotImplementedError`: no body
         return beside, 3
     if kind in _DOING_KINDS:
         # a writer (`public=` in Ruby) only stores its value, as a one-line accessor reads it
@@ -66,6 +72,35 @@ def doing_rank(hit: Hit) -> tuple[bool, int]:
         ) or _reads_a_field(hit.text)
         return beside, 1 if short or writer else 0
     return beside, 3 if kind in _DECLARING_KINDS else 2
+
+
+# the one statement of a method its subclasses implement
+_UNIMPLEMENTED = re.compile(
+    r"^(?:raise\s+NotImplementedError\b|throw\s+new\s+Error\(.*not\s+implemented"
+    r"|unimplemented!|todo!|panic\(\s*\"not implemented)",
+    re.IGNORECASE,
+)
+
+
+def _unimplemented(text: str) -> bool:
+    """True for a method whose body, docstring and comments aside, only says it is not
+    implemented (``raise NotImplementedError``, ``todo!()``), or is ``pass`` / ``...`` under
+    ``@abstractmethod``: its subclasses do the work."""
+    lines = text.splitlines()
+    start = next((k for k, ln in enumerate(lines) if ln.rstrip().endswith((":", "{"))), None)
+    if start is None:
+        return False
+    body = DOCSTRING.sub("", "\n".join(lines[start + 1 :]))
+    said = [
+        ln.strip()
+        for ln in body.splitlines()
+        if ln.strip() not in ("", "}") and not COMMENT_LINE.match(ln)
+    ]
+    if len(said) != 1:
+        return False
+    if said[0] in ("pass", "..."):
+        return "@abstractmethod" in "\n".join(lines[:start])
+    return bool(_UNIMPLEMENTED.match(said[0]))
 
 
 _BRACED = frozenset({"go", "rust", "typescript", "java", "kotlin", "csharp", "swift", "scala"})

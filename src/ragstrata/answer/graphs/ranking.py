@@ -20,6 +20,7 @@ from ragstrata.answer.graphs.detail import names_any
 from ragstrata.answer.graphs.doing import (
     COMMENT_LINE,
     DOCSTRING,
+    ERROR_NAME,
     TYPE_KINDS,
     doing_rank,
     last_name,
@@ -249,7 +250,6 @@ def _asks_output(concepts: tuple[frozenset[str], ...]) -> bool:
 
 
 _ERROR_SEEDS = 3  # an error type among retrieval's first definitions points at its raiser
-_ERROR_NAME = re.compile(r"(?:Error|Exception|Expired|Invalid\w*)$")
 
 
 def _raiser_first(
@@ -265,7 +265,7 @@ def _raiser_first(
         name = last_name(seed.symbol or "")
         if (
             seed.kind in ("class", "struct")
-            and _ERROR_NAME.search(name)
+            and ERROR_NAME.search(name)
             and words_in(name, groups) > 0
         ):
             for scored in reader.relations(

@@ -11,7 +11,14 @@ from __future__ import annotations
 import re
 
 from ragstrata.answer.graphs.base import hit_from_scored
-from ragstrata.answer.graphs.doing import TYPE_KINDS, body_text, doing_rank, last_name, loops
+from ragstrata.answer.graphs.doing import (
+    ERROR_NAME,
+    TYPE_KINDS,
+    body_text,
+    doing_rank,
+    last_name,
+    loops,
+)
 from ragstrata.answer.graphs.words import words_in
 from ragstrata.core.evidence import Hit
 from ragstrata.core.languages import detect_language, is_test
@@ -40,9 +47,12 @@ def worker_first(defs: list[Hit], reader: IndexReader, groups: list[set[str]]) -
     hops = handed = 0
     while lead.kind in ("function", "method"):
         calls = reader.relations(lead.symbol or "", Direction.CALLEES, ("calls",))
-        # a macro it expands (`some!(…)` unwrapping an option) is a helper, no worker
+        # a macro it expands (`some!(…)` unwrapping an option) is a helper, the error it
+        # raises (`InvalidFrameError`) says what went wrong: neither does the work
         callees = [
-            row for row in resolved_callees(reader, lead.symbol or "", calls) if row.kind != "macro"
+            row
+            for row in resolved_callees(reader, lead.symbol or "", calls)
+            if row.kind != "macro" and not _error_type(row)
         ]
         delegate = _delegate(lead, callees, calls) if handed < _WORKER_HOPS else None
         if delegate is not None:  # handing the call on is no hop of the search
@@ -77,6 +87,11 @@ def worker_first(defs: list[Hit], reader: IndexReader, groups: list[set[str]]) -
     if lead is defs[0]:
         return defs
     return [lead, *(h for h in defs if h.symbol != lead.symbol)]
+
+
+def _error_type(row: DefinitionRow) -> bool:
+    """True for an error type (a class or struct named as one)."""
+    return row.kind in TYPE_KINDS and bool(ERROR_NAME.search(last_name(row.symbol)))
 
 
 def _loops_apart(text: str, callees: list[DefinitionRow]) -> bool:
