@@ -397,3 +397,51 @@ def test_the_error_a_short_function_raises_is_no_worker(tmp_path: Path) -> None:
 def test_a_method_left_to_subclasses_is_a_declaration(text: str, path: str, rank: int) -> None:
     hit = code_hit("m.f", path, text, kind="method")
     assert doing_rank(hit) == (False, rank)
+
+
+PORT_FILES = {
+    "Cargo.toml": '[package]\nname = "idents"\nversion = "0.1.0"\n',
+    "src/lib.rs": """\
+mod names;
+
+/// Decode an identifier written in punycode back into its non-ASCII characters.
+pub fn decode_ident(input: &str) -> Option<String> {
+    let mut out = String::new();
+    for part in input.split('_') {
+        out.push_str(&names::decode_part(part)?);
+    }
+    Some(out)
+}
+""",
+    "src/names.rs": """\
+pub fn decode_part(part: &str) -> Option<String> {
+    let digits: Vec<u32> = part.bytes().map(|b| (b - b'a') as u32).collect();
+    char::from_u32(digits.iter().sum()).map(|c| c.to_string())
+}
+
+pub fn is_ascii_ident(s: &str) -> bool {
+    s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+}
+""",
+    "native-c/decode.c": """\
+/* Decode an identifier written in punycode back into its non-ASCII characters:
+ * the C port of the decoder, for tools that cannot link Rust. */
+static int decode_ident(const char *input, char *out, size_t len) {
+    size_t n = 0;
+    for (const char *p = input; *p; p++) {
+        if (*p == '_') continue;
+        if (n + 1 >= len) return -1;
+        out[n++] = (char)(*p - 'a');
+    }
+    out[n] = 0;
+    return 0;
+}
+""",
+}
+
+
+def test_a_port_in_another_language_does_not_lead(tmp_path: Path) -> None:
+    question = "How is an identifier written in punycode decoded back into non-ASCII characters?"
+    with indexed(tmp_path, PORT_FILES) as repo:
+        answer = repo.ask(question).answer
+    assert answer.citations[0].path == "src/lib.rs", answer.lead

@@ -10,6 +10,7 @@ names ("how does the indexer…" and ``indexer/plan.py``) first among equals.
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from ragstrata.answer.graphs.base import (
     disjoint_hits,
@@ -38,6 +39,7 @@ from ragstrata.answer.graphs.worded import (
 from ragstrata.answer.graphs.words import stem_groups, words_in
 from ragstrata.answer.graphs.worker import resolved_callees
 from ragstrata.core.evidence import Evidence, Hit
+from ragstrata.core.languages import detect_language, language_info
 from ragstrata.core.rows import ChunkRow, Layer, RelationRow
 from ragstrata.core.values import Direction
 from ragstrata.query.models import RouterPlan
@@ -163,7 +165,7 @@ def how_head(
     # says nothing of a parser)
     groups = stem_groups(concepts, own)
     shown = _asks_output(concepts)
-    legacy = _legacy_paths(_copied(window), reader)
+    legacy = _legacy_paths(_copied(window), reader) | _foreign_paths(window, reader)
     parts = _naming_words(window, (*terms, *halves))
     head = sorted(
         window,
@@ -226,6 +228,33 @@ def _legacy_paths(paths: set[str], reader: IndexReader | None) -> set[str]:
             if any(_LEGACY_BUILD.search(text) for text in head):
                 legacy.add(path)
     return legacy
+
+
+_FAMILIES = {"typescript": "javascript", "tsx": "javascript", "cpp": "c", "objc": "c"}
+
+
+def _family(path: str) -> str:
+    """The language family of a code file ("" for docs, data and config)."""
+    language = detect_language(path)
+    info = language_info(language)
+    if info is None or info.kind != "code":
+        return ""
+    return _FAMILIES.get(language, language)
+
+
+def _foreign_paths(window: list[Hit], reader: IndexReader | None) -> set[str]:
+    """The paths of ``window`` in another language than most of the project's own code: the
+    C port beside a Rust crate, a C accelerator beside the Python it speeds up, a shell
+    script beside Go: the project's own language tells how it works."""
+    if reader is None:
+        return set()
+    counts = Counter(
+        family for path in reader.paths() if not peripheral_path(path) and (family := _family(path))
+    )
+    if not counts:
+        return set()
+    main = counts.most_common(1)[0][0]
+    return {h.path for h in window if (family := _family(h.path)) and family != main}
 
 
 # a value's text for people (Go's `String()` / `Error()`, `__str__`, `toString`, Rust's
