@@ -423,6 +423,18 @@ pub fn is_ascii_ident(s: &str) -> bool {
     s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
 }
 """,
+    "src/print.rs": """\
+pub fn print_ident(name: &str, out: &mut String) {
+    out.push_str(name);
+}
+""",
+    "src/limits.rs": """\
+pub const MAX_DEPTH: usize = 500;
+
+pub fn too_deep(depth: usize) -> bool {
+    depth > MAX_DEPTH
+}
+""",
     "native-c/decode.c": """\
 /* Decode an identifier written in punycode back into its non-ASCII characters:
  * the C port of the decoder, for tools that cannot link Rust. */

@@ -243,8 +243,9 @@ def _family(path: str) -> str:
 
 
 def _foreign_paths(window: list[Hit], reader: IndexReader | None) -> set[str]:
-    """The paths of ``window`` in another language than most of the project's own code: the
-    C port beside a Rust crate, a C accelerator beside the Python it speeds up, a shell
+    """The paths of ``window`` in another language than the one most of the project's own code
+    is written in (at least :data:`_MAIN_SHARE` of its code files): the C port beside a Rust
+    crate, a C accelerator beside the Python it speeds up, a shell
     script beside Go: the project's own language tells how it works."""
     if reader is None:
         return set()
@@ -253,8 +254,13 @@ def _foreign_paths(window: list[Hit], reader: IndexReader | None) -> set[str]:
     )
     if not counts:
         return set()
-    main = counts.most_common(1)[0][0]
+    main, files = counts.most_common(1)[0]
+    if files * _MAIN_SHARE[1] < _MAIN_SHARE[0] * sum(counts.values()):
+        return set()  # a project of several languages (a Go server, a TypeScript client)
     return {h.path for h in window if (family := _family(h.path)) and family != main}
+
+
+_MAIN_SHARE = (2, 3)  # the share of the code files the project's own language holds at least
 
 
 # a value's text for people (Go's `String()` / `Error()`, `__str__`, `toString`, Rust's
