@@ -49,6 +49,9 @@ _PERIPHERAL = frozenset(
 
 _SET_ASIDE = frozenset({"backup", "backups", "bak", "attic", "obsolete", "unused", "archived"})
 _WORD_SEP = re.compile(r"[-_.]")
+_SCRIPT_WORDS = frozenset(
+    {"example", "examples", "demo", "demos", "bench", "benchmark", "benchmarks", "stress"}
+)
 
 
 @lru_cache(maxsize=1)
@@ -81,6 +84,8 @@ def peripheral_path(path: str) -> bool:
         any(p in _PERIPHERAL for p in parts[:-1])
         # a copy set aside (`src-backup/`, `attic/`): no part of what is built
         or any(w in _SET_ASIDE for p in parts[:-1] for w in _WORD_SEP.split(p))
+        # a script beside the package at the top (`examples.js`, `tsan_stress_simplejson.py`)
+        or (len(parts) == 1 and any(w in _SCRIPT_WORDS for w in _WORD_SEP.split(parts[0])))
         or parts[-1].endswith(_GENERATED)
         or parts[-1].startswith("zz_generated")
     )

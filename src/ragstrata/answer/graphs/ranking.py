@@ -165,7 +165,8 @@ def how_head(
     # says nothing of a parser)
     groups = stem_groups(concepts, own)
     shown = _asks_output(concepts)
-    legacy = _legacy_paths(_copied(window), reader) | _foreign_paths(window, reader)
+    legacy = _legacy_paths(_copied(window), reader)
+    foreign = _foreign_paths(window, reader)
     parts = _naming_words(window, (*terms, *halves))
     head = sorted(
         window,
@@ -174,6 +175,7 @@ def how_head(
             h.path in legacy,
             # a value's text for people ranks with the accessors unless that is asked
             doing_rank(h)[1] + (not shown and _presents(h)),
+            h.path in foreign,
             last_name(h.symbol or "").lower() not in halves,
             not _in_named_part(h.path, parts),
             order[id(h)],
