@@ -26,7 +26,6 @@ from ragstrata.answer.graphs.doing import doing_rank
 from ragstrata.answer.graphs.focus import peripheral_path
 from ragstrata.answer.graphs.words import values_in
 from ragstrata.query.facets import read_facets
-from ragstrata.query.router import route
 
 PID_FILES = {
     "go.mod": "module example.com/uid\n\ngo 1.20\n",
@@ -458,17 +457,6 @@ def test_a_port_in_another_language_does_not_lead(tmp_path: Path) -> None:
     with indexed(tmp_path, PORT_FILES) as repo:
         answer = repo.ask(question).answer
     assert answer.citations[0].path == "src/lib.rs", answer.lead
-
-
-@pytest.mark.parametrize(
-    "question",
-    [
-        "Что происходит при экранировании строки, в которой есть нулевой байт?",
-        "What happens on a timeout while the body is being read?",
-    ],
-)
-def test_what_happens_on_asks_about_the_code(question: str) -> None:
-    assert route(question)["intent"] == "CODE_QA"
 
 
 @pytest.mark.parametrize(
