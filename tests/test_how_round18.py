@@ -472,3 +472,63 @@ def test_a_port_in_another_language_does_not_lead(tmp_path: Path) -> None:
 )
 def test_a_script_beside_the_package_is_beside_the_project(path: str, aside: bool) -> None:
     assert peripheral_path(path) is aside
+
+
+def _symbols(question: str) -> list[str]:
+    from ragstrata.query.router import route
+
+    anchors = route(question)["query_plan"]["anchors"]
+    return [a["value"] for a in anchors if a["type"] == "SYMBOL"]
+
+
+@pytest.mark.parametrize(
+    ("question", "symbols"),
+    [
+        # an indefinite article describes one of a kind; it names nothing
+        ("How does removing a specific handler work for the same event?", []),
+        ("How is an anonymous function stored in the deferred list?", []),
+        # a definite one, or a capitalised name, still names it
+        ("How does the parse function read a header?", ["parse"]),
+        ("Where is the Router class defined?", ["Router"]),
+    ],
+)
+def test_a_word_after_an_indefinite_article_names_no_symbol(
+    question: str, symbols: list[str]
+) -> None:
+    assert _symbols(question) == symbols
+
+
+EMITTER_FILES = {
+    "package.json": '{"name": "tinyemitter", "version": "1.0.0", "main": "index.js"}\n',
+    "index.js": """\
+function EventEmitter() {
+  this._events = {};
+}
+
+EventEmitter.prototype.on = function on(event, fn) {
+  (this._events[event] = this._events[event] || []).push(fn);
+  return this;
+};
+
+EventEmitter.prototype.removeListener = function removeListener(event, fn, once) {
+  const listeners = this._events[event];
+  if (!listeners) return this;
+  if (!fn) {
+    delete this._events[event];
+    return this;
+  }
+  this._events[event] = listeners.filter((l) => l !== fn || (once && !l.once));
+  return this;
+};
+
+module.exports = EventEmitter;
+""",
+}
+
+
+def test_a_described_handler_is_no_missing_definition(tmp_path: Path) -> None:
+    question = "How does removing a specific handler work when several handlers are registered?"
+    with indexed(tmp_path, EMITTER_FILES) as repo:
+        answer = repo.ask(question).answer
+    assert answer.status != "not_found", answer.lead
+    assert answer.citations[0].start_line == 10, answer.lead

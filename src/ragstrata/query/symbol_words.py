@@ -186,5 +186,6 @@ def names_a_symbol(raw: str, toks: Sequence[Token], i: int, data: RouterData) ->
             return False  # "the calling function", "the wrapped handler": a participle
         if text.islower() and fold(text) in data.unit_compounds:
             return False  # "an environment variable", "the return value": one noun
-        return prev is not None and fold(prev.text) in {"the", "a", "an", "this", "that"}
+        # "the parse function" names one; "a specific handler" describes any of a kind
+        return prev is not None and fold(prev.text) in {"the", "this", "that"}
     return False
