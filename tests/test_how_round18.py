@@ -532,3 +532,33 @@ def test_a_described_handler_is_no_missing_definition(tmp_path: Path) -> None:
         answer = repo.ask(question).answer
     assert answer.status != "not_found", answer.lead
     assert answer.citations[0].start_line == 10, answer.lead
+
+
+def test_a_long_body_saying_one_word_more_gives_way_to_a_short_one() -> None:
+    from ragstrata.answer.graphs.worded import clear_winner
+
+    groups = [{"brea"}, {"dott"}, {"key"}, {"path"}, {"esca"}, {"valu"}]
+    entry = code_hit(
+        "sjson.Set",
+        "sjson.go",
+        "func Set(json, path string) {\n\tb := []byte(json)\n"
+        "\tout := set(b, path)\n\treturn string(out)\n}",
+    )
+    splitter = code_hit(
+        "sjson.parsePath",
+        "sjson.go",
+        "func parsePath(path string) {\n\t// break the dotted path into keys\n"
+        "\tfor i := range path {\n\t\tif path[i] == '.' { n++ }\n\t}\n}",
+    )
+    filler = "".join(f"\tstep{n}()\n" for n in range(70))
+    long_one = code_hit(
+        "sjson.appendRawPaths",
+        "sjson.go",
+        "func appendRawPaths(buf []byte, paths []pathResult, value string) {\n"
+        f"\t// each key of the dotted path, its escaped value\n{filler}}}",
+    )
+    head = clear_winner([entry, long_one, splitter], groups)
+    assert head[0] is splitter
+    # with two words fewer, the long body still says more
+    short = code_hit("sjson.trim", "sjson.go", "func trim(path string) {\n\t// keys\n}")
+    assert clear_winner([entry, long_one, short], groups)[0] is not short

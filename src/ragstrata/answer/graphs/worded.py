@@ -47,6 +47,15 @@ def clear_winner(head: list[Hit], groups: list[set[str]]) -> list[Hit]:
     ):
         return head
     best = head[scored[0][1]]
+    if best.end_line - best.start_line >= _COVER_LINES and len(scored) > 1:
+        # a long body carries any words: a short one saying one word fewer says it better
+        runner = head[scored[1][1]]
+        if (
+            scored[1][0] == scored[0][0] - 1
+            and scored[1][0] >= _MANY_WORDS
+            and runner.end_line - runner.start_line < _COVER_LINES
+        ):
+            best = runner
     return [best, *(h for h in head if h is not best)]
 
 
