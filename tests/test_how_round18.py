@@ -562,3 +562,47 @@ def test_a_long_body_saying_one_word_more_gives_way_to_a_short_one() -> None:
     # with two words fewer, the long body still says more
     short = code_hit("sjson.trim", "sjson.go", "func trim(path string) {\n\t// keys\n}")
     assert clear_winner([entry, long_one, short], groups)[0] is not short
+
+
+def _integer_macro() -> str:
+    filler = "".join(
+        f"            /// Helper number {n}.\n            fn helper_{n}(&self) -> Self {{\n"
+        f"                *self + {n}\n            }}\n\n"
+        for n in range(12)
+    )
+    return (
+        "pub trait Integer {\n    fn gcd(&self, other: &Self) -> Self;\n}\n\n"
+        "macro_rules! impl_integer_for_isize {\n    ($T:ty) => {\n"
+        "        impl Integer for $T {\n"
+        f"{filler}"
+        "            /// Calculates the Greatest Common Divisor of the number and `other`.\n"
+        "            fn gcd(&self, other: &Self) -> Self {\n"
+        "                // Stein's algorithm: strip the common factors of two\n"
+        "                let mut m = *self;\n"
+        "                let mut n = *other;\n"
+        "                if m == 0 || n == 0 {\n"
+        "                    return (m | n).abs();\n"
+        "                }\n"
+        "                let shift = (m | n).trailing_zeros();\n"
+        "                m >>= m.trailing_zeros();\n"
+        "                while m != n {\n"
+        "                    if m > n { m -= n; m >>= m.trailing_zeros(); }\n"
+        "                    else { n -= m; n >>= n.trailing_zeros(); }\n"
+        "                }\n"
+        "                m << shift\n"
+        "            }\n"
+        "        }\n    };\n}\n\n"
+        "impl_integer_for_isize!(i32);\nimpl_integer_for_isize!(i64);\n"
+    )
+
+
+def test_a_function_inside_a_long_macro_body_leads(tmp_path: Path) -> None:
+    files = {"Cargo.toml": '[package]\nname = "ints"\nversion = "0.1.0"\n',
+             "src/lib.rs": _integer_macro()}  # fmt: skip
+    question = "How does it compute the greatest common divisor of two signed integers?"
+    with indexed(tmp_path, files) as repo:
+        answer = repo.ask(question).answer
+    lead = answer.citations[0]
+    text = (tmp_path / "src/lib.rs").read_text(encoding="utf-8").splitlines()
+    assert text[lead.start_line - 1].strip().startswith("fn gcd("), answer.lead
+    assert lead.end_line - lead.start_line < 25, answer.lead

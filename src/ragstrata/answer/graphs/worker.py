@@ -9,6 +9,7 @@ resolved ``calls`` relations (:func:`resolved_callees`).
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from ragstrata.answer.graphs.base import hit_from_scored
 from ragstrata.answer.graphs.doing import (
@@ -84,9 +85,69 @@ def worker_first(defs: list[Hit], reader: IndexReader, groups: list[set[str]]) -
         if len(rows) != 1:
             break
         lead = hit_from_scored(scored_row(rows[0], 0.0), "worker")
+    inner = inner_function(lead, groups)
+    if inner is not None:  # `gcd` inside `impl_integer_for_isize!`, not the macro's 400 lines
+        return [inner, *(h for h in defs if h.symbol != lead.symbol)]
     if lead is defs[0]:
         return defs
     return [lead, *(h for h in defs if h.symbol != lead.symbol)]
+
+
+_FN_LINE = re.compile(
+    r"^\s*(?:pub(?:\([^)]*\))?\s+)?(?:(?:const|unsafe|async|extern\s+\"\w+\")\s+)*fn\s+(\w+)"
+)
+_MACRO_BODY_LINES = 60  # a macro this long defines functions for many types in its body
+_DOC_ABOVE = ("///", "//", "#[")
+
+
+def inner_function(hit: Hit, groups: list[set[str]]) -> Hit | None:
+    """The function inside a long macro body (``macro_rules!`` implementing a trait for every
+    integer type) whose lines, with the doc comment above, say the most of the question: the
+    definition the answer is about; None for anything else or when none says a word."""
+    if hit.kind != "macro" or hit.end_line - hit.start_line < _MACRO_BODY_LINES or not groups:
+        return None
+    lines = hit.text.splitlines()
+    best: tuple[int, int, int, str] | None = None
+    for i, line in enumerate(lines):
+        found = _FN_LINE.match(line)
+        end = _block_end(lines, i) if found else None
+        if found is None or end is None:
+            continue
+        top = i
+        while top > 0 and lines[top - 1].strip().startswith(_DOC_ABOVE):
+            top -= 1
+        said = words_in("\n".join(lines[top : end + 1]), groups)
+        if best is None or said > best[0]:
+            best = (said, i, end, found.group(1))
+    if best is None or best[0] == 0:
+        return None
+    _, first, last, name = best
+    return replace(
+        hit,
+        start_line=hit.start_line + first,
+        end_line=hit.start_line + last,
+        symbol=f"{hit.symbol}::{name}",
+        text="\n".join(lines[first : last + 1]),
+        kind="function",
+        row_id="",
+        reasons=(*hit.reasons, "macro body"),
+    )
+
+
+def _block_end(lines: list[str], first: int) -> int | None:
+    """The line closing the braced block that opens at ``first``; None for a declaration."""
+    depth, opened = 0, False
+    for n in range(first, len(lines)):
+        for char in lines[n]:
+            if char == "{":
+                depth, opened = depth + 1, True
+            elif char == "}":
+                depth -= 1
+        if opened and depth <= 0:
+            return n
+        if not opened and lines[n].rstrip().endswith(";"):
+            return None
+    return None
 
 
 def _error_type(row: DefinitionRow) -> bool:
