@@ -606,3 +606,19 @@ def test_a_function_inside_a_long_macro_body_leads(tmp_path: Path) -> None:
     text = (tmp_path / "src/lib.rs").read_text(encoding="utf-8").splitlines()
     assert text[lead.start_line - 1].strip().startswith("fn gcd("), answer.lead
     assert lead.end_line - lead.start_line < 25, answer.lead
+
+
+@pytest.mark.parametrize(
+    ("question", "intent"),
+    [
+        ("Что происходит при экранировании строки, в которой есть нулевой байт?", "CODE_QA"),
+        ("Что происходит при чтении ключа из старой половины кэша?", "CODE_QA"),
+        ("What happens on a timeout while the body is being read?", "CODE_QA"),
+        # installing the package is a setup question
+        ("Что происходит при установке пакета?", "PROJECT_MISC"),
+    ],
+)
+def test_what_happens_on_asks_about_the_code(question: str, intent: str) -> None:
+    from ragstrata.query.router import route
+
+    assert route(question)["intent"] == intent
