@@ -249,8 +249,9 @@ def _foreign_paths(window: list[Hit], reader: IndexReader | None) -> set[str]:
     is written in (at least :data:`_MAIN_SHARE` of its code files): the C port beside a Rust
     crate, a C accelerator beside the Python it speeds up, a shell
     script beside Go: the project's own language tells how it works."""
-    if reader is None:
-        return set()
+    families = {h.path: _family(h.path) for h in window}
+    if reader is None or len({f for f in families.values() if f}) < 2:
+        return set()  # one language among the candidates: nothing to set aside, no catalog read
     counts = Counter(
         family for path in reader.paths() if not peripheral_path(path) and (family := _family(path))
     )
@@ -259,7 +260,7 @@ def _foreign_paths(window: list[Hit], reader: IndexReader | None) -> set[str]:
     main, files = counts.most_common(1)[0]
     if files * _MAIN_SHARE[1] < _MAIN_SHARE[0] * sum(counts.values()):
         return set()  # a project of several languages (a Go server, a TypeScript client)
-    return {h.path for h in window if (family := _family(h.path)) and family != main}
+    return {path for path, family in families.items() if family and family != main}
 
 
 _MAIN_SHARE = (2, 3)  # the share of the code files the project's own language holds at least
