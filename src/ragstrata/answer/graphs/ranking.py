@@ -152,7 +152,13 @@ def how_head(
     # "session": the project's name and its parts name the whole project, not a folder
     own = set(project_words(plan))
     own |= {p for w in own for p in _NAME_PARTS.split(w) if p}
-    terms = tuple(t for t in terms if t not in own)
+    # "multi-errors" of go-multierror: the project's name inflected is the project still
+    joined = [_joined(w) for w in own if len(w) >= _STEM]
+    terms = tuple(
+        t
+        for t in terms
+        if t not in own and not any(_inflected(_joined(t), w) for w in joined)
+    )
     order = {id(h): n for n, h in enumerate(hits)}
     # «JSONP-запросы»: the Latin half of a Russian compound names `jsonp` exactly
     halves = {h.lower() for t in tokenize(plan.query_plan.raw) for h in latin_halves(t.text)}
@@ -417,6 +423,12 @@ def _names_part(word: str, part: str, words: list[str]) -> bool:
     # both go on: the same word when five letters agree ("indexing" and indexer/; "typed" is
     # no types.py)
     return common > _STEM and rest_word in _ENDINGS and rest_part in _ENDINGS
+
+
+def _inflected(word: str, name: str) -> bool:
+    """True when ``word`` is ``name`` with an ending ("multierrors" of `multierror`; not
+    "route" of `router`)."""
+    return word.startswith(name) and word[len(name) :] in _ENDINGS
 
 
 def _joined(name: str) -> str:

@@ -1,0 +1,61 @@
+"""How-questions and details from the nineteenth round's blind batches.
+
+"How does go-multierror merge … into existing multi-errors?": "multi-errors" is the project's
+own name inflected, which names no file of it (`multierror.go` holds the type, not the work);
+the function doing the work keeps the lead retrieval gave it.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from answer_fixture import ROUTER, code_hit
+from ragstrata.answer.graphs.ranking import how_head
+from ragstrata.query.facets import facets_of
+
+OR_NIL = """\
+func (e *List) ErrorOrNil() error {
+	if e == nil {
+		return nil
+	}
+	return e
+}"""
+APPEND = """\
+func Append(err error, errs ...error) *List {
+	all := new(List)
+	for _, e := range append([]error{err}, errs...) {
+		if e != nil {
+			all.Errors = append(all.Errors, e)
+		}
+	}
+	return all
+}"""
+
+
+@pytest.mark.parametrize(
+    ("question", "lead"),
+    [
+        (
+            "How does go-multierror merge new errors into an existing value when some of them"
+            " are multi-errors?",
+            "append.go",
+        ),
+        (
+            "Как go-multierror добавляет новые ошибки к уже существующей, если среди них есть"
+            " multi-errors?",
+            "append.go",
+        ),
+        # a word naming the file that is no form of the project's name still names it
+        ("How does the list merge new errors into an existing value?", "list.go"),
+    ],
+)
+def test_the_projects_name_inflected_names_no_file(question: str, lead: str) -> None:
+    hits = [
+        code_hit("multierror.Append", "append.go", APPEND),
+        code_hit("multierror.List.ErrorOrNil", "multierror.go", OR_NIL, kind="method"),
+        code_hit("multierror.List.ErrorOrNil", "list.go", OR_NIL, kind="method"),
+    ]
+    asked = ROUTER.plan(question, None, {"project_names": ["go-multierror", "multierror"]})
+    facets = facets_of(asked)
+    head, _ = how_head(asked, hits, terms=facets.terms, concepts=facets.concepts, reader=None)
+    assert head[0].path == lead, [h.path for h in head]
