@@ -59,3 +59,51 @@ def test_the_projects_name_inflected_names_no_file(question: str, lead: str) -> 
     facets = facets_of(asked)
     head, _ = how_head(asked, hits, terms=facets.terms, concepts=facets.concepts, reader=None)
     assert head[0].path == lead, [h.path for h in head]
+
+
+USAGE = """\
+function usage() {
+  console.log('Usage:');
+  console.log('  ident');
+  console.log('  ident v1');
+  console.log('  ident v7');
+}"""
+NEXT = """\
+function nextState(state, now) {
+  if (now > state.msecs) {
+    state.seq = random();
+    state.msecs = now;
+  } else {
+    state.seq = (state.seq + 1) | 0;  // the same millisecond
+  }
+  return state;
+}"""
+STAMP = """\
+function stamp(ids) {
+  return ids.map((id) => id.millisecond);
+}"""
+ORDER = """\
+function sorted(ids) {
+  return ids.slice().sort(compare);
+}"""
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How does ident keep ids made within the same millisecond strictly increasing?",
+        "Как ident сохраняет строгий порядок идентификаторов, созданных в одну миллисекунду?",
+    ],
+)
+def test_a_lead_saying_no_word_of_the_question_gives_way(question: str) -> None:
+    # retrieval ranked the command-line usage first by the project's name alone
+    hits = [
+        code_hit("bin.usage", "src/bin.ts", USAGE),
+        code_hit("v7.nextState", "src/v7.ts", NEXT),
+        code_hit("stamp.stamp", "src/stamp.ts", STAMP),
+        code_hit("sort.sorted", "src/sort.ts", ORDER),
+    ]
+    asked = ROUTER.plan(question, None, {"project_names": ["ident"]})
+    facets = facets_of(asked)
+    head, _ = how_head(asked, hits, terms=facets.terms, concepts=facets.concepts, reader=None)
+    assert head[0].symbol == "v7.nextState", [h.symbol for h in head]

@@ -187,6 +187,7 @@ def how_head(
             order[id(h)],
         ),
     )
+    head = _worded_first(head, groups)
     head = clear_winner(head, groups)
     lead = head[0] if head else None
     head = covering_worker(head, groups)
@@ -202,6 +203,18 @@ def how_head(
         if not covering and not _ORDER.search(plan.query_plan.raw):
             head = _named_callee(head, reader, groups)
     return head, taken
+
+
+def _worded_first(head: list[Hit], groups: list[set[str]]) -> list[Hit]:
+    """``head`` with the first candidate saying a word of the question first when the lead
+    says none (a command-line script's usage text matching only the project's name)."""
+    if not head or not groups or words_in(head[0].text, groups):
+        return head
+    rank = doing_rank(head[0])
+    for hit in head[1:]:
+        if doing_rank(hit) == rank and words_in(hit.text, groups):
+            return [hit, *(h for h in head if h is not hit)]
+    return head
 
 
 # a build constraint keeping a file for toolchains older than a version (`//go:build !go1.18`,
