@@ -155,9 +155,7 @@ def how_head(
     # "multi-errors" of go-multierror: the project's name inflected is the project still
     joined = [_joined(w) for w in own if len(w) >= _STEM]
     terms = tuple(
-        t
-        for t in terms
-        if t not in own and not any(_inflected(_joined(t), w) for w in joined)
+        t for t in terms if t not in own and not any(_inflected(_joined(t), w) for w in joined)
     )
     order = {id(h): n for n, h in enumerate(hits)}
     # «JSONP-запросы»: the Latin half of a Russian compound names `jsonp` exactly
