@@ -107,3 +107,20 @@ def test_a_lead_saying_no_word_of_the_question_gives_way(question: str) -> None:
     facets = facets_of(asked)
     head, _ = how_head(asked, hits, terms=facets.terms, concepts=facets.concepts, reader=None)
     assert head[0].symbol == "v7.nextState", [h.symbol for h in head]
+
+
+@pytest.mark.parametrize(
+    ("question", "term"),
+    [
+        ("А если свой источник случайности вернёт меньше 16 байт?", "random"),
+        ("А если шифротекст длиннее модуля ключа?", "ciphertext"),
+        ("Как получить одну ошибку с плоским списком всех ошибок?", "flat"),
+        ("Как при чтении знакового целого восстанавливается отрицательное значение?", "signed"),
+        ("Как промежуток времени превращается в строку вроде «2d»?", "duration"),
+        ("Откуда берётся маскирующий множитель?", "factor"),
+        ("Когда он отдаёт встроенный генератор платформы?", "platform"),
+    ],
+)
+def test_russian_words_of_the_blind_questions_have_english_terms(question: str, term: str) -> None:
+    facets = facets_of(ROUTER.plan(question, None, None))
+    assert any(term in concept for concept in facets.concepts), facets.concepts
