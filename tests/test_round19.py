@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from answer_fixture import ROUTER, code_hit
+from answer_fixture import ROUTER, code_hit, method_row
+from ragstrata.answer.graphs.detail import answering_lines
 from ragstrata.answer.graphs.ranking import how_head
-from ragstrata.query.facets import facets_of
+from ragstrata.query.facets import facets_of, read_facets
 
 OR_NIL = """\
 func (e *List) ErrorOrNil() error {
@@ -124,3 +125,33 @@ def test_a_lead_saying_no_word_of_the_question_gives_way(question: str) -> None:
 def test_russian_words_of_the_blind_questions_have_english_terms(question: str, term: str) -> None:
     facets = facets_of(ROUTER.plan(question, None, None))
     assert any(term in concept for concept in facets.concepts), facets.concepts
+
+
+SECRET = """\
+func makeSecret(kind, master, site string) string {
+	var shapes = secretShapes[kind]
+	if shapes == nil {
+		return fmt.Sprintf("cannot find secret shape %s", kind)
+	}
+	var buf bytes.Buffer
+	buf.WriteString(master)
+	buf.WriteString(site)
+	sum := sha256.Sum256(buf.Bytes())
+	shape := shapes[int(sum[0])%len(shapes)]
+	return render(shape, sum[1:])
+}"""
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What happens if I ask for a kind that isn't one of the known ones?",
+        "А что будет, если запросить вид, который не входит в число известных?",
+    ],
+)
+def test_not_one_of_the_known_ones_asks_for_the_failed_lookup(question: str) -> None:
+    assert "otherwise" in read_facets(question).details
+    row = method_row("secrets.makeSecret", "secrets.go", "go", SECRET)
+    span = answering_lines(row, facets_of(ROUTER.plan(question, None, None)))
+    # the branch for a kind the table does not hold
+    assert span is not None and (span.start_line, span.end_line) == (3, 5), span
