@@ -155,3 +155,33 @@ def test_not_one_of_the_known_ones_asks_for_the_failed_lookup(question: str) -> 
     span = answering_lines(row, facets_of(ROUTER.plan(question, None, None)))
     # the branch for a kind the table does not hold
     assert span is not None and (span.start_line, span.end_line) == (3, 5), span
+
+
+LIST_TEXT = """\
+func listText(errs []error) string {
+	if len(errs) == 0 {
+		return "no errors"
+	}
+	if len(errs) == 1 {
+		return fmt.Sprintf("1 error: %s", errs[0])
+	}
+	lines := make([]string, len(errs))
+	for i, err := range errs {
+		lines[i] = fmt.Sprintf("* %s", err)
+	}
+	return fmt.Sprintf("%d errors:\\n%s", len(errs), strings.Join(lines, "\\n"))
+}"""
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What does the message look like when the list holds a single error?",
+        "Как выглядит сообщение, если в списке единственная ошибка?",
+    ],
+)
+def test_a_single_one_is_the_value_one(question: str) -> None:
+    facets = facets_of(ROUTER.plan(question, None, None))
+    assert "1" in facets.values
+    span = answering_lines(method_row("text.listText", "text.go", "go", LIST_TEXT), facets)
+    assert span is not None and (span.start_line, span.end_line) == (5, 6), span
