@@ -185,3 +185,23 @@ def test_a_single_one_is_the_value_one(question: str) -> None:
     assert "1" in facets.values
     span = answering_lines(method_row("text.listText", "text.go", "go", LIST_TEXT), facets)
     assert span is not None and (span.start_line, span.end_line) == (5, 6), span
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Как same-file на Windows создаёт объект для стандартного потока, если к консоли не"
+        " подключён канал?",
+        "Что делает клиент, когда к серверу не подключиться с первого раза?",
+    ],
+)
+def test_the_preposition_k_is_no_how(question: str) -> None:
+    # «к … подключён» read as «как подключить» (an install question) routed these to the
+    # project's documentation
+    plan = ROUTER.plan(question, None, {"project_names": ["same-file"]})
+    assert plan.intent.value == "CODE_QA", plan.intent
+
+
+def test_how_to_connect_still_asks_for_setup() -> None:
+    plan = ROUTER.plan("Как подключить библиотеку к проекту?", None, None)
+    assert plan.intent.value == "PROJECT_MISC", plan.intent

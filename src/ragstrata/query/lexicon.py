@@ -33,7 +33,10 @@ def cue_forms(word: str) -> frozenset[str]:
         from ragstrata.text.morph import lemmatize, lexeme_forms
     except ImportError:  # pragma: no cover - the morph module ships with the package
         return frozenset({w})
-    return frozenset({w}) | lexeme_forms(lemmatize(w)) | lexeme_forms(w)
+    forms = lexeme_forms(lemmatize(w)) | lexeme_forms(w)
+    # a one-letter form of a longer word is another word: the dictionary's archaic «к» of
+    # «как» is the preposition «к» («к консоли не подключён» is no «как подключить»)
+    return frozenset({w}) | frozenset(f for f in forms if len(f) > 1 or len(w) == 1)
 
 
 # ---------------------------------------------------------------- tokens and lexicons
