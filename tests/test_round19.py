@@ -205,3 +205,16 @@ def test_the_preposition_k_is_no_how(question: str) -> None:
 def test_how_to_connect_still_asks_for_setup() -> None:
     plan = ROUTER.plan("Как подключить библиотеку к проекту?", None, None)
     assert plan.intent.value == "PROJECT_MISC", plan.intent
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Как получить из обёрнутой строки новую строку с уже свёрнутым регистром и как это"
+        " вычисляется?",
+        "How do I get a copy of the string with its case folded, and how is it computed?",
+    ],
+)
+def test_a_second_how_joined_to_a_howto_asks_about_the_code(question: str) -> None:
+    plan = ROUTER.plan(question, None, None)
+    assert plan.intent.value == "CODE_QA", plan.intent

@@ -264,7 +264,14 @@ def _clause_after(question: str, toks: list[QTok]) -> list[QTok]:
     """The tokens from a how-word that opens the question's second clause ("When X, how is
     Y handled?", «Если X, как Y?», "Which X … and how is Y …?"), or joins the opening question
     word («Где и как …»), when the first clause opens with no how-word."""
-    if not toks or toks[0].text.lower() in _leading_how():
+    if not toks:
+        return []
+    if toks[0].text.lower() in _leading_how():
+        # «Как получить X и как это вычисляется?»: a second how joined to the first asks how
+        # the code works, whatever the first asks
+        for n, tok in enumerate(toks[3:], 3):
+            if tok.text.lower() in _leading_how() and toks[n - 1].text.lower() in ("и", "and"):
+                return toks[n:]
         return []
     if (
         len(toks) > 2
