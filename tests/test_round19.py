@@ -218,3 +218,29 @@ def test_how_to_connect_still_asks_for_setup() -> None:
 def test_a_second_how_joined_to_a_howto_asks_about_the_code(question: str) -> None:
     plan = ROUTER.plan(question, None, None)
     assert plan.intent.value == "CODE_QA", plan.intent
+
+
+CHAR_OF = """\
+def char_of(code, keep):
+    if code is not None:
+        # codes 80-9F name the Windows-1252 characters browsers show for them
+        try:
+            if 0x80 <= code <= 0x9F:
+                return bytes((code,)).decode("cp1252")
+            return chr(code)
+        except (ValueError, OverflowError):
+            pass
+    return keep"""
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "And what do character codes from 128 to 159 turn into?",
+        "А во что превращаются коды символов от 128 до 159?",
+    ],
+)
+def test_the_inner_branch_saying_it_all_is_cited_not_the_one_around_it(question: str) -> None:
+    facets = facets_of(ROUTER.plan(question, None, None))
+    span = answering_lines(method_row("chars.char_of", "chars.py", "python", CHAR_OF), facets)
+    assert span is not None and (span.start_line, span.end_line) == (5, 6), span

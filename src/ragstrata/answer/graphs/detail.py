@@ -237,6 +237,7 @@ def answering_lines(row: DefinitionRow, facets: QuestionFacets) -> DetailSpan | 
         # "and if HTTP/2.0 comes?" of code listing HTTP/1.0 and 1.1: the branch for the rest
         facets = replace(facets, details=facets.details | {"otherwise"})
     best: tuple[float, int, int, int, int] | None = None  # score, -length, -start, start, end
+    said_by: dict[tuple[int, int], frozenset[str]] = {}  # each block's words of the question
     for k in range(body, len(lines)):
         line = lines[k]
         if not line.strip() or line.strip() in doc or _COMMENT.match(line):
@@ -261,6 +262,9 @@ def answering_lines(row: DefinitionRow, facets: QuestionFacets) -> DetailSpan | 
                     # the comment right under the condition says what its branch does
                     said_above |= line_stems(lines[j])
             matched = asked.said(words) + said + len(written)
+            said_by[(start, end)] = (
+                said_by.get((start, end), frozenset()) | (words & asked.stems) | written
+            )
             shape = _shape_score(line, facets) + _COMMENT_WORD * asked.said(said_above - words)
             if "missing" in facets.details and any(
                 _MISSING_ERROR.search(lines[j]) for j in range(k, end + 1)
@@ -268,6 +272,11 @@ def answering_lines(row: DefinitionRow, facets: QuestionFacets) -> DetailSpan | 
                 shape += 1.5  # the branch raising `ValueRequiredError`, `MissingClaimError`
             score = 2.0 * matched + shape if matched or shape >= _SHAPE_ALONE else 0.0
         else:
+            said_by[(start, end)] = (
+                said_by.get((start, end), frozenset())
+                | (line_stems(line) & asked.stems)
+                | values_in(line, values)
+            )
             score = _line_score(line, asked, facets, phrases)
             if values and (found := values_in(line, values)):
                 score = (score or _shape_score(line, facets)) + 2.0 * len(found)
@@ -281,8 +290,29 @@ def answering_lines(row: DefinitionRow, facets: QuestionFacets) -> DetailSpan | 
             best = (score, start - end, -start, *_matched_part(lines, start, end, asked.stems, cut))
     if best is None:
         return None
-    score, _, _, start, end = best
+    score, length, first, start, end = best
+    start, end = _inner_block(said_by, (-first, -first - length), (start, end))
     return DetailSpan(row.start_line + start, row.start_line + end, score)
+
+
+def _inner_block(
+    said_by: dict[tuple[int, int], frozenset[str]],
+    block: tuple[int, int],
+    shown: tuple[int, int],
+) -> tuple[int, int]:
+    """The tightest block inside ``block`` saying every word of the question it says (the
+    `if opcode.iscontrol(): raise …` inside `if second_payload is not None:`), else
+    ``shown``: the branch around it only adds lines."""
+    said = said_by.get(block)
+    if not said:
+        return shown
+    inner = [
+        span
+        for span, words in said_by.items()
+        if block[0] < span[0] <= block[1] and words >= said  # a cut block's inner one may go on
+    ]
+    tight = min(inner, key=lambda s: (s[1] - s[0], s[0])) if inner else shown
+    return tight if tight[1] - tight[0] < shown[1] - shown[0] else shown
 
 
 def _matched_part(
