@@ -17,8 +17,9 @@ from dataclasses import replace
 import pytest
 
 from answer_fixture import code_hit, method_row
-from ragstrata.answer.graphs.detail import answering_lines, clearly_better
+from ragstrata.answer.graphs.detail import answering_lines
 from ragstrata.answer.graphs.doing import doing_rank
+from ragstrata.answer.graphs.follow_up import clearly_better
 from ragstrata.answer.graphs.ranking import _nested_worker
 from ragstrata.answer.graphs.words import stem_groups
 from ragstrata.core.evidence import Hit

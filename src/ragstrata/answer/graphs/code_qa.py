@@ -25,13 +25,7 @@ from ragstrata.answer.graphs.base import (
 )
 from ragstrata.answer.graphs.central import overview_parts
 from ragstrata.answer.graphs.common import EvidenceGraph
-from ragstrata.answer.graphs.detail import (
-    answering_lines,
-    asks_a_detail,
-    best_detail,
-    follow_up_order,
-    names_any,
-)
+from ragstrata.answer.graphs.detail import answering_lines
 from ragstrata.answer.graphs.doing import TYPE_KINDS
 from ragstrata.answer.graphs.focus import (
     literal_hits,
@@ -39,6 +33,12 @@ from ragstrata.answer.graphs.focus import (
     question_names,
     term_hits,
     typed_names,
+)
+from ragstrata.answer.graphs.follow_up import (
+    asks_a_detail,
+    best_detail,
+    follow_up_order,
+    names_any,
 )
 from ragstrata.answer.graphs.messages import Messages
 from ragstrata.answer.graphs.missing import nothing_found_answer

@@ -15,27 +15,14 @@ a condition with its body, or a ``return`` with the condition that guards it. At
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from ragstrata.answer.graphs.base import disjoint_hits, overlaps, question_symbols
 from ragstrata.answer.graphs.words import Asked, line_stems, phrases_in, values_in
-from ragstrata.core.evidence import Hit
-from ragstrata.core.names import abbreviated_match, suffix_match
 from ragstrata.core.question import QuestionFacets
 from ragstrata.core.rows import DefinitionRow
-from ragstrata.query.models import RouterPlan
 from ragstrata.text.stopwords import is_stopword
 
-__all__ = [
-    "MAX_LINES",
-    "DetailSpan",
-    "answering_lines",
-    "asks_a_detail",
-    "best_detail",
-    "clearly_better",
-    "names_any",
-]
+__all__ = ["MAX_LINES", "DetailSpan", "answering_lines"]
 
 MAX_LINES = 8
 _CONDITION = re.compile(
@@ -237,7 +224,7 @@ def answering_lines(row: DefinitionRow, facets: QuestionFacets) -> DetailSpan | 
         # "and if HTTP/2.0 comes?" of code listing HTTP/1.0 and 1.1: the branch for the rest
         facets = replace(facets, details=facets.details | {"otherwise"})
     best: tuple[float, int, int, int, int] | None = None  # score, -length, -start, start, end
-    said_by: dict[tuple[int, int], frozenset[str]] = {}  # each block's words of the question
+    said_by: dict[tuple[int, int], frozenset[str]] = {}  # each branch's words of the question
     for k in range(body, len(lines)):
         line = lines[k]
         if not line.strip() or line.strip() in doc or _COMMENT.match(line):
@@ -272,11 +259,6 @@ def answering_lines(row: DefinitionRow, facets: QuestionFacets) -> DetailSpan | 
                 shape += 1.5  # the branch raising `ValueRequiredError`, `MissingClaimError`
             score = 2.0 * matched + shape if matched or shape >= _SHAPE_ALONE else 0.0
         else:
-            said_by[(start, end)] = (
-                said_by.get((start, end), frozenset())
-                | (line_stems(line) & asked.stems)
-                | values_in(line, values)
-            )
             score = _line_score(line, asked, facets, phrases)
             if values and (found := values_in(line, values)):
                 score = (score or _shape_score(line, facets)) + 2.0 * len(found)
@@ -300,7 +282,7 @@ def _inner_block(
     block: tuple[int, int],
     shown: tuple[int, int],
 ) -> tuple[int, int]:
-    """The tightest block inside ``block`` saying every word of the question it says (the
+    """The tightest branch inside ``block`` saying every word of the question it says (the
     `if opcode.iscontrol(): raise …` inside `if second_payload is not None:`), else
     ``shown``: the branch around it only adds lines."""
     said = said_by.get(block)
@@ -389,113 +371,3 @@ def _body_start(lines: list[str]) -> int:
                 continue
             return k + 1
     return 1
-
-
-Definition = Callable[[Hit], DefinitionRow | None]
-"""The definition row of a hit (the graph's reader looks it up)."""
-_FOUND = 6  # functions further down retrieval's list weighed for a follow-up's lines
-_CLEARLY_BETTER = 4.0  # what they must answer better by: two more words of the question
-_BETTER = 2.0  # ... when the topic held no answering line: one more word than the first found
-
-
-def _span_score(hit: Hit, facets: QuestionFacets, definition: Definition) -> float:
-    row = definition(hit)
-    span = answering_lines(row, facets) if row is not None else None
-    return span.score if span is not None else 0.0
-
-
-def best_detail(
-    defs: Sequence[Hit],
-    facets: QuestionFacets,
-    definition: Definition,
-    weigh: int | None = None,
-    *,
-    keep: bool = False,
-) -> list[Hit]:
-    """The topic the previous answer led with (``defs[0]``) or a definition retrieval found
-    for the follow-up (the first ``weigh`` are weighed; all when None), whichever has the
-    lines that answer it best (the topic on a tie): the topic was the previous answer's, not
-    the user's. ``keep``: ``defs[0]`` stays first unless another has better lines (its
-    callees are weighed so)."""
-    ordered = disjoint_hits(defs)
-    if not ordered:
-        return []
-    best = 0 if keep or len(ordered) < 2 else 1  # no lines: what retrieval found
-    best_score = 0.0
-    for n, hit in enumerate(ordered[:weigh]):
-        score = _span_score(hit, facets, definition)
-        if score > best_score:
-            best, best_score = n, score
-    return [ordered[best], *(h for n, h in enumerate(ordered) if n != best)]
-
-
-def clearly_better(
-    defs: list[Hit],
-    found: Sequence[Hit],
-    facets: QuestionFacets,
-    definition: Definition,
-    *,
-    held: bool = True,
-) -> list[Hit]:
-    """``defs`` (:func:`best_detail`'s order), or one of the next functions retrieval ``found``
-    for the follow-up first when its lines answer it clearly better than the first's: the
-    topic the previous answer led with may not be the code the conversation is about, and the
-    follow-up's own words find it ("and if the decryption tool cannot be found?")."""
-    if not defs:
-        return defs
-    taken = [(h.path, h.start_line, h.end_line) for h in defs]
-    others = [h for h in disjoint_hits(found) if not overlaps(h, taken)][:_FOUND]
-    margin = _CLEARLY_BETTER if held else _BETTER
-    least = _span_score(defs[0], facets, definition) + margin
-    scored = [(_span_score(h, facets, definition), -n) for n, h in enumerate(others)]
-    if not scored or max(scored)[0] < least:
-        return defs
-    return [others[-max(scored)[1]], *defs]
-
-
-def follow_up_order(
-    resolved: list[Hit],
-    own: list[Hit],
-    further: Sequence[Hit],
-    joint: Sequence[Hit],
-    facets: QuestionFacets,
-    definition: Definition,
-    weigh: int,
-) -> list[Hit]:
-    """The definitions a detail follow-up is answered from, the one whose lines answer first:
-    the topic the previous answer led with (``resolved``) or one retrieval found for the
-    follow-up (``own``; the first ``weigh`` weighed, :func:`best_detail`); else a function
-    further down retrieval's list (``further``) or found by reading the follow-up with the
-    question it follows (``joint``) whose lines answer clearly better. When no line of the
-    topic answers at all (the previous answer led with the wrong code), the first found is a
-    guess, not the topic: one more word of the question is better enough."""
-    weighed = best_detail([*resolved, *own], facets, definition, weigh)
-    found = [*further[:_OWN_FURTHER], *joint[:_JOINT_FURTHER], *further[_OWN_FURTHER:]]
-    held = not resolved or _span_score(resolved[0], facets, definition) > 0
-    return clearly_better(weighed, found, facets, definition, held=held)
-
-
-_OWN_FURTHER = 3  # a follow-up's own first functions weighed before ...
-_JOINT_FURTHER = 5  # ... those found for it read with the question it follows
-
-
-def asks_a_detail(
-    plan: RouterPlan, focus: QuestionFacets, defs: list[Hit], typed: Sequence[str]
-) -> bool:
-    """A question about one detail of the definition the conversation is about (named in the
-    question — ``typed``, the names it writes that are the subject — else carried from the
-    session); a new how-question is answered by the working function instead (its matching
-    lines follow it)."""
-    if not focus.details or not defs or focus.callers:
-        return False
-    if focus.how and plan.conversation_mode.value == "NEW":
-        return False
-    return not typed or names_any(defs[0], question_symbols(plan))
-
-
-def names_any(hit: Hit, names: list[str]) -> bool:
-    """True when one of ``names`` (as the question wrote them) names ``hit``'s definition."""
-    symbol = hit.symbol or ""
-    return bool(symbol) and any(
-        suffix_match(symbol, n) or abbreviated_match(symbol, n) for n in names
-    )

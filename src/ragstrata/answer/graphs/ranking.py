@@ -17,7 +17,6 @@ from ragstrata.answer.graphs.base import (
     project_words,
     question_symbols,
 )
-from ragstrata.answer.graphs.detail import names_any
 from ragstrata.answer.graphs.doing import (
     COMMENT_LINE,
     DOCSTRING,
@@ -28,6 +27,7 @@ from ragstrata.answer.graphs.doing import (
     loops,
 )
 from ragstrata.answer.graphs.focus import example_names, peripheral_path
+from ragstrata.answer.graphs.follow_up import names_any
 from ragstrata.answer.graphs.worded import (
     NAMED_WINDOW,
     clear_winner,

@@ -1,0 +1,138 @@
+"""Which definition a detail follow-up is answered from.
+
+"And what does it return if the parameter is missing?" follows an answer that led with a
+definition (the conversation's topic); the lines that answer it (:func:`detail.answering_lines`)
+may be in that topic, in a definition retrieval found for the follow-up, or further down
+retrieval's list. The topic answers unless another definition's lines answer clearly better:
+the topic was the previous answer's guess, not the user's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from ragstrata.answer.graphs.base import disjoint_hits, overlaps, question_symbols
+from ragstrata.answer.graphs.detail import answering_lines
+from ragstrata.core.evidence import Hit
+from ragstrata.core.names import abbreviated_match, suffix_match
+from ragstrata.core.question import QuestionFacets
+from ragstrata.core.rows import DefinitionRow
+from ragstrata.query.models import RouterPlan
+
+__all__ = [
+    "Definition",
+    "asks_a_detail",
+    "best_detail",
+    "clearly_better",
+    "follow_up_order",
+    "names_any",
+]
+
+Definition = Callable[[Hit], DefinitionRow | None]
+"""The definition row of a hit (the graph's reader looks it up)."""
+_FOUND = 6  # functions further down retrieval's list weighed for a follow-up's lines
+_CLEARLY_BETTER = 4.0  # what they must answer better by: two more words of the question
+_BETTER = 2.0  # ... when the topic held no answering line: one more word than the first found
+
+
+def _span_score(hit: Hit, facets: QuestionFacets, definition: Definition) -> float:
+    row = definition(hit)
+    span = answering_lines(row, facets) if row is not None else None
+    return span.score if span is not None else 0.0
+
+
+def best_detail(
+    defs: Sequence[Hit],
+    facets: QuestionFacets,
+    definition: Definition,
+    weigh: int | None = None,
+    *,
+    keep: bool = False,
+) -> list[Hit]:
+    """The topic the previous answer led with (``defs[0]``) or a definition retrieval found
+    for the follow-up (the first ``weigh`` are weighed; all when None), whichever has the
+    lines that answer it best (the topic on a tie): the topic was the previous answer's, not
+    the user's. ``keep``: ``defs[0]`` stays first unless another has better lines (its
+    callees are weighed so)."""
+    ordered = disjoint_hits(defs)
+    if not ordered:
+        return []
+    best = 0 if keep or len(ordered) < 2 else 1  # no lines: what retrieval found
+    best_score = 0.0
+    for n, hit in enumerate(ordered[:weigh]):
+        score = _span_score(hit, facets, definition)
+        if score > best_score:
+            best, best_score = n, score
+    return [ordered[best], *(h for n, h in enumerate(ordered) if n != best)]
+
+
+def clearly_better(
+    defs: list[Hit],
+    found: Sequence[Hit],
+    facets: QuestionFacets,
+    definition: Definition,
+    *,
+    held: bool = True,
+) -> list[Hit]:
+    """``defs`` (:func:`best_detail`'s order), or one of the next functions retrieval ``found``
+    for the follow-up first when its lines answer it clearly better than the first's: the
+    topic the previous answer led with may not be the code the conversation is about, and the
+    follow-up's own words find it ("and if the decryption tool cannot be found?")."""
+    if not defs:
+        return defs
+    taken = [(h.path, h.start_line, h.end_line) for h in defs]
+    others = [h for h in disjoint_hits(found) if not overlaps(h, taken)][:_FOUND]
+    margin = _CLEARLY_BETTER if held else _BETTER
+    least = _span_score(defs[0], facets, definition) + margin
+    scored = [(_span_score(h, facets, definition), -n) for n, h in enumerate(others)]
+    if not scored or max(scored)[0] < least:
+        return defs
+    return [others[-max(scored)[1]], *defs]
+
+
+def follow_up_order(
+    resolved: list[Hit],
+    own: list[Hit],
+    further: Sequence[Hit],
+    joint: Sequence[Hit],
+    facets: QuestionFacets,
+    definition: Definition,
+    weigh: int,
+) -> list[Hit]:
+    """The definitions a detail follow-up is answered from, the one whose lines answer first:
+    the topic the previous answer led with (``resolved``) or one retrieval found for the
+    follow-up (``own``; the first ``weigh`` weighed, :func:`best_detail`); else a function
+    further down retrieval's list (``further``) or found by reading the follow-up with the
+    question it follows (``joint``) whose lines answer clearly better. When no line of the
+    topic answers at all (the previous answer led with the wrong code), the first found is a
+    guess, not the topic: one more word of the question is better enough."""
+    weighed = best_detail([*resolved, *own], facets, definition, weigh)
+    found = [*further[:_OWN_FURTHER], *joint[:_JOINT_FURTHER], *further[_OWN_FURTHER:]]
+    held = not resolved or _span_score(resolved[0], facets, definition) > 0
+    return clearly_better(weighed, found, facets, definition, held=held)
+
+
+_OWN_FURTHER = 3  # a follow-up's own first functions weighed before ...
+_JOINT_FURTHER = 5  # ... those found for it read with the question it follows
+
+
+def asks_a_detail(
+    plan: RouterPlan, focus: QuestionFacets, defs: list[Hit], typed: Sequence[str]
+) -> bool:
+    """A question about one detail of the definition the conversation is about (named in the
+    question — ``typed``, the names it writes that are the subject — else carried from the
+    session); a new how-question is answered by the working function instead (its matching
+    lines follow it)."""
+    if not focus.details or not defs or focus.callers:
+        return False
+    if focus.how and plan.conversation_mode.value == "NEW":
+        return False
+    return not typed or names_any(defs[0], question_symbols(plan))
+
+
+def names_any(hit: Hit, names: list[str]) -> bool:
+    """True when one of ``names`` (as the question wrote them) names ``hit``'s definition."""
+    symbol = hit.symbol or ""
+    return bool(symbol) and any(
+        suffix_match(symbol, n) or abbreviated_match(symbol, n) for n in names
+    )
