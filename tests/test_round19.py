@@ -12,6 +12,7 @@ import pytest
 from answer_fixture import ROUTER, code_hit, method_row
 from ragstrata.answer.graphs.detail import answering_lines
 from ragstrata.answer.graphs.ranking import how_head
+from ragstrata.core.languages import detect_language, is_test
 from ragstrata.query.facets import facets_of, read_facets
 
 OR_NIL = """\
@@ -244,3 +245,19 @@ def test_the_inner_branch_saying_it_all_is_cited_not_the_one_around_it(question:
     facets = facets_of(ROUTER.plan(question, None, None))
     span = answering_lines(method_row("chars.char_of", "chars.py", "python", CHAR_OF), facets)
     assert span is not None and (span.start_line, span.end_line) == (5, 6), span
+
+
+@pytest.mark.parametrize(
+    ("path", "test"),
+    [
+        ("test.js", True),  # ava's and node:test's one test file beside index.js
+        ("test.mjs", True),
+        ("index.test-d.ts", True),  # tsd's type tests
+        ("src/types.spec-d.ts", True),  # vitest's
+        ("index.js", False),
+        ("latest.js", False),
+        ("index.d.ts", False),
+    ],
+)
+def test_a_packages_own_test_file_is_a_test(path: str, test: bool) -> None:
+    assert is_test(path, detect_language(path)) is test
