@@ -263,7 +263,8 @@ def how_clause(question: str) -> list[QTok]:
 def _clause_after(question: str, toks: list[QTok]) -> list[QTok]:
     """The tokens from a how-word that opens the question's second clause ("When X, how is
     Y handled?", «Если X, как Y?», "Which X … and how is Y …?"), or joins the opening question
-    word («Где и как …»), when the first clause opens with no how-word."""
+    word («Где и как …»), when the first clause opens with no how-word; or a how joined by
+    "and" to a first one («Как получить X и как это вычисляется?»)."""
     if not toks:
         return []
     if toks[0].text.lower() in _leading_how():

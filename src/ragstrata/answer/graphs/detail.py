@@ -282,8 +282,8 @@ def _inner_block(
     block: tuple[int, int],
     shown: tuple[int, int],
 ) -> tuple[int, int]:
-    """The tightest branch inside ``block`` saying every word of the question it says (the
-    `if opcode.iscontrol(): raise …` inside `if second_payload is not None:`), else
+    """The tightest branch inside ``block`` saying every word of the question it says (for
+    "codes 128 to 159": `if 0x80 <= code <= 0x9F:` inside `if code is not None:`), else
     ``shown``: the branch around it only adds lines."""
     said = said_by.get(block)
     if not said:
