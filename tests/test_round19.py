@@ -1,8 +1,19 @@
-"""How-questions and details from the nineteenth round's blind batches.
+"""How-questions, detail follow-ups and question reading from the nineteenth round's blind
+batches.
 
-"How does go-multierror merge … into existing multi-errors?": "multi-errors" is the project's
-own name inflected, which names no file of it (`multierror.go` holds the type, not the work);
-the function doing the work keeps the lead retrieval gave it.
+- "How does go-multierror merge … into existing multi-errors?": "multi-errors" is the
+  project's own name inflected, which names no file of it; the function doing the work keeps
+  the lead retrieval gave it.
+- A lead saying no word of the question (a command-line usage text matched by the project's
+  name alone) gives way to the first candidate saying one.
+- Russian words of the batches have their English terms (случайность, шифротекст, плоский …).
+- "What happens if I ask for a kind that isn't one of the known ones?" asks for the branch a
+  failed lookup takes; "a single error" is the value 1 (`len(errs) == 1`).
+- «к» is the preposition, no form of «как»: «к консоли не подключён» asks no setup question;
+  «Как получить X и как это вычисляется?» asks how the code works.
+- The tightest branch inside the best one, saying every word of the question the outer one
+  says, is cited.
+- A package's own `test.js` and its type tests (`*.test-d.ts`) are test files.
 """
 
 from __future__ import annotations
