@@ -214,3 +214,8 @@ class CitationList:
 
     def items(self) -> tuple[Citation, ...]:
         return tuple(self._items)
+
+    def promote(self, mark: int) -> None:
+        """Put the spans recorded since there were ``mark`` of them first: the part they were
+        cited in now opens the answer."""
+        self._items = self._items[mark:] + self._items[:mark]

@@ -206,10 +206,13 @@ class CodeQAGraph(EvidenceGraph):
             sources = detail_sources(self.reader, defs[0])
             better = best_detail([defs[0], *sources], focus, self.definition, keep=True)
             defs = [better[0], *(h for h in defs if h is not better[0])]
+            mark = len(citations.items())
             detail = self._detail_part(defs[0], focus, msgs, citations)
             if detail is not None:
                 part, lead = detail
-                parts.append(part)
+                # the lines the lead names open the answer, before a usage text quoted so far
+                parts.insert(0, part)
+                citations.promote(mark)
         # how-questions: a word naming no definition (`BigInteger`) is a search term, no answer
         unnamed_term = "" if focus.how else self._unmet_term(plan, evidence, names)
         if unnamed_term:
