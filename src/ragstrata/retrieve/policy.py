@@ -4,7 +4,8 @@
   with no symbol named, the best-ranked definition among the hits. A weak name (a Latin word
   inside a Russian question, a name mined from pasted code) that no definition carries is
   not a symbol the user asked for: it was looked up, and the question is answered as if it
-  named none. The project's own names never reach here (the router makes them key terms).
+  named none. So is, in a how-question, a name the hits' code writes (inside another name or
+  as a word) that no definition carries. The project's own names never reach here (the router makes them key terms).
 - ``require_flow``: C2 relations (callers or callees) of that definition.
 - ``require_spec``: a D1 section; for a DOCS question about a named symbol, the definition's
   docstring counts too.
@@ -14,12 +15,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Iterable, Sequence
 
 from ragstrata.core.evidence import Hit, Requirement
 from ragstrata.core.names import last_segment
 from ragstrata.core.rows import DefinitionRow
 from ragstrata.core.values import SearchFilters, SymbolMode
+from ragstrata.query.facets import facets_of
 from ragstrata.query.models import AnchorType, Intent, RouterPlan
 from ragstrata.retrieve.fusion import hit_from_row
 from ragstrata.retrieve.resolve import SymbolMatch, SymbolResolver
@@ -41,6 +44,11 @@ def check_policy(
     plan says)."""
     policy = plan.evidence_policy
     weak = _weak_names(plan)
+    if facets_of(plan).how:
+        # "how does it split a CamelCase name like HTTPServer?": a name no definition carries
+        # that the code writes (inside `ToCamelCase`) is what the code works on, no symbol
+        written = _name_ends(h.text for h in hits if h.layer == "C1")
+        weak |= {m.name for m in matches if m.name and not m.found and _joined(m.name) in written}
     named = [m for m in matches if m.name and (m.found or m.name not in weak)]
     defs: list[Hit]
     if named:
@@ -104,6 +112,29 @@ def _weak_names(plan: RouterPlan) -> set[str]:
             name = a.value.strip("`()")
             (strong if a.confidence >= _STRONG else weak).add(name)
     return weak - strong
+
+
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
+_NAME_END = 4  # the shortest name read as the first or last words of an identifier
+
+
+def _joined(text: str) -> str:
+    """``text`` lower-cased without ``_`` and ``-``: `snake_case` is written in `ToSnakeCase`."""
+    return text.lower().replace("_", "").replace("-", "")
+
+
+def _name_ends(texts: Iterable[str]) -> set[str]:
+    """Every leading and trailing run of words of the identifiers ``texts`` write, joined
+    (`ToCamelCase` -> ``tocamelcase``, ``camelcase``, ``case``, ``to`` ...)."""
+    out: set[str] = set()
+    for text in texts:
+        for ident in set(_IDENT.findall(text)):
+            words = [w.lower() for w in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+", ident)]
+            for n in range(1, len(words) + 1):
+                for part in ("".join(words[:n]), "".join(words[-n:])):
+                    if len(part) >= _NAME_END:
+                        out.add(part)
+    return out
 
 
 def _writes(text: str, names: Sequence[str]) -> bool:
