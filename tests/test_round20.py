@@ -8,6 +8,8 @@
   on, not a missing definition; an invented name is still not found.
 - «вызывается» asks for callers only with «где», «кем», «откуда» or «из»: «колбэк вызывается
   сразу или откладывается?» asks when, as "is it called right away?" does.
+- A number literal in backticks (`0x1F`, `1e10`, `10_000`) is a value, never a symbol the
+  answer must find ("Definition of `0x1F` not found").
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from answer_fixture import indexed
+from answer_fixture import ROUTER, indexed
 from ragstrata.query.facets import read_facets
 
 FLATTEN = {
@@ -168,3 +170,18 @@ def test_is_called_asks_for_callers_only_with_where_or_by_whom(
     question: str, callers: bool
 ) -> None:
     assert read_facets(question).callers is callers
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How does it decide whether a plain value such as `0x1F`, `+12`, `~` or `3.5` becomes"
+        " an integer, a null, a float or a string?",
+        "Как решается, станет ли значение вроде `0x1F`, `1e10` или `10_000` целым числом или"
+        " строкой?",
+    ],
+)
+def test_a_number_literal_is_no_symbol(question: str) -> None:
+    plan = ROUTER.plan(question, None, {})
+    symbols = [a.value for a in plan.query_plan.anchors if a.type.value == "SYMBOL"]
+    assert not symbols, symbols

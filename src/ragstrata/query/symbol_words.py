@@ -40,11 +40,18 @@ _BANG_RE = re.compile(r"[!?](?=\s+[a-zа-яё])")
 _MACRO_RE = re.compile(r"(?i)(?<!\w)(?:macro|макрос)")
 
 
+_NUMBER_LITERAL_RE = re.compile(
+    r"0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|0[bB][01_]+|\d[\d_]*(?:\.\d*)?(?:[eE][+-]?\d+)?[a-zA-Z]{0,5}"
+)
+
+
 def symbol_shape(text: str) -> tuple[str, float] | None:
     """The subtype and confidence of an identifier-shaped token (dotted, snake, camel, pascal,
     letters with digits, a leading underscore), or None for a plain word."""
     if "-" in text or _TOOL_VERSION_RE.fullmatch(text):
         return None  # FITS-like, WWW-Authenticate, OS-release; python3.9, py3.8
+    if _NUMBER_LITERAL_RE.fullmatch(text):
+        return None  # `0x1F`, `0b1010`, `1e10`, `10_000`: a value, no name
     if "." in text or "::" in text:
         segs = re.split(r"\.|::", text)
         if all(len(s) <= 1 for s in segs) or VERSION_RE.fullmatch(text):
