@@ -4,8 +4,9 @@
   with no symbol named, the best-ranked definition among the hits. A weak name (a Latin word
   inside a Russian question, a name mined from pasted code) that no definition carries is
   not a symbol the user asked for: it was looked up, and the question is answered as if it
-  named none. So is, in a how-question, a name the hits' code writes (inside another name or
-  as a word) that no definition carries. The project's own names never reach here (the router makes them key terms).
+  named none. So is, in a how-question, a name no definition carries that the hits' code
+  writes inside its identifiers (`CamelCase` of `ToCamelCase`). The project's own names never
+  reach here (the router makes them key terms).
 - ``require_flow``: C2 relations (callers or callees) of that definition.
 - ``require_spec``: a D1 section; for a DOCS question about a named symbol, the definition's
   docstring counts too.
@@ -19,7 +20,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from ragstrata.core.evidence import Hit, Requirement
-from ragstrata.core.names import last_segment
+from ragstrata.core.names import fuzzy_key, last_segment
 from ragstrata.core.rows import DefinitionRow
 from ragstrata.core.values import SearchFilters, SymbolMode
 from ragstrata.query.facets import facets_of
@@ -44,11 +45,12 @@ def check_policy(
     plan says)."""
     policy = plan.evidence_policy
     weak = _weak_names(plan)
-    if facets_of(plan).how:
+    unfound = [m.name for m in matches if m.name and not m.found and m.name not in weak]
+    if unfound and facets_of(plan).how:
         # "how does it split a CamelCase name like HTTPServer?": a name no definition carries
         # that the code writes (inside `ToCamelCase`) is what the code works on, no symbol
         written = _name_ends(h.text for h in hits if h.layer == "C1")
-        weak |= {m.name for m in matches if m.name and not m.found and _joined(m.name) in written}
+        weak |= {name for name in unfound if fuzzy_key(name) in written}
     named = [m for m in matches if m.name and (m.found or m.name not in weak)]
     defs: list[Hit]
     if named:
@@ -118,14 +120,10 @@ _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
 _NAME_END = 4  # the shortest name read as the first or last words of an identifier
 
 
-def _joined(text: str) -> str:
-    """``text`` lower-cased without ``_`` and ``-``: `snake_case` is written in `ToSnakeCase`."""
-    return text.lower().replace("_", "").replace("-", "")
-
-
 def _name_ends(texts: Iterable[str]) -> set[str]:
-    """Every leading and trailing run of words of the identifiers ``texts`` write, joined
-    (`ToCamelCase` -> ``tocamelcase``, ``camelcase``, ``case``, ``to`` ...)."""
+    """Every leading and trailing run of words of the identifiers ``texts`` write, joined as
+    :func:`fuzzy_key` writes a name, at least :data:`_NAME_END` letters long (`ToCamelCase` ->
+    ``tocamelcase``, ``camelcase``, ``case``, ``tocamel``)."""
     out: set[str] = set()
     for text in texts:
         for ident in set(_IDENT.findall(text)):
