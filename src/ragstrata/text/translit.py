@@ -72,6 +72,9 @@ _SUFFIXES: tuple[tuple[str, Alts], ...] = (
     ("ейт", (("ate", 0.0), ("eit", 0.6))),
     ("айл", (("ile", 0.0),)),
     ("айт", (("ite", 0.0), ("ight", 0.3))),
+    ("айс", (("ice", 0.0), ("ise", 0.4))),  # слайс -> slice, девайс -> device
+    ("айз", (("ize", 0.0), ("ise", 0.4))),  # сайз -> size
+    ("айп", (("ipe", 0.0), ("ype", 0.3))),  # пайп -> pipe, тайп -> type
     ("айн", (("ine", 0.0), ("ain", 0.4))),
     ("ейн", (("ain", 0.0), ("ane", 0.4))),
     ("аут", (("out", 0.0),)),
@@ -108,6 +111,8 @@ _CLUSTERS: dict[str, Alts] = {
     "айм": (("ime", 0.0), ("aim", 0.4)),
     "ай": (("i", 0.0), ("ai", 0.1), ("y", 0.5)),
     "ей": (("ey", 0.0), ("a", 0.3), ("ei", 0.5)),
+    # э after a consonant is mostly English a (бэкап -> backup, фидбэк -> feedback, хэш)
+    "эк": (("ac", 0.0), ("ack", 0.1), ("ec", 0.3), ("eck", 0.4)),
     "ой": (("oi", 0.0), ("oy", 0.2)),
     "ью": (("u", 0.0), ("iu", 0.4), ("yu", 0.5)),
     "тч": (("tch", 0.0),),
@@ -222,6 +227,9 @@ def _segments(word: str) -> list[Alts]:
 
 
 _DOUBLE_BEFORE_ING = re.compile(r"(?<![aeiouy])([aeiouy])([bdglmnprt])ing$")
+# English drops a stem's silent e before an ending beginning with a vowel: the cluster spelled
+# "time" with -ер, -инг is "timer", "timing" (таймер, тайминг), not "timeer", "timeing"
+_SILENT_E = re.compile(r"(?<=[^aeiouy][aeiouy][bcdgklmnprstvz])e(?=(?:er|or|ing|ed)$)")
 
 
 @lru_cache(maxsize=16384)
@@ -247,6 +255,8 @@ def transliterate_candidates(word: str) -> tuple[str, ...]:
             break
         cand = "".join(segs[k][j][0] for k, j in enumerate(idx))
         out.setdefault(cand, None)
+        if _SILENT_E.search(cand):
+            out.setdefault(_SILENT_E.sub("", cand), None)
         m = _DOUBLE_BEFORE_ING.search(cand)
         if m:  # логирование -> loging -> logging
             out.setdefault(f"{cand[: m.start(2)]}{m.group(2)}{cand[m.start(2) :]}", None)
