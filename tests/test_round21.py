@@ -3,6 +3,9 @@
 - Transliteration drops a stem's silent e before a vowel ending, as English spells it
   (таймер -> timer, тайминг -> timing), reads -айс, -айз, -айп as -ice, -ize, -ipe (слайс ->
   slice) and э before к as the English a (бэкап -> backup, бэкофф -> backoff).
+- Go generics: a method's receiver typed `Iterator[T]` is an `Iterator` (its calls on the
+  receiver resolve, even when the receiver is named like the package), and a method called on
+  a value built in place (`Iterator[T]{}.ForEach(…)`, `Client{}.Do()`) is that type's.
 - Loanwords and everyday words the transliteration cannot reach have glossary entries:
   «эмодзи» (emoji), «нечёткий поиск» (fuzzy), «градиентный» (gradient), «зависнуть» (hang),
   «часы» (clock), «пункт» (item), «запаниковать» (panic).
@@ -15,6 +18,7 @@ import pytest
 from answer_fixture import ROUTER
 from ragstrata.query.facets import facets_of
 from ragstrata.text.translit import transliterate_candidates
+from test_callers_precision import Repo
 
 
 @pytest.mark.parametrize(
@@ -54,3 +58,40 @@ def test_russian_words_of_behaviour_questions_reach_the_code_words(
     question: str, english: str
 ) -> None:
     assert english in _concepts(question)
+
+
+GO_GENERIC = {
+    "iter/iter.go": (
+        "package iter\n"  # 1
+        "\n"  # 2
+        "type Iterator[T any] struct{ MaxGoroutines int }\n"  # 3
+        "\n"  # 4
+        "func ForEach[T any](input []T, f func(*T)) { Iterator[T]{}.ForEach(input, f) }\n"  # 5
+        "\n"  # 6
+        "func (iter Iterator[T]) ForEach(input []T, f func(*T)) {\n"  # 7
+        "\titer.ForEachIdx(input, func(_ int, t *T) { f(t) })\n"  # 8
+        "}\n"  # 9
+        "\n"  # 10
+        "func (iter Iterator[T]) ForEachIdx(input []T, f func(int, *T)) {\n"  # 11
+        "\tfor i := range input {\n"  # 12
+        "\t\tf(i, &input[i])\n"  # 13
+        "\t}\n"  # 14
+        "}\n"  # 15
+        "\n"  # 16
+        "type Client struct{}\n"  # 17
+        "\n"  # 18
+        "func (c Client) Do() {}\n"  # 19
+        "\n"  # 20
+        "func Run() { Client{}.Do() }\n"  # 21
+    ),
+}
+
+
+def test_go_generic_receivers_and_values_built_in_place_resolve() -> None:
+    repo = Repo("go", GO_GENERIC)
+    # the receiver `iter` of type Iterator[T], named like its package
+    assert repo.call("iter/iter.go", 8, "iter.ForEachIdx").to_symbol == "iter.Iterator.ForEachIdx"
+    assert repo.precise("iter.Iterator.ForEachIdx") == {"iter/iter.go:8"}
+    # a method of a composite literal, generic or not
+    assert repo.precise("iter.Iterator.ForEach") == {"iter/iter.go:5"}
+    assert repo.precise("iter.Client.Do") == {"iter/iter.go:21"}

@@ -25,6 +25,7 @@ Pure and deterministic: same input, same output.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import replace
@@ -71,6 +72,7 @@ _JS_GLOBALS = frozenset({  # names a JavaScript call may start with that are no 
     "Proxy", "BigInt", "Intl", "globalThis", "window", "document", "process", "require",
     "module", "exports", "Buffer", "setTimeout", "clearTimeout", "parseInt", "parseFloat",
 })  # fmt: skip
+_LITERAL_CALL = re.compile(r"^[A-Za-z_][\w.]*(?:\[[^\]]*\])?\{.*\}\.[A-Za-z_]\w*$")
 _BAD = frozenset("()[]{} <>,'\"=+*&|!")
 
 
@@ -322,6 +324,11 @@ class _Resolver:
             # ``f().m()``: a member of what ``f`` returns (receivers.py)
             method = SPLIT.split(text)[-1]
             cls_t = self.type_of(hint, rel)
+            return self.inherited_member(cls_t.symbol, method) if cls_t.symbol else cls_t
+        if hint is not None and _LITERAL_CALL.match(text):
+            # ``Iterator[T]{}.ForEach()``: a method of the type the literal builds (receivers.py)
+            cls_t = self.type_of(hint, rel)
+            method = SPLIT.split(text)[-1]
             return self.inherited_member(cls_t.symbol, method) if cls_t.symbol else cls_t
         plain = text.replace("->", ".").replace("?.", ".").rstrip("!?")  # Ruby ``save!``
         if not text or any(c in _BAD for c in plain):

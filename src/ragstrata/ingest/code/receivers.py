@@ -33,6 +33,10 @@ _TYPE_PATH = re.compile(r"^[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*$")
 _WRAPPERS = frozenset({"Box", "Rc", "Arc", "RefCell", "Cell", "Mutex", "RwLock", "Optional"})
 _NONE = frozenset({"None", "null", "undefined", "nil"})
 _RANK = {"type": 3, "value": 2, "unknown": 1}
+# type arguments in brackets closing a type (Go's `Iterator[T]`, `Mapper[T, R]`)
+_BRACKET_ARGS = re.compile(r"\[[^\[\]]*\]$")
+# a value built in place (Go's composite literal `Iterator[T]{}`, `Client{Name: n}`): its type
+_LITERAL = re.compile(r"^([A-Za-z_][\w.]*)(?:\[[^\]]*\])?\{.*\}$")
 
 
 def type_hint(text: str) -> str:
@@ -53,7 +57,7 @@ def type_hint(text: str) -> str:
             text = inner
             continue
         break
-    text = re.sub(r"<.*>$", "", text).strip()
+    text = _BRACKET_ARGS.sub("", re.sub(r"<.*>$", "", text).strip())
     return text if _TYPE_PATH.match(text) else UNKNOWN
 
 
@@ -140,6 +144,9 @@ class Receivers:
         m = _LAST.match(callee)
         if m is not None and m.group(1).endswith("()"):
             return self._result_hint(m.group(1)[:-2], chain)
+        literal = _LITERAL.match(m.group(1)) if m is not None else None
+        if literal is not None:  # `Iterator[T]{}.ForEachIdx()`: a method of the type built
+            return literal.group(1)
         parts = _SPLIT.split(callee)
         if len(parts) == 1 and self.language in _REQUIRING and _IDENT.match(callee):
             # `var send = require('send'); send(...)`: a package, never a definition here
@@ -172,7 +179,7 @@ class Receivers:
 
     def _result_hint(self, inner: str, chain: list[tuple[str, bool]]) -> str:
         """``f().m()`` / ``new T().m()`` / ``x.f().m()``: the receiver is what ``f`` returns."""
-        inner = inner.strip().removeprefix("new ").strip()
+        inner = _BRACKET_ARGS.sub("", inner.strip().removeprefix("new ").strip())
         if not _TYPE_PATH.match(inner):
             return UNKNOWN
         parts = _SPLIT.split(inner)
