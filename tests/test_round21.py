@@ -1,11 +1,13 @@
-"""The twenty-first round's Russian vocabulary.
+"""The twenty-first round: Russian vocabulary and Go generics in the call graph.
 
 - Transliteration drops a stem's silent e before a vowel ending, as English spells it
   (таймер -> timer, тайминг -> timing), reads -айс, -айз, -айп as -ice, -ize, -ipe (слайс ->
   slice) and э before к as the English a (бэкап -> backup, бэкофф -> backoff).
 - Go generics: a method's receiver typed `Iterator[T]` is an `Iterator` (its calls on the
   receiver resolve, even when the receiver is named like the package), and a method called on
-  a value built in place (`Iterator[T]{}.ForEach(…)`, `Client{}.Do()`) is that type's.
+  a value built in place (`Iterator[T]{}.ForEach(…)`, `Client{}.Do()`) or converted
+  (`Iterator[T](m).ForEachIdx(…)`) is that type's, and so is a method of a type defined on
+  another with methods of its own (`type Mapper[T, R any] Iterator[T]`).
 - Loanwords and everyday words the transliteration cannot reach have glossary entries:
   «эмодзи» (emoji), «нечёткий поиск» (fuzzy), «градиентный» (gradient), «зависнуть» (hang),
   «часы» (clock), «пункт» (item), «запаниковать» (panic).
@@ -83,6 +85,12 @@ GO_GENERIC = {
         "func (c Client) Do() {}\n"  # 19
         "\n"  # 20
         "func Run() { Client{}.Do() }\n"  # 21
+        "\n"  # 22
+        "type Mapper[T, R any] Iterator[T]\n"  # 23
+        "\n"  # 24
+        "func (m Mapper[T, R]) Map(input []T) { Iterator[T](m).ForEachIdx(input, nil) }\n"  # 25
+        "\n"  # 26
+        "func Map[T, R any](input []T) { Mapper[T, R]{}.Map(input) }\n"  # 27
     ),
 }
 
@@ -91,7 +99,9 @@ def test_go_generic_receivers_and_values_built_in_place_resolve() -> None:
     repo = Repo("go", GO_GENERIC)
     # the receiver `iter` of type Iterator[T], named like its package
     assert repo.call("iter/iter.go", 8, "iter.ForEachIdx").to_symbol == "iter.Iterator.ForEachIdx"
-    assert repo.precise("iter.Iterator.ForEachIdx") == {"iter/iter.go:8"}
     # a method of a composite literal, generic or not
     assert repo.precise("iter.Iterator.ForEach") == {"iter/iter.go:5"}
     assert repo.precise("iter.Client.Do") == {"iter/iter.go:21"}
+    # a type defined on another, with methods of its own; a conversion to a generic type
+    assert repo.precise("iter.Mapper.Map") == {"iter/iter.go:27"}
+    assert repo.precise("iter.Iterator.ForEachIdx") == {"iter/iter.go:8", "iter/iter.go:25"}

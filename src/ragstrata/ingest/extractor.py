@@ -19,7 +19,7 @@ from importlib import resources
 
 __all__ = ["EXTRACTOR_VERSION", "extractor_fingerprint"]
 
-EXTRACTOR_VERSION = 2
+EXTRACTOR_VERSION = 3
 """Bump when an extraction rule outside the query files changes what rows hold."""
 
 

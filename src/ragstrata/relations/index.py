@@ -87,6 +87,7 @@ class Index:
         self.module_paths: dict[str, str] = {}  # Python module -> its file
         self.kinds: dict[str, set[str]] = defaultdict(set)  # a TS function + interface share one
         self.paths: set[str] = set()  # files with a definition
+        self.method_owners: set[str] = set()  # Go types with methods (`type Celsius float64`)
         for d in definitions:
             self.paths.add(d.path)
             self.by_symbol.setdefault(d.symbol, d)
@@ -94,6 +95,8 @@ class Index:
             self.names.add(d.name)
             if d.parent:
                 self.members.setdefault((d.parent, d.name), d.symbol)
+                if d.kind == "method" and d.language == "go":
+                    self.method_owners.add(d.parent)
             self.in_file.setdefault((d.path, d.parent, d.name), d.symbol)
             if d.kind == "module":
                 self.modules.add(d.symbol)
@@ -173,8 +176,10 @@ class Index:
         return current if current in self.by_symbol else None
 
     def is_class(self, symbol: str | None) -> bool:
+        """True for a class, struct, interface, …; and a Go type defined on another with methods
+        of its own (`type Mapper[T any] Iterator[T]`): a value of it has them."""
         d = self.by_symbol.get(symbol) if symbol else None
-        return d is not None and d.kind in CLASSY
+        return d is not None and (d.kind in CLASSY or d.symbol in self.method_owners)
 
     def go_package(self, path: str) -> str | None:
         """The package of this repository that a Go import path names, else None."""
