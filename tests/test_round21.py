@@ -10,7 +10,8 @@
   another with methods of its own (`type Mapper[T, R any] Iterator[T]`).
 - Loanwords and everyday words the transliteration cannot reach have glossary entries:
   «эмодзи» (emoji), «нечёткий поиск» (fuzzy), «градиентный» (gradient), «зависнуть» (hang),
-  «часы» (clock), «пункт» (item), «запаниковать» (panic).
+  «часы» (clock), «пункт» (item), «запаниковать» (panic); permissions, «права доступа» are the
+  file mode code writes (`chmod`, `mode`, `perm`).
 """
 
 from __future__ import annotations
@@ -54,6 +55,8 @@ def _concepts(question: str) -> set[str]:
         ("Сколько пунктов показывается на странице?", "item"),
         ("Что будет, если задача запаникует?", "panic"),
         ("Как ставится таймер до следующего запуска?", "timer"),
+        ("Выставляются ли права доступа исходного каталога?", "chmod"),
+        ("Does the copy keep the permissions of the source folder?", "mode"),
     ],
 )
 def test_russian_words_of_behaviour_questions_reach_the_code_words(
