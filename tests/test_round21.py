@@ -8,6 +8,8 @@
   a value built in place (`Iterator[T]{}.ForEach(…)`, `Client{}.Do()`) or converted
   (`Iterator[T](m).ForEachIdx(…)`) is that type's, and so is a method of a type defined on
   another with methods of its own (`type Mapper[T, R any] Iterator[T]`).
+- A copy of another project kept in a private folder (`_vendor/`, as pip and bleach keep
+  html5lib) is vendored code, as `vendor/` is: the project's own function leads.
 - Loanwords and everyday words the transliteration cannot reach have glossary entries:
   «эмодзи» (emoji), «нечёткий поиск» (fuzzy), «градиентный» (gradient), «зависнуть» (hang),
   «часы» (clock), «пункт» (item), «запаниковать» (panic); permissions, «права доступа» are the
@@ -16,9 +18,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from answer_fixture import ROUTER
+from answer_fixture import ROUTER, indexed
+from ragstrata.answer.graphs.focus import peripheral_path
 from ragstrata.query.facets import facets_of
 from ragstrata.text.translit import transliterate_candidates
 from test_callers_precision import Repo
@@ -108,3 +113,48 @@ def test_go_generic_receivers_and_values_built_in_place_resolve() -> None:
     # a type defined on another, with methods of its own; a conversion to a generic type
     assert repo.precise("iter.Mapper.Map") == {"iter/iter.go:27"}
     assert repo.precise("iter.Iterator.ForEachIdx") == {"iter/iter.go:8", "iter/iter.go:25"}
+
+
+VENDORED = {
+    "clean/css.py": """
+        def sanitize_css(style, allowed):
+            \"\"\"Keep the declarations of a style attribute whose property is allowed.\"\"\"
+            kept = []
+            for declaration in style.split(";"):
+                prop = declaration.split(":")[0].strip().lower()
+                if prop in allowed:
+                    kept.append(declaration.strip())
+            return "; ".join(kept)
+        """,
+    "clean/_vendor/htmlparse/filters/sanitizer.py": """
+        def sanitize_css(style):
+            \"\"\"Sanitize the css of a style attribute: drop declarations not allowed.\"\"\"
+            clean = []
+            for prop, value in parse_declarations(style):
+                if prop.lower() in ALLOWED_CSS_PROPERTIES and value:
+                    clean.append(prop + ": " + value + ";")
+            return " ".join(clean)
+
+        def parse_declarations(style):
+            return [tuple(d.split(":", 1)) for d in style.split(";") if ":" in d]
+        """,
+}
+
+
+def test_private_vendor_folders_are_vendored_code() -> None:
+    assert peripheral_path("bleach/_vendor/html5lib/filters/sanitizer.py")
+    assert peripheral_path("src/__fixtures__/page.js")
+    assert not peripheral_path("bleach/_internal/sanitizer.py")
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How are the declarations of a style attribute sanitized: which are kept?",
+        "Как очищается атрибут style: какие CSS-объявления остаются, а какие выбрасываются?",
+    ],
+)
+def test_the_projects_own_code_leads_before_a_vendored_copy(tmp_path: Path, question: str) -> None:
+    with indexed(tmp_path, VENDORED) as repo:
+        answer = repo.ask(question).answer
+    assert answer.citations[0].path == "clean/css.py", answer.text

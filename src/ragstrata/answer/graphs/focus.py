@@ -38,7 +38,7 @@ __all__ = [
 
 _PERIPHERAL = frozenset(
     {
-        "bench", "benches", "benchmarks", "benchmark", "examples", "example", "_examples",
+        "bench", "benches", "benchmarks", "benchmark", "examples", "example",
         "samples", "sample", "demo", "demos", "scripts", "docs", "doc", "docs_src", "site",
         "testdata", "fixtures", "test-helpers", "test_helpers", "testhelpers", "test-utils",
         "test_utils", "testutils", "testutil", "vendor", "vendored", "third_party",
@@ -81,7 +81,8 @@ def peripheral_path(path: str) -> bool:
     project's own."""
     parts = path.lower().split("/")
     return (
-        any(p in _PERIPHERAL for p in parts[:-1])
+        # `_vendor/` (pip's, bleach's), `__fixtures__/`: the same folders, marked private
+        any(p.strip("_") in _PERIPHERAL for p in parts[:-1])
         # a copy set aside (`src-backup/`, `attic/`): no part of what is built
         or any(w in _SET_ASIDE for p in parts[:-1] for w in _WORD_SEP.split(p))
         # a script beside the package at the top (`examples.js`, `tsan_stress_simplejson.py`)
