@@ -10,6 +10,9 @@
   another with methods of its own (`type Mapper[T, R any] Iterator[T]`).
 - A copy of another project kept in a private folder (`_vendor/`, as pip and bleach keep
   html5lib) is vendored code, as `vendor/` is: the project's own function leads.
+- A constructor that only stores its options (no loop) follows the code using them in a
+  how-answer, unless the question asks how the thing is made; its docstring listing the
+  question's steps does not make it the function doing them.
 - Loanwords and everyday words the transliteration cannot reach have glossary entries:
   «эмодзи» (emoji), «нечёткий поиск» (fuzzy), «градиентный» (gradient), «зависнуть» (hang),
   «часы» (clock), «пункт» (item), «запаниковать» (panic); permissions, «права доступа» are the
@@ -22,8 +25,10 @@ from pathlib import Path
 
 import pytest
 
-from answer_fixture import ROUTER, indexed
+from answer_fixture import ROUTER, code_hit, indexed
 from ragstrata.answer.graphs.focus import peripheral_path
+from ragstrata.answer.graphs.ranking import how_head
+from ragstrata.core.evidence import Hit
 from ragstrata.query.facets import facets_of
 from ragstrata.text.translit import transliterate_candidates
 from test_callers_precision import Repo
@@ -158,3 +163,68 @@ def test_the_projects_own_code_leads_before_a_vendored_copy(tmp_path: Path, ques
     with indexed(tmp_path, VENDORED) as repo:
         answer = repo.ask(question).answer
     assert answer.citations[0].path == "clean/css.py", answer.text
+
+
+INIT = '''\
+def __init__(self, tags, strip=False, strip_comments=True, filters=None):
+    """The allowed tags; strip removes disallowed tags instead of escaping them."""
+    self.tags = tags
+    self.strip = strip
+    self.strip_comments = strip_comments
+    self.filters = filters or []
+    self.parser = Parser(tags)
+    self.serializer = Serializer()'''
+CLEAN = """\
+def clean(self, text):
+    out = []
+    for tag, chunk in split_tags(text):
+        if tag is None or tag in self.tags:
+            out.append(chunk)
+        elif not self.strip:
+            out.append(escape(chunk))
+    return "".join(out)"""
+PARSE_INIT = """\
+def __init__(self, pattern):
+    self.tokens = []
+    for ch in pattern:
+        self.tokens.append(STAR if ch == "*" else ch)"""
+
+
+def _how_lead(question: str, hits: list[Hit]) -> str:
+    asked = ROUTER.plan(question, None, {})
+    facets = facets_of(asked)
+    head, _ = how_head(asked, hits, terms=facets.terms, concepts=facets.concepts, reader=None)
+    return head[0].symbol or ""
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "With strip on, how are tags outside the allowed list dropped rather than escaped?",
+        # the constructor's docstring lists the steps: its code does none of them
+        "When tags are not allowed and strip is on, how are they removed instead of escaped?",
+        "Как удаляются запрещённые теги вместо экранирования, если включён strip?",
+    ],
+)
+def test_the_code_using_the_options_leads_before_the_constructor(question: str) -> None:
+    hits = [
+        code_hit("clean.Cleaner.__init__", "clean/cleaner.py", INIT, kind="method"),
+        code_hit("clean.Cleaner.clean", "clean/cleaner.py", CLEAN, kind="method"),
+    ]
+    assert _how_lead(question, hits) == "clean.Cleaner.clean"
+
+
+def test_a_constructor_doing_the_work_or_asked_about_keeps_the_lead() -> None:
+    made = [
+        code_hit("clean.Cleaner.__init__", "clean/cleaner.py", INIT, kind="method"),
+        code_hit("clean.Cleaner.clean", "clean/cleaner.py", CLEAN, kind="method"),
+    ]
+    question = "How is a new cleaner created with its allowed tags and strip options?"
+    assert _how_lead(question, made) == "clean.Cleaner.__init__"
+    parsing = [
+        code_hit("glob.Pattern.__init__", "glob/pattern.py", PARSE_INIT, kind="method"),
+        code_hit("glob.Pattern.matches", "glob/pattern.py", CLEAN, kind="method"),
+    ]
+    assert _how_lead("How are the stars of a pattern turned into tokens?", parsing) == (
+        "glob.Pattern.__init__"
+    )

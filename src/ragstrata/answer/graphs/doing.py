@@ -202,6 +202,23 @@ def _mostly_signature(text: str) -> bool:
     return False
 
 
+# the names constructors go by: Python's, JavaScript's, Rust's `new`, Go's `New…` functions
+_CONSTRUCTORS = frozenset({"__init__", "__new__", "constructor"})
+
+
+def setup_only(hit: Hit) -> bool:
+    """True for a constructor that only sets its object up (no loop in its code): "how does
+    it strip the tags?" is answered by the method doing it, not by the one storing the
+    options (a constructor parsing its pattern in a loop does the work)."""
+    name = last_name(hit.symbol or "")
+    constructor = (
+        name in _CONSTRUCTORS
+        or (name == "new" and hit.path.endswith(".rs"))
+        or (name.startswith("New") and hit.path.endswith(".go") and hit.kind == "function")
+    )
+    return constructor and not loops(body_text(hit.text))
+
+
 def last_name(symbol: str) -> str:
     return _SEGMENT_SEP.split(symbol)[-1]
 

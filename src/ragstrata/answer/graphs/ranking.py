@@ -25,6 +25,7 @@ from ragstrata.answer.graphs.doing import (
     doing_rank,
     last_name,
     loops,
+    setup_only,
 )
 from ragstrata.answer.graphs.focus import example_names, peripheral_path
 from ragstrata.answer.graphs.follow_up import names_any
@@ -172,6 +173,7 @@ def how_head(
     legacy = _legacy_paths(_copied(window), reader)
     foreign = _foreign_paths(window, reader)
     parts = _naming_words(window, (*terms, *halves))
+    creating = any(g & _CREATING for g in groups)
     head = sorted(
         window,
         key=lambda h: (
@@ -179,6 +181,9 @@ def how_head(
             h.path in legacy,
             # a value's text for people ranks with the accessors unless that is asked
             doing_rank(h)[1] + (not shown and _presents(h)),
+            # the constructor storing the options follows the code using them, unless the
+            # question asks how the thing is made («при создании», "a new pool")
+            not creating and setup_only(h),
             h.path in foreign,
             last_name(h.symbol or "").lower() not in halves,
             not _in_named_part(h.path, parts),
@@ -381,6 +386,8 @@ _ORDER = re.compile(
     r"(?i)\bin (?:what|which) order\b|\border of\b|\bsequence of\b|"
     r"в как(?:ом|ой) (?:порядке|последовательности)|\bпорядок\b"
 )
+# the stems of the words asking how a thing is made (create, new, init, build, make, set up)
+_CREATING = frozenset({"crea", "new", "init", "buil", "make", "setu", "open"})
 _WHETHER = re.compile(r"(?i)\bwhether\b|\bли\b")
 _PREDICATE = re.compile(r"^(?:is|should|has|can|needs?|must|may)(?:_|[A-Z])")
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from ragstrata.answer.graphs.doing import doing_rank, last_name
+from ragstrata.answer.graphs.doing import doing_rank, last_name, setup_only
 from ragstrata.answer.graphs.words import word_stems, words_in
 from ragstrata.core.evidence import Hit
 
@@ -77,7 +77,9 @@ def covering_worker(head: list[Hit], groups: list[set[str]]) -> list[Hit]:
         (
             (words_in(h.text, groups), -n, n)
             for n, h in enumerate(head[1:NAMED_WINDOW], 1)
-            if doing_rank(h) == rank and h.end_line - h.start_line < _COVER_LINES
+            if doing_rank(h) == rank
+            and h.end_line - h.start_line < _COVER_LINES
+            and not setup_only(h)  # a constructor's docstring lists steps its code does not do
         ),
         reverse=True,
     )
