@@ -13,6 +13,8 @@
 - A constructor that only stores its options (no loop) follows the code using them in a
   how-answer, unless the question asks how the thing is made; its docstring listing the
   question's steps does not make it the function doing them.
+- What a definition calls is its own calls: Go's exported `Cache.Set` and the unexported
+  `Cache.set` doing the work are two definitions, not one name in two cases.
 - Loanwords and everyday words the transliteration cannot reach have glossary entries:
   «эмодзи» (emoji), «нечёткий поиск» (fuzzy), «градиентный» (gradient), «зависнуть» (hang),
   «часы» (clock), «пункт» (item), «запаниковать» (panic); permissions, «права доступа» are the
@@ -29,6 +31,7 @@ from answer_fixture import ROUTER, code_hit, indexed
 from ragstrata.answer.graphs.focus import peripheral_path
 from ragstrata.answer.graphs.ranking import how_head
 from ragstrata.core.evidence import Hit
+from ragstrata.core.values import Direction
 from ragstrata.query.facets import facets_of
 from ragstrata.text.translit import transliterate_candidates
 from test_callers_precision import Repo
@@ -228,3 +231,40 @@ def test_a_constructor_doing_the_work_or_asked_about_keeps_the_lead() -> None:
     assert _how_lead("How are the stars of a pattern turned into tokens?", parsing) == (
         "glob.Pattern.__init__"
     )
+
+
+TWINS = {
+    "cache.go": """
+        package cache
+
+        type Cache struct{ items map[string]string }
+
+        // Set stores the value under the key.
+        func (c *Cache) Set(key, value string) {
+            c.set(key, value)
+        }
+
+        func (c *Cache) set(key, value string) {
+            if len(c.items) > 100 {
+                c.evict()
+            }
+            c.items[key] = value
+        }
+
+        func (c *Cache) evict() {
+            for k := range c.items {
+                delete(c.items, k)
+                return
+            }
+        }
+        """,
+}
+
+
+def test_the_calls_of_a_go_method_are_not_those_of_its_lower_case_twin(tmp_path: Path) -> None:
+    with indexed(tmp_path, TWINS) as repo:
+        upper = repo.reader.relations("cache.Cache.Set", Direction.CALLEES, ("calls",))
+        lower = repo.reader.relations("cache.Cache.set", Direction.CALLEES, ("calls",))
+    assert {r.row.to_name for r in upper} == {"c.set"}
+    assert "c.evict" in {r.row.to_name for r in lower}
+    assert "c.set" not in {r.row.to_name for r in lower}

@@ -96,26 +96,32 @@ def fuzzy_key_score(q: str, n: str) -> float:
 def relation_score(
     rel_from: str, rel_to_name: str, rel_to_symbol: str | None, symbol: str, direction: str
 ) -> float:
-    """Score of one C2 relation for :meth:`SymbolLookup.relations` (0 = no match)."""
-    if direction == Direction.CALLEES:
-        if normalize_symbol(rel_from) == normalize_symbol(symbol):
-            return 1.0
-        return 0.9 if suffix_match(rel_from, symbol) else 0.0
-    if rel_to_symbol:  # resolved precisely (the resolver sets it only then)
-        # case matters between two real symbols (Go ``ValidateStruct`` / ``validateStruct``);
-        # an all-lower-case query matches any case
-        def seps(name: str) -> str:
-            for sep in ("::", "#", "/", "\\"):
-                name = name.replace(sep, ".")
-            return name.strip().strip(".")
+    """Score of one C2 relation for :meth:`SymbolLookup.relations` (0 = no match).
 
-        target = seps(rel_to_symbol if symbol != symbol.lower() else rel_to_symbol.lower())
-        query = seps(symbol)
-        if target == query:
-            return 1.0
-        return 0.9 if query and target.endswith("." + query) else 0.0
+    Case matters between two real symbols (Go's ``Cache.Set`` and ``Cache.set``, the public
+    face and the one doing the work, are two definitions): an all-lower-case query matches
+    any case."""
+    if direction == Direction.CALLEES:
+        return _symbol_match(rel_from, symbol)
+    if rel_to_symbol:  # resolved precisely (the resolver sets it only then)
+        return _symbol_match(rel_to_symbol, symbol)
     # unresolved: a name match is only a possible caller, however much of the name matches
     return 0.5 if last_segment(rel_to_name) == last_segment(symbol) else 0.0
+
+
+def _symbol_match(real: str, symbol: str) -> float:
+    """1.0 when the real symbol ``real`` is ``symbol``, 0.9 when it ends with it."""
+
+    def seps(name: str) -> str:
+        for sep in ("::", "#", "/", "\\"):
+            name = name.replace(sep, ".")
+        return name.strip().strip(".")
+
+    target = seps(real if symbol != symbol.lower() else real.lower())
+    query = seps(symbol)
+    if target == query:
+        return 1.0
+    return 0.9 if query and target.endswith("." + query) else 0.0
 
 
 def symbol_score(mode: SymbolMode, query: str, name: str, symbol: str) -> float:
