@@ -15,6 +15,9 @@
   question's steps does not make it the function doing them.
 - What a definition calls is its own calls: Go's exported `Cache.Set` and the unexported
   `Cache.set` doing the work are two definitions, not one name in two cases.
+- «выдаваемое соединение» (the connection handed out) asks for no output: a word that also
+  means "give back" (emit, output, return) leaves a Display `fmt` behind the code doing the
+  work.
 - Loanwords and everyday words the transliteration cannot reach have glossary entries:
   «эмодзи» (emoji), «нечёткий поиск» (fuzzy), «градиентный» (gradient), «зависнуть» (hang),
   «часы» (clock), «пункт» (item), «запаниковать» (panic); permissions, «права доступа» are the
@@ -268,3 +271,37 @@ def test_the_calls_of_a_go_method_are_not_those_of_its_lower_case_twin(tmp_path:
     assert {r.row.to_name for r in upper} == {"c.set"}
     assert "c.evict" in {r.row.to_name for r in lower}
     assert "c.set" not in {r.row.to_name for r in lower}
+
+
+FMT = """\
+fn fmt(&self, fmt: &mut fmt::Formatter) -> fmt::Result {
+    fmt.write_str("timed out waiting for connection")?;
+    if let Some(ref err) = self.0 {
+        write!(fmt, ": {}", err)?;
+    }
+    Ok(())
+}"""
+TRY_GET = """\
+fn take_idle(&self, mut idle: Vec<Idle>) -> Option<Idle> {
+    while let Some(mut item) = idle.pop() {
+        if self.manager.is_valid(&mut item).is_ok() {
+            return Some(item);
+        }
+        self.discard(item);
+    }
+    None
+}"""
+
+
+def test_a_word_meaning_give_back_asks_for_no_output() -> None:
+    hits = [
+        code_hit("crate::Error::fmt", "src/error.rs", FMT, kind="method"),
+        code_hit("crate::Pool::take_idle", "src/lib.rs", TRY_GET, kind="method"),
+    ]
+    question = (
+        "Как пул проверяет, что выдаваемое соединение ещё живо, и что он делает с соединением,"
+        " которое эту проверку не прошло?"
+    )
+    assert _how_lead(question, hits) == "crate::Pool::take_idle"
+    # asked how an error is shown, the Display implementation answers
+    assert _how_lead("Как выводится текст ошибки соединения?", hits) == "crate::Error::fmt"

@@ -305,8 +305,9 @@ def _presents(hit: Hit) -> bool:
 
 
 def _asks_output(concepts: tuple[frozenset[str], ...]) -> bool:
-    """True when the question asks how something is printed, formatted or drawn."""
-    return any(c & _OUTPUT_WORDS for c in concepts)
+    """True when the question asks how something is printed, formatted or drawn; not by a
+    word meaning "give back" too («выдаваемое соединение»: emit, output, return)."""
+    return any(c & _OUTPUT_WORDS and "return" not in c for c in concepts)
 
 
 _ERROR_SEEDS = 3  # an error type among retrieval's first definitions points at its raiser
