@@ -18,6 +18,9 @@
 - «выдаваемое соединение» (the connection handed out) asks for no output: a word that also
   means "give back" (emit, output, return) leaves a Display `fmt` behind the code doing the
   work.
+- A named JavaScript function returned by a factory (`return function corsMiddleware(req,
+  res, next) {…}`) or listed in an array (`transformResponse: [function transformResponse(data)
+  {…}]`) is a definition: "where is corsMiddleware defined?" finds it.
 - Loanwords and everyday words the transliteration cannot reach have glossary entries:
   «эмодзи» (emoji), «нечёткий поиск» (fuzzy), «градиентный» (gradient), «зависнуть» (hang),
   «часы» (clock), «пункт» (item), «запаниковать» (panic); permissions, «права доступа» are the
@@ -305,3 +308,39 @@ def test_a_word_meaning_give_back_asks_for_no_output() -> None:
     assert _how_lead(question, hits) == "crate::Pool::take_idle"
     # asked how an error is shown, the Display implementation answers
     assert _how_lead("Как выводится текст ошибки соединения?", hits) == "crate::Error::fmt"
+
+
+FACTORY = {
+    "lib/index.js": """
+        module.exports = function middlewareWrapper(options) {
+          return function corsMiddleware(req, res, next) {
+            res.setHeader('Access-Control-Allow-Origin', options.origin);
+            next();
+          };
+        };
+        """,
+    "lib/defaults.js": """
+        module.exports = {
+          transformResponse: [function transformResponse(data) {
+            return typeof data === 'string' ? JSON.parse(data) : data;
+          }],
+        };
+        """,
+}
+
+
+@pytest.mark.parametrize(
+    ("question", "path", "line"),
+    [
+        ("Where is corsMiddleware defined?", "lib/index.js", 2),
+        ("Где определена функция corsMiddleware?", "lib/index.js", 2),
+        ("Where is the function transformResponse defined?", "lib/defaults.js", 2),
+    ],
+)
+def test_named_functions_returned_or_listed_are_definitions(
+    tmp_path: Path, question: str, path: str, line: int
+) -> None:
+    with indexed(tmp_path, FACTORY) as repo:
+        answer = repo.ask(question).answer
+    assert answer.status == "answered", answer.text
+    assert (answer.citations[0].path, answer.citations[0].start_line) == (path, line)

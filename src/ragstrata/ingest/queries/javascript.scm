@@ -8,6 +8,10 @@
 ; a named function handed to a call: morgan.token('url', function getUrlToken (req) {...}),
 ; app.use(function logger (req, res, next) {...})
 (arguments (function_expression name: (identifier) @name) @definition.function)
+; a named function in a list (`transformResponse: [function transformResponse(data) {...}]`)
+; or returned by a factory (`return function corsMiddleware(req, res, next) {...}`)
+(array (function_expression name: (identifier) @name) @definition.function)
+(return_statement (function_expression name: (identifier) @name) @definition.function)
 
 (variable_declarator
   name: (identifier) @name
