@@ -21,6 +21,9 @@
 - A named JavaScript function returned by a factory (`return function corsMiddleware(req,
   res, next) {…}`) or listed in an array (`transformResponse: [function transformResponse(data)
   {…}]`) is a definition: "where is corsMiddleware defined?" finds it.
+- A name after an example cue and a mark ("например, user.address.city", "e.g. a.b",
+  "for example: X") is an example of the data, as it is right after the cue: no missing
+  definition.
 - Loanwords and everyday words the transliteration cannot reach have glossary entries:
   «эмодзи» (emoji), «нечёткий поиск» (fuzzy), «градиентный» (gradient), «зависнуть» (hang),
   «часы» (clock), «пункт» (item), «запаниковать» (panic); permissions, «права доступа» are the
@@ -344,3 +347,36 @@ def test_named_functions_returned_or_listed_are_definitions(
         answer = repo.ask(question).answer
     assert answer.status == "answered", answer.text
     assert (answer.citations[0].path, answer.citations[0].start_line) == (path, line)
+
+
+LOOKUP = {
+    "lib/context.js": """
+        function lookup(view, name) {
+          let value = view;
+          const names = name.split('.');
+          for (let i = 0; value != null && i < names.length; i++) {
+            value = value[names[i]];
+          }
+          return typeof value === 'function' ? value.call(view) : value;
+        }
+        module.exports = { lookup };
+        """,
+}
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Как библиотека находит значение переменной с точками в имени (например,"
+        " user.address.city) и что делает, если ключа нет?",
+        "How does it find the value of a dotted name (e.g. user.address.city) in the view?",
+        "How does it find the value of a dotted name, for example: user.address.city?",
+    ],
+)
+def test_a_name_after_an_example_cue_and_a_mark_is_data(tmp_path: Path, question: str) -> None:
+    anchors = ROUTER.plan(question, None, {}).query_plan.anchors
+    assert [a.subtype for a in anchors if a.value == "user.address.city"] == ["example"]
+    with indexed(tmp_path, LOOKUP) as repo:
+        answer = repo.ask(question).answer
+    assert answer.status != "not_found", answer.text
+    assert answer.citations[0].path == "lib/context.js", answer.text

@@ -115,7 +115,8 @@ def find_symbols(raw: str, toks: Sequence[Token], data: RouterData, out: Extract
             out.add(anchor_at(AnchorType.SYMBOL, raw, tok.start, tok.end, "word", 0.5))
 
 
-_EXAMPLE_GAP = re.compile(r"\s*[^\w\s]{0,3}")
+# spaces and a few marks: a quote, `${`, `--`; "например, X", "e.g. X", "for example: X"
+_EXAMPLE_GAP = re.compile(r"\s*[^\w\s]{0,3}\s*")
 # a quoted amount with its unit ("2 GiB", «3 дня назад»): data the question shows
 _QUOTED_AMOUNT = re.compile(r'"\s*[-+]?\d[^"\n]*"|«\s*[-+]?\d[^»\n]*»|“\s*[-+]?\d[^”\n]*”')
 
