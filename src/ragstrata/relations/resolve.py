@@ -25,14 +25,13 @@ Pure and deterministic: same input, same output.
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import replace
 from typing import NamedTuple
 
 from ragstrata.core.rows import RelationRow
-from ragstrata.ingest.code.receivers import UNKNOWN, type_hint
+from ragstrata.ingest.code.receivers import UNKNOWN, literal_type, type_hint
 from ragstrata.relations.index import (
     CLASSY,
     JS,
@@ -72,7 +71,6 @@ _JS_GLOBALS = frozenset({  # names a JavaScript call may start with that are no 
     "Proxy", "BigInt", "Intl", "globalThis", "window", "document", "process", "require",
     "module", "exports", "Buffer", "setTimeout", "clearTimeout", "parseInt", "parseFloat",
 })  # fmt: skip
-_LITERAL_CALL = re.compile(r"^[A-Za-z_][\w.]*(?:\[[^\]]*\])?\{.*\}\.[A-Za-z_]\w*$")
 _BAD = frozenset("()[]{} <>,'\"=+*&|!")
 
 
@@ -325,10 +323,10 @@ class _Resolver:
             method = SPLIT.split(text)[-1]
             cls_t = self.type_of(hint, rel)
             return self.inherited_member(cls_t.symbol, method) if cls_t.symbol else cls_t
-        if hint is not None and _LITERAL_CALL.match(text):
+        built, _, method = text.rpartition(".")
+        if hint is not None and literal_type(built) is not None:
             # ``Iterator[T]{}.ForEach()``: a method of the type the literal builds (receivers.py)
             cls_t = self.type_of(hint, rel)
-            method = SPLIT.split(text)[-1]
             return self.inherited_member(cls_t.symbol, method) if cls_t.symbol else cls_t
         plain = text.replace("->", ".").replace("?.", ".").rstrip("!?")  # Ruby ``save!``
         if not text or any(c in _BAD for c in plain):

@@ -20,7 +20,15 @@ from typing import Any
 from ragstrata.ingest.code.rules import CONTAINER_KINDS
 from ragstrata.ingest.code.source import Source, collapse
 
-__all__ = ["UNKNOWN", "Binding", "Receivers", "binding_of", "file_receivers", "type_hint"]
+__all__ = [
+    "UNKNOWN",
+    "Binding",
+    "Receivers",
+    "binding_of",
+    "file_receivers",
+    "literal_type",
+    "type_hint",
+]
 
 UNKNOWN = "?"
 SELF_WORDS = frozenset({"self", "this", "$this", "cls"})
@@ -37,6 +45,12 @@ _RANK = {"type": 3, "value": 2, "unknown": 1}
 _BRACKET_ARGS = re.compile(r"\[[^\[\]]*\]$")
 # a value built in place (Go's composite literal `Iterator[T]{}`, `Client{Name: n}`): its type
 _LITERAL = re.compile(r"^([A-Za-z_][\w.]*)(?:\[[^\]]*\])?\{.*\}$")
+
+
+def literal_type(receiver: str) -> str | None:
+    """The type a value built in place is of (``Iterator[T]{}`` -> ``Iterator``), else None."""
+    found = _LITERAL.match(receiver)
+    return found.group(1) if found is not None else None
 
 
 def type_hint(text: str) -> str:
@@ -144,9 +158,9 @@ class Receivers:
         m = _LAST.match(callee)
         if m is not None and m.group(1).endswith("()"):
             return self._result_hint(m.group(1)[:-2], chain)
-        literal = _LITERAL.match(m.group(1)) if m is not None else None
+        literal = literal_type(m.group(1)) if m is not None else None
         if literal is not None:  # `Iterator[T]{}.ForEachIdx()`: a method of the type built
-            return literal.group(1)
+            return literal
         parts = _SPLIT.split(callee)
         if len(parts) == 1 and self.language in _REQUIRING and _IDENT.match(callee):
             # `var send = require('send'); send(...)`: a package, never a definition here
