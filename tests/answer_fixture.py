@@ -144,6 +144,18 @@ def plan(question: str) -> RouterPlan:
     return ROUTER.plan(question, None, None)
 
 
+def how_order(question: str, found: list[Hit], project: list[str] | None = None) -> list[Hit]:
+    """``found`` in the order a how-answer presents them (``how_head`` with no index), the
+    question read with the project's own names ``project``."""
+    from ragstrata.answer.graphs.ranking import how_head
+    from ragstrata.query.facets import facets_of
+
+    asked = ROUTER.plan(question, None, {"project_names": project} if project else None)
+    facets = facets_of(asked)
+    head, _ = how_head(asked, found, terms=facets.terms, concepts=facets.concepts, reader=None)
+    return head
+
+
 def hits(store: Store, query: str, *layers: str, top_k: int = 6) -> list[Hit]:
     filters = SearchFilters(layers=layers or None)
     return [hit_from_scored(s, "lexical") for s in store.search_lexical(query, filters, top_k)]

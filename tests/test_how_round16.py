@@ -19,10 +19,9 @@ from __future__ import annotations
 
 import pytest
 
-from answer_fixture import code_hit, plan
-from ragstrata.answer.graphs.ranking import how_head
+from answer_fixture import code_hit, how_order
 from ragstrata.core.languages import is_test
-from ragstrata.query.facets import facets_of, read_facets
+from ragstrata.query.facets import read_facets
 from ragstrata.query.router import route
 
 _DECIDES = [
@@ -115,9 +114,7 @@ def test_a_word_most_names_carry_names_no_part(question: str) -> None:
         code_hit("store.Store.last_entry", "mapping/store.py", LAST, kind="method"),
         code_hit("entry.OccupiedEntry.remove", "mapping/entry.py", VIEW, kind="method"),
     ]
-    asked = plan(question)
-    facets = facets_of(asked)
-    head, _ = how_head(asked, hits, terms=facets.terms, concepts=facets.concepts, reader=None)
+    head = how_order(question, hits)
     assert head[0].path == "mapping/store.py", [h.symbol for h in head]
 
 

@@ -23,9 +23,8 @@ from pathlib import Path
 
 import pytest
 
-from answer_fixture import code_hit, indexed, plan
+from answer_fixture import code_hit, how_order, indexed, plan
 from ragstrata.answer.graphs.doing import doing_rank
-from ragstrata.answer.graphs.ranking import how_head
 from ragstrata.query.facets import facets_of, read_facets
 from ragstrata.query.router import route
 
@@ -98,9 +97,7 @@ def _lead(question: str, decode: str) -> str:
         code_hit("securecookie.SecureCookie.Decode", "securecookie.go", decode, kind="method"),
         code_hit("securecookie.decrypt", "securecookie.go", DECRYPT),
     ]
-    asked = plan(question)
-    facets = facets_of(asked)
-    head, _ = how_head(asked, hits, terms=facets.terms, concepts=facets.concepts, reader=None)
+    head = how_order(question, hits)
     return head[0].symbol or ""
 
 

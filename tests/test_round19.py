@@ -20,9 +20,8 @@ from __future__ import annotations
 
 import pytest
 
-from answer_fixture import ROUTER, code_hit, method_row
+from answer_fixture import ROUTER, code_hit, how_order, method_row
 from ragstrata.answer.graphs.detail import answering_lines
-from ragstrata.answer.graphs.ranking import how_head
 from ragstrata.core.languages import detect_language, is_test
 from ragstrata.query.facets import facets_of, read_facets
 
@@ -68,9 +67,7 @@ def test_the_projects_name_inflected_names_no_file(question: str, lead: str) -> 
         code_hit("multierror.List.ErrorOrNil", "multierror.go", OR_NIL, kind="method"),
         code_hit("multierror.List.ErrorOrNil", "list.go", OR_NIL, kind="method"),
     ]
-    asked = ROUTER.plan(question, None, {"project_names": ["go-multierror", "multierror"]})
-    facets = facets_of(asked)
-    head, _ = how_head(asked, hits, terms=facets.terms, concepts=facets.concepts, reader=None)
+    head = how_order(question, hits, ["go-multierror", "multierror"])
     assert head[0].path == lead, [h.path for h in head]
 
 
@@ -116,9 +113,7 @@ def test_a_lead_saying_no_word_of_the_question_gives_way(question: str) -> None:
         code_hit("stamp.stamp", "src/stamp.ts", STAMP),
         code_hit("sort.sorted", "src/sort.ts", ORDER),
     ]
-    asked = ROUTER.plan(question, None, {"project_names": ["ident"]})
-    facets = facets_of(asked)
-    head, _ = how_head(asked, hits, terms=facets.terms, concepts=facets.concepts, reader=None)
+    head = how_order(question, hits, ["ident"])
     assert head[0].symbol == "v7.nextState", [h.symbol for h in head]
 
 

@@ -36,9 +36,8 @@ from pathlib import Path
 
 import pytest
 
-from answer_fixture import ROUTER, code_hit, indexed
+from answer_fixture import ROUTER, code_hit, how_order, indexed
 from ragstrata.answer.graphs.focus import peripheral_path
-from ragstrata.answer.graphs.ranking import how_head
 from ragstrata.core.evidence import Hit
 from ragstrata.core.values import Direction
 from ragstrata.query.facets import facets_of
@@ -203,10 +202,7 @@ def __init__(self, pattern):
 
 
 def _how_lead(question: str, hits: list[Hit]) -> str:
-    asked = ROUTER.plan(question, None, {})
-    facets = facets_of(asked)
-    head, _ = how_head(asked, hits, terms=facets.terms, concepts=facets.concepts, reader=None)
-    return head[0].symbol or ""
+    return how_order(question, hits)[0].symbol or ""
 
 
 @pytest.mark.parametrize(
