@@ -155,6 +155,13 @@ def read_facets(question: str, tests_only: bool = False) -> QuestionFacets:
         and not object_noun(prose, p.words, first)
         # "handed back to the caller, rather than one of …" is no "caller of"
         and "," not in question[prose[first].start : prose[last].start]
+        # «Как определяется, где лежат папки?» asks how it is found out, not where it is
+        and not (
+            ASKS[p.label] == "where"
+            and opens_how
+            and _after_comma(question, prose, first)
+            and not infinitive_asked(opening)  # «Как узнать, где определена …?» asks where
+        )
         # «Как сделано так, что …» asks how it is done, «как сделать» how to do it
         and not (ASKS[p.label] == "howto" and _done(prose[last].text))
         and not (
@@ -249,6 +256,11 @@ def _own_cue(cue: Any, a: int, b: int, marks: Sequence[Any]) -> bool:
     return not any(c <= a and b <= d < c + len(q.words) and d - c > b - a for q, c, d in marks)
 
 
+def _after_comma(question: str, toks: list[QTok], first: int) -> bool:
+    """True when the token ``first`` opens a clause after a comma (an indirect question)."""
+    return first > 0 and question[toks[first - 1].end : toks[first].start].strip() == ","
+
+
 def _done(word: str) -> bool:
     """True for a Russian participle or finite verb («сделано», «сделали»): what was done."""
     return has_cyrillic(word) and dictionary_pos(fold(word)) in ("PRTS", "PRTF", "VERB")
@@ -337,7 +349,9 @@ def _behaviour_without_topic(plan: RouterPlan, facets: QuestionFacets) -> bool:
 _QUOTED = re.compile(r"""["'`«“]([^"'`«»“”\n]{1,40})["'`»”]""")
 
 
-_WRITTEN_VALUE = re.compile(r"(?<![\w.-])(?:\d+|[A-Z][A-Z0-9]+)(?![\w.-])")
+_WRITTEN_VALUE = re.compile(
+    r"(?<![\w.-])(?:\d+|\$?[A-Z][A-Z0-9]+)(?![\w.-])"
+)  # `$HOME` with its sigil
 
 
 def _values(question: str, toks: Sequence[QTok]) -> frozenset[str]:

@@ -11,6 +11,7 @@ sections quoted with line numbers. Every span shown is cited. Which definitions 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from ragstrata.answer.graphs.base import (
     CitationList,
@@ -38,6 +39,7 @@ from ragstrata.answer.graphs.follow_up import (
     asks_a_detail,
     best_detail,
     follow_up_order,
+    how_inside_topic,
     names_any,
 )
 from ragstrata.answer.graphs.messages import Messages
@@ -141,12 +143,10 @@ class CodeQAGraph(EvidenceGraph):
             names = [n for n in names if n != topic]
         typed = [n for n in typed_names(plan) if n != topic]
         carried = _answered_topic(plan, typed=False)
-        if (
-            carried
-            and focus.details
-            and typed
-            and not any(self._defined(n, exact=True) for n in typed)
-        ):
+        undefined = bool(typed) and not any(self._defined(n, exact=True) for n in typed)
+        if how_inside_topic(plan, focus, defs, topic or (carried if undefined else "")):
+            focus = replace(focus, details=frozenset({"unmarked"}))
+        if carried and focus.details and undefined:
             # «а что с HEAD-запросом, если метода head в классе нет?»: a name defined nowhere
             # is a word of the detail asked about the topic, not a new subject (nor does it
             # name `__enter__` for "Enter")

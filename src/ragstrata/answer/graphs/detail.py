@@ -96,6 +96,7 @@ _TYPE_TEST = re.compile(
 _OTHERWISE = re.compile(r"^\s*(?:\}\s*)?(?:else\b(?!\s*if)|default\s*:|_\s*=>|otherwise\b)")
 _GUARD = re.compile(r"\b(?:return|raise|throw|halt|abort)\b.*\b(?:if|unless)\b|\b(?:unless)\b")
 _COMMENT = re.compile(r"^\s*(?:#|//|/\*|\*|--|[rRuUbB]{0,2}(?:\"\"\"|'''))")
+_DOCSTRING_LINE = re.compile(r"^\s*[rRuUbB]{0,2}(?:\"\"\"|''')")
 _SHAPE_ALONE = 3.0  # a line of the asked shape (`else`, a guard) counts with no word matched
 # a signature spans at most this many lines (Rust's parameters one a line, then `where`)
 _SIGNATURE_LINES = 14
@@ -346,10 +347,15 @@ def _unlisted_value(facets: QuestionFacets, text: str) -> bool:
 
 def _comment_above(lines: list[str], k: int, body: int) -> set[str]:
     """The words of the comment lines right above line ``k`` (at most three, inside the
-    body)."""
+    body; a docstring says what the whole definition does, not the line under it)."""
     words: set[str] = set()
     j = k - 1
-    while j >= body and k - j <= _COMMENT_ABOVE and _COMMENT.match(lines[j]):
+    while (
+        j >= body
+        and k - j <= _COMMENT_ABOVE
+        and _COMMENT.match(lines[j])
+        and not _DOCSTRING_LINE.match(lines[j])
+    ):
         words |= line_stems(lines[j])
         j -= 1
     return words

@@ -18,6 +18,7 @@ from ragstrata.core.names import abbreviated_match, suffix_match
 from ragstrata.core.question import QuestionFacets
 from ragstrata.core.rows import DefinitionRow
 from ragstrata.query.models import RouterPlan
+from ragstrata.text.tokens import tokenize
 
 __all__ = [
     "Definition",
@@ -25,6 +26,7 @@ __all__ = [
     "best_detail",
     "clearly_better",
     "follow_up_order",
+    "how_inside_topic",
     "names_any",
 ]
 
@@ -128,6 +130,44 @@ def asks_a_detail(
     if focus.how and plan.conversation_mode.value == "NEW":
         return False
     return not typed or names_any(defs[0], question_symbols(plan))
+
+
+def how_inside_topic(plan: RouterPlan, focus: QuestionFacets, defs: list[Hit], topic: str) -> bool:
+    """True for a how-question in a conversation that points back at what was answered («А
+    как обрабатывается значение из этого конфига: что делается с кавычками?», "how is the value
+    read from that file handled?") and whose answer would lead with the definition the
+    previous answer led with: its card was shown; the lines of it saying the question's words
+    answer, as for a detail follow-up (a question asked anew gets the card again)."""
+    return (
+        focus.how
+        and not focus.details
+        and plan.conversation_mode.value != "NEW"
+        and bool(topic)
+        and bool(defs)
+        and names_any(defs[0], [topic])
+        and refers_back(plan.query_plan.raw)
+    )
+
+
+# the words pointing back at what an answer showed: "this file", "those values", «этого
+# конфига», «в том же месте»; "that" only before a noun ("that file", not "ensure that the")
+_BACK = frozenset(
+    {"this", "these", "those", "этот", "эта", "это", "этого", "этой", "этом", "эти", "этих",
+     "этим", "этому", "этими", "эту", "тот", "того", "том", "той", "тем", "те", "тех"}
+)  # fmt: skip
+_NO_NOUN = frozenset(
+    {"the", "a", "an", "it", "its", "they", "we", "you", "i", "he", "she", "there", "this",
+     "no", "all", "each", "every", "is", "are", "was", "if", "when", "not"}
+)  # fmt: skip
+
+
+def refers_back(question: str) -> bool:
+    """True when ``question`` points back at what the conversation showed (a demonstrative)."""
+    words = [t.text.lower() for t in tokenize(question)]
+    return any(
+        w in _BACK or (w == "that" and n + 1 < len(words) and words[n + 1] not in _NO_NOUN)
+        for n, w in enumerate(words)
+    )
 
 
 def names_any(hit: Hit, names: list[str]) -> bool:

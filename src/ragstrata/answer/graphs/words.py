@@ -79,6 +79,8 @@ _PUNCTUATION = {
     "~": "tild",
     "^": "care",
     "&": "ampe",
+    '"': "quot",  # `.strip('"')` strips the quotes
+    "'": "quot",
     "\\n": "newl",
     "\\t": "tab",
 }
