@@ -120,3 +120,30 @@ def test_a_word_describing_a_code_unit_names_no_definition(question: str) -> Non
     assert not [a for a in plan(question).query_plan.anchors if a.type.value == "SYMBOL"]
     named = plan("Where is the parse function defined?").query_plan.anchors
     assert [a.value for a in named if a.type.value == "SYMBOL"] == ["parse"]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        # a path the question gives as the code's input ("../" before its first word)
+        "Как загрузчик шаблонов не даёт имени вроде «../secret.txt» выйти за пределы каталога?",
+        'How does the loader stop a name like "../secret.txt" from escaping the folder?',
+        "How does it load a file like config.yaml?",
+    ],
+)
+def test_a_file_name_given_as_an_example_is_data_not_a_place_to_look(question: str) -> None:
+    asked = plan(question)
+    assert asked.intent.value == "CODE_QA"
+    assert not [a for a in asked.query_plan.anchors if a.type.value in ("FILE_PATH", "DOC_REF")]
+
+
+@pytest.mark.parametrize(
+    ("question", "path"),
+    [
+        ("Where is config.yaml loaded?", "config.yaml"),
+        ("What is in docs/guide.md?", "docs/guide.md"),
+    ],
+)
+def test_a_file_the_question_names_is_still_a_place(question: str, path: str) -> None:
+    anchors = plan(question).query_plan.anchors
+    assert [a.value for a in anchors if a.type.value == "FILE_PATH"] == [path]

@@ -220,8 +220,12 @@ def _paths(
         subtype, conf = verdict
         _file_anchor(raw, s, e, subtype, conf, rules, out)
     for m in rules.names_re.finditer(raw):
-        if not out.overlaps(m.start(), m.end()):
-            _file_anchor(raw, m.start(), m.end(), "file", 0.9, rules, out)
+        if out.overlaps(m.start(), m.end()):
+            continue
+        if example(m.start()):  # «имени вроде "../secret.txt"»: data the code is given
+            out.claim(m.start(), m.end())
+            continue
+        _file_anchor(raw, m.start(), m.end(), "file", 0.9, rules, out)
 
 
 def _file_anchor(
@@ -247,9 +251,18 @@ def _file_anchor(
         out.add(anchor_at(AnchorType.DOC_REF, raw, s, e, "file", conf), claim=False)
 
 
-def _bare_files(raw: str, toks: Sequence[Token], rules: PathRules, out: Extraction) -> None:
+def _bare_files(
+    raw: str,
+    toks: Sequence[Token],
+    rules: PathRules,
+    out: Extraction,
+    example: Callable[[int], bool],
+) -> None:
     for tok in toks:
         if "." not in tok.text or out.overlaps(tok.start, tok.end):
+            continue
+        if example(tok.start):  # "a file like config.yaml": data the code reads, no place
+            out.claim(tok.start, tok.end)
             continue
         ext = rules.ext_of(tok.text)
         if ext is None or VERSION_RE.fullmatch(tok.text) or tok.text.startswith("."):
@@ -349,11 +362,11 @@ def extract_anchors(
 
     def example(start: int) -> bool:
         i = bisect_left(starts, start)  # the path's first word ("articles" of "/articles/")
-        return i < len(toks) and after_example_cue(raw, toks, i, data)
+        return i < len(toks) and after_example_cue(raw, toks, i, data, at=start)
 
     _paths(raw, rules, repo, out, example)
     out.ru_dominant = cyrillic_dominant(toks)
-    _bare_files(raw, toks, rules, out)
+    _bare_files(raw, toks, rules, out, example)
     _doc_names(raw, toks, rules, repo, out)
     _sections(raw, toks, data, out)
     if repo.project_names or repo.dependencies:

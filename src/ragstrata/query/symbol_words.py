@@ -121,15 +121,18 @@ _EXAMPLE_GAP = re.compile(r"\s*[^\w\s]{0,3}\s*")
 _QUOTED_AMOUNT = re.compile(r'"\s*[-+]?\d[^"\n]*"|«\s*[-+]?\d[^»\n]*»|“\s*[-+]?\d[^”\n]*”')
 
 
-def after_example_cue(raw: str, toks: Sequence[Token], i: int, data: RouterData) -> bool:
-    """True when ``toks[i]`` follows a word that introduces an example ("like", "such as",
-    «вроде»), nothing but spaces and a few marks between (a quote, ``${`` of "a value like
-    ${OTHER_VAR}", ``--`` of "a flag like --verbose")."""
+def after_example_cue(
+    raw: str, toks: Sequence[Token], i: int, data: RouterData, at: int | None = None
+) -> bool:
+    """True when ``toks[i]`` (or the text from ``at``, a path's ``../`` before its first word)
+    follows a word that introduces an example ("like", "such as", «вроде»), nothing but spaces
+    and a few marks between (a quote, ``${`` of "a value like ${OTHER_VAR}", ``--`` of "a flag
+    like --verbose")."""
     for size in (1, 2, 3):  # "like", "such as", "of the form"
         if i - size < 0:
             continue
         words = toks[i - size : i]
-        gap = raw[words[-1].end : toks[i].start]
+        gap = raw[words[-1].end : toks[i].start if at is None else at]
         if _EXAMPLE_GAP.fullmatch(gap) is None or any(
             raw[a.end : b.start].strip(" .") for a, b in pairwise(words)
         ):
