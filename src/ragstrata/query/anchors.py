@@ -261,11 +261,11 @@ def _bare_files(
     for tok in toks:
         if "." not in tok.text or out.overlaps(tok.start, tok.end):
             continue
-        if example(tok.start):  # "a file like config.yaml": data the code reads, no place
-            out.claim(tok.start, tok.end)
-            continue
         ext = rules.ext_of(tok.text)
         if ext is None or VERSION_RE.fullmatch(tok.text) or tok.text.startswith("."):
+            continue
+        if example(tok.start):  # "a file like config.yaml": data the code reads, no place
+            out.claim(tok.start, tok.end)
             continue
         if tok.end < len(raw) and raw[tok.end] == "(":
             continue  # a call: response.json()
