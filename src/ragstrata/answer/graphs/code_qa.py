@@ -143,7 +143,10 @@ class CodeQAGraph(EvidenceGraph):
             names = [n for n in names if n != topic]
         typed = [n for n in typed_names(plan) if n != topic]
         carried = _answered_topic(plan, typed=False)
-        undefined = bool(typed) and not any(self._defined(n, exact=True) for n in typed)
+        # a name the question writes that nothing defines (looked up only when it matters)
+        undefined = bool(carried and typed and (focus.details or focus.how)) and not any(
+            self._defined(n, exact=True) for n in typed
+        )
         if how_inside_topic(plan, focus, defs, topic or (carried if undefined else "")):
             focus = replace(focus, details=frozenset({"unmarked"}))
         if carried and focus.details and undefined:

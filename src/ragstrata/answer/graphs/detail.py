@@ -95,8 +95,9 @@ _TYPE_TEST = re.compile(
 )
 _OTHERWISE = re.compile(r"^\s*(?:\}\s*)?(?:else\b(?!\s*if)|default\s*:|_\s*=>|otherwise\b)")
 _GUARD = re.compile(r"\b(?:return|raise|throw|halt|abort)\b.*\b(?:if|unless)\b|\b(?:unless)\b")
-_COMMENT = re.compile(r"^\s*(?:#|//|/\*|\*|--|[rRuUbB]{0,2}(?:\"\"\"|'''))")
-_DOCSTRING_LINE = re.compile(r"^\s*[rRuUbB]{0,2}(?:\"\"\"|''')")
+_DOC_QUOTE = r"[rRuUbB]{0,2}(?:\"\"\"|''')"  # a docstring's opening quotes
+_COMMENT = re.compile(rf"^\s*(?:#|//|/\*|\*|--|{_DOC_QUOTE})")
+_DOCSTRING_LINE = re.compile(rf"^\s*{_DOC_QUOTE}")
 _SHAPE_ALONE = 3.0  # a line of the asked shape (`else`, a guard) counts with no word matched
 # a signature spans at most this many lines (Rust's parameters one a line, then `where`)
 _SIGNATURE_LINES = 14
