@@ -210,7 +210,7 @@ class CodeQAGraph(EvidenceGraph):
             better = best_detail([defs[0], *sources], focus, self.definition, keep=True)
             defs = [better[0], *(h for h in defs if h is not better[0])]
             mark = len(citations.items())
-            detail = self._detail_part(defs[0], focus, msgs, citations)
+            detail = self._detail_part(defs[0], focus, msgs, citations, chosen=True)
             if detail is not None:
                 part, lead = detail
                 # the lines the lead names open the answer, before a usage text quoted so far
@@ -314,12 +314,14 @@ class CodeQAGraph(EvidenceGraph):
         citations: CitationList,
         *,
         least: float = 0.0,
+        chosen: bool = False,
     ) -> tuple[str, str] | None:
         """The lines of the definition that answer a detail question, cited first, and the
         lead sentence; None when no line of it matches the question (the card answers) or
-        the best match scores under ``least``."""
+        the best match scores under ``least``. ``chosen``: the definition a detail follow-up
+        is answered from (the lines saying its own name answer before its card again)."""
         row = self.definition(hit)
-        span = answering_lines(row, focus) if row is not None else None
+        span = answering_lines(row, focus, shown=chosen) if row is not None else None
         if row is None or span is None or span.score < least:
             return None
         cited = citations.add(row.path, span.start_line, span.end_line)

@@ -210,11 +210,32 @@ def _block(lines: list[str], best: int) -> tuple[int, int]:
     return start, best
 
 
-def answering_lines(row: DefinitionRow, facets: QuestionFacets) -> DetailSpan | None:
+def answering_lines(
+    row: DefinitionRow, facets: QuestionFacets, *, shown: bool = False
+) -> DetailSpan | None:
     """The lines of ``row`` that answer the detail ``facets`` ask about, or None when no line
     of its body matches the question's words. A condition is scored with its body (the words
-    of the branch count, each once), any other line by itself."""
-    asked = Asked.of(facets, line_stems(row.name))  # its own name says nothing of the detail
+    of the branch count, each once), any other line by itself.
+
+    Its own name says nothing of the detail ("what does parse return…" of `parse`). For the
+    definition an answer ``shown`` (chosen already), when no other word of the question is
+    said, the lines saying the name answer rather than its card again ("which errors are
+    still passed on?" of a handler named `error`: `forwardError`); the name does not weigh
+    in choosing which definition answers."""
+    span = _answering_lines(row, facets, Asked.of(facets, line_stems(row.name)))
+    if span is None and shown and _says_its_name(row, facets):
+        span = _answering_lines(row, facets, Asked.of(facets))
+    return span
+
+
+def _says_its_name(row: DefinitionRow, facets: QuestionFacets) -> bool:
+    """True when a word the question writes (not a name carried from the conversation: "and
+    in the tests?" after a question about `make_response`) is the definition's own name."""
+    written = replace(facets, terms=tuple(w for group in facets.concepts for w in group))
+    return bool(line_stems(row.name) & Asked.of(written).stems)
+
+
+def _answering_lines(row: DefinitionRow, facets: QuestionFacets, asked: Asked) -> DetailSpan | None:
     phrases = frozenset(p for p in facets.phrases if not all(is_stopword(w) for w in p))
     lines = row.text.splitlines()
     values = facets.values

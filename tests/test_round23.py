@@ -1,0 +1,110 @@
+"""Round twenty-three (issue 23): "what algorithm does it use to …" asks how something works,
+and a detail of a definition named by the question's own word is answered by its lines, not
+by its card again.
+
+Двадцать третий раунд: «какой алгоритм …» спрашивает, как это работает; деталь функции,
+названной словом самого вопроса, отвечается её строками, а не карточкой ещё раз."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from answer_fixture import method_row, plan
+from ragstrata.answer.graphs.detail import answering_lines
+from ragstrata.query.facets import facets_of, read_facets
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What algorithm advances the generator's state and turns it into each random output?",
+        "Which approach does it take to seed the generator?",
+        "What strategy is used when the buffer is full?",
+        "Какой алгоритм используется для перемешивания элементов?",
+        "Какой подход применяется при переполнении буфера?",
+        "Каким способом генератор получает начальное значение?",
+    ],
+)
+def test_asking_for_the_algorithm_or_approach_asks_how_it_works(question: str) -> None:
+    assert "how" in read_facets(question).asks
+
+
+@pytest.mark.parametrize(
+    ("question", "asks"),
+    [
+        ("Which file defines the generator?", {"where"}),
+        ("В каком файле определён генератор?", {"where"}),
+    ],
+)
+def test_a_where_question_stays_a_where_question(question: str, asks: set[str]) -> None:
+    assert read_facets(question).asks == asks
+
+
+# a stream's error handler named `error`: the question's "errors" is its own name
+HANDLER = (
+    "function error (err) {\n"
+    "  if (forwardError || !(err.statusCode < 500)) {\n"
+    "    next(err)\n"
+    "    return\n"
+    "  }\n"
+    "  next()\n"
+    "}\n"
+)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Which kinds of errors are still passed on instead of being skipped?",
+        "Какие ошибки всё равно передаются дальше, а не пропускаются?",
+    ],
+)
+def test_a_detail_of_a_definition_named_by_the_question_word_cites_its_lines(
+    question: str,
+) -> None:
+    row = method_row("index.serveStatic.error", "index.js", "javascript", HANDLER)
+    facets = facets_of(plan(question))
+    span = answering_lines(row, replace(facets, details=facets.details | {"condition"}), shown=True)
+    # the branch deciding it (2-5), not nothing (the card again)
+    assert span is not None and (span.start_line, span.end_line) == (2, 5), span
+
+
+def test_the_own_name_does_not_weigh_in_choosing_the_definition() -> None:
+    row = method_row("index.serveStatic.error", "index.js", "javascript", HANDLER)
+    facets = facets_of(plan("Какие ошибки всё равно передаются дальше, а не пропускаются?"))
+    facets = replace(facets, details=facets.details | {"condition"})
+    # weighed against other definitions, only the question's other words count: none here
+    assert answering_lines(row, facets) is None
+    assert answering_lines(row, facets, shown=True) is not None
+
+
+def test_the_own_name_still_says_nothing_when_other_words_answer() -> None:
+    text = (
+        "def parse(text):\n"
+        "    if not text:\n"
+        "        return None\n"
+        "    head = parse_head(text)\n"
+        "    return head\n"
+    )
+    row = method_row("cfg.parse", "cfg.py", "python", text)
+    facets = facets_of(plan("What does parse return when the text is empty?"))
+    span = answering_lines(row, facets)
+    # the guard for the empty text, not the line calling `parse_head`
+    assert span is not None and (span.start_line, span.end_line) == (2, 3), span
+
+
+def test_a_name_carried_from_the_conversation_is_no_word_the_question_writes() -> None:
+    text = (
+        "def make_response(self, rv):\n"
+        "    if rv is None:\n"
+        "        raise TypeError('the view function did not return a valid response')\n"
+        "    return self.response_class(rv)\n"
+    )
+    row = method_row("flask.app.Flask.make_response", "app.py", "python", text)
+    # "what about in the tests?" after "where is make_response defined?": the topic's name
+    # is carried into the terms, but the question writes only "tests"
+    asked = facets_of(plan("What about in the tests?"))
+    facets = replace(asked, terms=(*asked.terms, "make", "response"))
+    assert answering_lines(row, facets, shown=True) is None
