@@ -108,3 +108,18 @@ def test_a_name_carried_from_the_conversation_is_no_word_the_question_writes() -
     asked = facets_of(plan("What about in the tests?"))
     facets = replace(asked, terms=(*asked.terms, "make", "response"))
     assert answering_lines(row, facets, shown=True) is None
+
+
+@pytest.mark.parametrize(
+    ("question", "term"),
+    [
+        ("Как задача повторно запускается после ошибки?", "retry"),
+        ("Что будет, если в файле переводы строк вперемешку?", "mixed"),
+        ("Когда поток усыпляют, а когда он крутится в активном ожидании?", "park"),
+        ("Когда поток усыпляют, а когда он крутится в активном ожидании?", "spin"),
+    ],
+)
+def test_russian_words_for_retrying_mixing_and_parking_reach_their_english_terms(
+    question: str, term: str
+) -> None:
+    assert term in facets_of(plan(question)).terms
