@@ -270,7 +270,7 @@ def test_a_plural_in_the_code_is_the_word_of_the_question(
 
 
 def test_fuzzing_harnesses_are_code_beside_the_project_s_own() -> None:
-    from ragstrata.answer.graphs.focus import peripheral_path
+    from ragstrata.core.paths import peripheral_path
 
     assert peripheral_path("fuzz/fuzz_targets/fuzz_quote.rs")
     assert peripheral_path("fuzz/fuzz_quote_python/src/fuzz.rs")

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from answer_fixture import indexed
-from ragstrata.answer.graphs.focus import peripheral_path
 from ragstrata.answer.graphs.words import stem_groups, words_in
+from ragstrata.core.paths import peripheral_path
 from ragstrata.query.facets import facets_of, read_facets
 from ragstrata.query.models import Intent
 from ragstrata.query.router import default_router

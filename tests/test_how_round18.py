@@ -23,8 +23,8 @@ import pytest
 
 from answer_fixture import code_hit, indexed
 from ragstrata.answer.graphs.doing import doing_rank
-from ragstrata.answer.graphs.focus import peripheral_path
 from ragstrata.answer.graphs.words import values_in
+from ragstrata.core.paths import peripheral_path
 from ragstrata.query.facets import read_facets
 
 PID_FILES = {

@@ -37,8 +37,8 @@ from pathlib import Path
 import pytest
 
 from answer_fixture import ROUTER, code_hit, how_order, indexed
-from ragstrata.answer.graphs.focus import peripheral_path
 from ragstrata.core.evidence import Hit
+from ragstrata.core.paths import peripheral_path
 from ragstrata.core.values import Direction
 from ragstrata.query.facets import facets_of
 from ragstrata.text.translit import transliterate_candidates

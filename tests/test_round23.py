@@ -8,10 +8,11 @@ by its card again.
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
-from answer_fixture import method_row, plan
+from answer_fixture import indexed, method_row, plan
 from ragstrata.answer.graphs.detail import answering_lines
 from ragstrata.query.facets import facets_of, read_facets
 
@@ -123,3 +124,82 @@ def test_russian_words_for_retrying_mixing_and_parking_reach_their_english_terms
     question: str, term: str
 ) -> None:
     assert term in facets_of(plan(question)).terms
+
+
+# an old copy of the library kept for a benchmark: every function says the question's words
+_OLD_COPY = "\n\n".join(
+    f"def retry_variant_{n}(task, attempts=3, pause=1.0):\n"
+    f'    """Retry the task when it fails: run it again after a pause between attempts."""\n'
+    f"    return task()\n"
+    for n in range(30)
+)
+ASIDE = {
+    "benchmark/old_retry/retry_copy.py": _OLD_COPY,
+    "src/pkg/again.py": '''
+        import time
+
+
+        def run_again(task, attempts=3, pause=1.0):
+            """Run the task again when it fails, waiting a pause between attempts."""
+            for attempt in range(attempts):
+                try:
+                    return task()
+                except OSError:
+                    time.sleep(pause * (attempt + 1))
+            raise RuntimeError("gave up")
+    ''',
+}
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How does it retry a task that fails, and how long is the pause between attempts?",
+        "Как задача повторно запускается после сбоя и какая пауза между попытками?",
+    ],
+)
+def test_a_copy_beside_the_project_does_not_crowd_its_code_out_of_a_how_answer(
+    tmp_path: Path, question: str
+) -> None:
+    with indexed(tmp_path, ASIDE) as repo:
+        result = repo.ask(question)
+    code = [h for h in result.evidence.hits if h.layer == "C1"]
+    # the project's own function is among the evidence, before the benchmark's copies
+    assert code and code[0].path == "src/pkg/again.py", [h.path for h in code[:5]]
+    assert result.answer.citations[0].path == "src/pkg/again.py", result.answer.text[:300]
+
+
+def test_a_question_about_the_benchmark_keeps_its_code_first(tmp_path: Path) -> None:
+    with indexed(tmp_path, ASIDE) as repo:
+        result = repo.ask("How does the benchmark's old copy retry a task that fails?")
+    code = [h for h in result.evidence.hits if h.layer == "C1"]
+    assert code[0].path.startswith("benchmark/"), [h.path for h in code[:5]]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Как rimraf решает, отдать ли удаление встроенной функции Node.js?",
+        "Does it use the Node.js built-in or its own code?",
+    ],
+)
+def test_a_product_named_like_a_file_is_no_file(question: str) -> None:
+    anchors = plan(question).query_plan.anchors
+    assert not [a for a in anchors if a.type.value == "FILE_PATH"], anchors
+    assert plan("What does config.js export?").query_plan.anchors[0].type.value == "FILE_PATH"
+
+
+def test_a_question_naming_javascript_finds_the_typescript_code(tmp_path: Path) -> None:
+    files = {
+        "bench/run.js": "function measure(fn) {\n  return fn()\n}\n",
+        "src/remove.ts": (
+            "export function removeTree(path: string): boolean {\n"
+            "  // the JavaScript implementation: walk the tree, remove children first\n"
+            "  return walkAndRemove(path)\n"
+            "}\n"
+        ),
+    }
+    with indexed(tmp_path, files) as repo:
+        result = repo.ask("How does the JavaScript implementation remove a tree?")
+    paths = [h.path for h in result.evidence.hits]
+    assert "src/remove.ts" in paths, paths

@@ -40,6 +40,8 @@ class QuestionFacets:
     values: frozenset[str] = frozenset()
     names_module: bool = False  # "модуль X", "the file X": a file or package is meant
     mentions_tests: bool = False  # any word about tests (a doc request may then target one)
+    # examples, demos, benchmarks, docs, vendored code: code beside the project's own is asked
+    mentions_aside: bool = False
 
     @property
     def callers(self) -> bool:

@@ -257,9 +257,13 @@ def _bare_files(
     rules: PathRules,
     out: Extraction,
     example: Callable[[int], bool],
+    names: frozenset[str],
 ) -> None:
     for tok in toks:
         if "." not in tok.text or out.overlaps(tok.start, tok.end):
+            continue
+        if tok.text.lower() in names:  # "Node.js", "Vue.js": a product, no file
+            out.claim(tok.start, tok.end)
             continue
         ext = rules.ext_of(tok.text)
         if ext is None or VERSION_RE.fullmatch(tok.text) or tok.text.startswith("."):
@@ -366,7 +370,7 @@ def extract_anchors(
 
     _paths(raw, rules, repo, out, example)
     out.ru_dominant = cyrillic_dominant(toks)
-    _bare_files(raw, toks, rules, out, example)
+    _bare_files(raw, toks, rules, out, example, data.not_symbols)
     _doc_names(raw, toks, rules, repo, out)
     _sections(raw, toks, data, out)
     if repo.project_names or repo.dependencies:

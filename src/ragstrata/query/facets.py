@@ -69,6 +69,12 @@ _MODULE_WORDS = re.compile(
     r"(?!\w)"
 )
 _TEST_WORDS = re.compile(r"(?i)(?<!\w)(?:тест\w*|test\w*|spec\w*|fixture\w*)")
+# the code beside the project's own a question may ask about: an example, a demo, a benchmark,
+# the docs site, a vendored copy («в примере», "the benchmark's old copy")
+_ASIDE_WORDS = re.compile(
+    r"(?i)(?<!\w)(?:exampl\w*|demo\w*|sample\w*|bench\w*|vendor\w*|fuzz\w*|docs?(?!\w)|"
+    r"пример\w*|демо\w*|бенчмарк\w*|документаци\w*)"
+)
 # the configure cues that only name a default: a how-question about the default behaviour
 _DEFAULT_CUES = frozenset({"по умолчание", "by default", "the default", "default value"})
 # "how many times …?", «как долго …?» ask for an amount, not how the code works
@@ -218,6 +224,7 @@ def read_facets(question: str, tests_only: bool = False) -> QuestionFacets:
         values=_values(question, toks),
         names_module=bool(_MODULE_WORDS.search(question)),
         mentions_tests=bool(_TEST_WORDS.search(question)),
+        mentions_aside=bool(_ASIDE_WORDS.search(question)),
         phrases=phrases,
     )
 

@@ -13,6 +13,12 @@ for the user) matches a Russian question's words by what the code prints, not by
 does: for a question about how the code works such a hit is moved behind the others
 (:func:`demote_translations`), unless the question quotes a string itself. Russian comments
 and docstrings are prose about the code and keep their place.
+
+Code beside the project's own (an example, a benchmark keeping an old copy of the library, the
+docs site's bundled build, a vendored copy) shares the library's names and words: for a
+how-question it can fill the whole evidence list, and the project's own code never reaches the
+answer. Such code hits follow the project's own (:func:`own_code_first`), unless the question
+asks about them («в примере», "the benchmark").
 """
 
 from __future__ import annotations
@@ -22,17 +28,21 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from ragstrata.core.evidence import Hit
+from ragstrata.core.paths import peripheral_path
 
 __all__ = [
+    "ASIDE_REASON",
     "ECHO_REASON",
     "TRANSLATION_REASON",
     "demote_echoes",
     "demote_translations",
+    "own_code_first",
     "quotes_question",
 ]
 
 ECHO_REASON = "echo: quotes the question"
 TRANSLATION_REASON = "translation: the question's language only in its strings"
+ASIDE_REASON = "aside: code beside the project's own"
 _CODE_LAYERS = frozenset({"C1", "C3"})
 _QUOTES = frozenset("'\"`«“")
 _MIN_WORDS = 4
@@ -101,6 +111,20 @@ def demote_translations(hits: Sequence[Hit], question: str) -> list[Hit]:
     for hit in hits:
         if hit.layer in _CODE_LAYERS and hit.text and writes_only_in_strings(hit.text):
             moved.append(replace(hit, reasons=(*hit.reasons, TRANSLATION_REASON)))
+        else:
+            kept.append(hit)
+    return kept + moved
+
+
+def own_code_first(hits: Sequence[Hit]) -> list[Hit]:
+    """``hits`` with the code hits beside the project's own (examples, benchmarks, docs
+    sites, vendored copies: :func:`~ragstrata.core.paths.peripheral_path`) moved after the
+    others, in their order (see the module)."""
+    kept: list[Hit] = []
+    moved: list[Hit] = []
+    for hit in hits:
+        if hit.layer.startswith("C") and peripheral_path(hit.path):
+            moved.append(replace(hit, reasons=(*hit.reasons, ASIDE_REASON)))
         else:
             kept.append(hit)
     return kept + moved

@@ -13,8 +13,8 @@ profile, grouping of hits that repeat the same lines, and the evidence-policy ch
 
 Filters: ``path_scope`` -> path prefixes (an entry that is no prefix is resolved against the
 catalog by path suffix, ``service.py`` -> ``src/users/service.py``), ``test_policy`` ->
-``is_test``, ``language`` -> languages. When the path scope matches nothing the search runs
-again without it and every hit says so in its reasons. Sub-queries retrieve with half the
+``is_test``, ``language`` -> languages (JavaScript's with TypeScript). When the path scope
+matches nothing the search runs again without it and every hit says so in its reasons. Sub-queries retrieve with half the
 depth and ``sub_query_weight``; their reasons are prefixed ``subN``.
 
 Measured (``bench/query.py``, stdlib: 2,241 files, 530k rows, 75k vectors, 2 busy cores):
@@ -37,7 +37,7 @@ from ragstrata.query.facets import facets_of
 from ragstrata.query.kinds import symbol_kinds
 from ragstrata.query.models import LAYER_IDS, AnchorType, RouterPlan, TestPolicy
 from ragstrata.retrieve.dense import dense_search, query_vectors
-from ragstrata.retrieve.echo import demote_echoes, demote_translations
+from ragstrata.retrieve.echo import demote_echoes, demote_translations, own_code_first
 from ragstrata.retrieve.flow import flow_lists
 from ragstrata.retrieve.fusion import RankedList, fuse, group_hits, hit_from_row, is_container
 from ragstrata.retrieve.lexical import MOSTLY_CYRILLIC, TermList, lexical_search, term_lists
@@ -122,6 +122,9 @@ class Retriever:
             relaxed = True
         # a language no indexed file is in ("math.h" pasted into a Python issue) narrows to nothing
         languages = _indexed_languages(wanted, paths) if wanted else None
+        if languages:  # "in JavaScript" of a TypeScript code base: its TypeScript too
+            dialects = [d for lang in languages for d in _DIALECTS.get(lang, ())]
+            languages += [d for d in _indexed_languages(dialects, paths) if d not in languages]
         filters = plan_filters(plan, None if relaxed else prefixes, languages)
         lists, matches = self._all_lists(plan, profile, depths, filters)
         if scope and not relaxed and not any(lst.rows for lst in _asked_lists(plan, lists)):
@@ -133,8 +136,11 @@ class Retriever:
             h for h in fused if h.layer == "C2" and any(r.startswith("flow:") for r in h.reasons)
         ]
         hits = demote_echoes(group_hits(self._promote(fused)), plan.query_plan.raw)
-        if facets_of(plan).how:  # how it works: not what it prints
+        facets = facets_of(plan)
+        if facets.how:  # how it works: not what it prints
             hits = demote_translations(hits, plan.query_plan.raw)
+            if not facets.mentions_aside:  # the project's code, not a copy beside it
+                hits = own_code_first(hits)
         if not flow_hits:  # flow found but not among fused C2 (e.g. --layer excludes C2)
             flow_hits = [
                 hit_from_row(r, 0.0, (lst.label,))
@@ -143,7 +149,7 @@ class Retriever:
                 for r in lst.rows
             ]
         notes = [f"{RELAXED_SCOPE}: nothing under {', '.join(scope)}"] if relaxed else []
-        if languages is not None and len(languages) < len(wanted):
+        if languages is not None and not set(wanted) <= set(languages):
             missing = [lang for lang in wanted if lang not in languages]
             notes.append(f"{RELAXED_LANGUAGE}: no {', '.join(missing)} files indexed")
         if notes:
@@ -352,6 +358,11 @@ class Retriever:
             return cache[term]
 
         return probe
+
+
+# the languages a question naming one means too: TypeScript is JavaScript with types, and a
+# question about "the JavaScript implementation" of a TypeScript project asks about its code
+_DIALECTS: dict[str, tuple[str, ...]] = {"javascript": ("typescript",)}
 
 
 def _indexed_languages(wanted: Sequence[str], paths: Sequence[str]) -> list[str]:

@@ -14,10 +14,10 @@ import re
 from collections import defaultdict
 
 from ragstrata.answer.graphs.base import CitationList, first_sentence, short_name
-from ragstrata.answer.graphs.focus import peripheral_path
 from ragstrata.answer.graphs.messages import Messages
 from ragstrata.answer.graphs.sections import main_readme, readme_parts
 from ragstrata.core.languages import detect_language, is_test
+from ragstrata.core.paths import peripheral_path
 from ragstrata.core.rows import DefinitionRow
 from ragstrata.core.values import DefinitionKey, SymbolMode
 from ragstrata.retrieve.reader import IndexReader

@@ -18,8 +18,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ragstrata.answer.graphs.base import first_sentence
-from ragstrata.answer.graphs.focus import build_script, peripheral_path
+from ragstrata.answer.graphs.focus import build_script
 from ragstrata.core.languages import detect_language, is_test, language_info
+from ragstrata.core.paths import peripheral_path
 from ragstrata.retrieve.reader import IndexReader
 
 __all__ = ["MAX_PACKAGES", "PackageEntry", "code_map"]

@@ -30,7 +30,6 @@ from ragstrata.answer.graphs.detail import answering_lines
 from ragstrata.answer.graphs.doing import TYPE_KINDS
 from ragstrata.answer.graphs.focus import (
     literal_hits,
-    peripheral_path,
     question_names,
     term_hits,
     typed_names,
@@ -72,6 +71,7 @@ from ragstrata.core.answer import Answer
 from ragstrata.core.evidence import Evidence, Hit
 from ragstrata.core.languages import is_inline_test
 from ragstrata.core.names import last_segment
+from ragstrata.core.paths import peripheral_path
 from ragstrata.core.question import QuestionFacets
 from ragstrata.core.rows import DefinitionRow, RelationRow
 from ragstrata.core.values import Direction, SearchFilters

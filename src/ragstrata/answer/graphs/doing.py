@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import re
 
-from ragstrata.answer.graphs.focus import build_script, peripheral_path
+from ragstrata.answer.graphs.focus import build_script
 from ragstrata.core.evidence import Hit
 from ragstrata.core.languages import detect_language, is_inline_test, is_test
+from ragstrata.core.paths import peripheral_path
 
 __all__ = [
     "COMMENT_LINE",

@@ -20,6 +20,7 @@ from typing import Any
 
 from ragstrata.answer.graphs.base import question_symbols
 from ragstrata.core.evidence import Hit
+from ragstrata.core.paths import peripheral_path
 from ragstrata.query.models import AnchorType, RouterPlan
 from ragstrata.query.symbol_words import EXAMPLE
 from ragstrata.retrieve.reader import IndexReader, mentions
@@ -31,27 +32,9 @@ __all__ = [
     "literal_hits",
     "mentions",
     "not_overview_path",
-    "peripheral_path",
     "term_hits",
     "typed_names",
 ]
-
-_PERIPHERAL = frozenset(
-    {
-        "bench", "benches", "benchmarks", "benchmark", "examples", "example",
-        "samples", "sample", "demo", "demos", "scripts", "docs", "doc", "docs_src", "site",
-        "testdata", "fixtures", "test-helpers", "test_helpers", "testhelpers", "test-utils",
-        "test_utils", "testutils", "testutil", "vendor", "vendored", "third_party",
-        "third-party", "node_modules", "fuzz", "fuzzing", "fuzz_targets", "fuzzers",
-    }
-)  # fmt: skip
-
-
-_SET_ASIDE = frozenset({"backup", "backups", "bak", "attic", "obsolete", "unused", "archived"})
-_WORD_SEP = re.compile(r"[-_.]")
-_SCRIPT_WORDS = frozenset(
-    {"example", "examples", "demo", "demos", "bench", "benchmark", "benchmarks", "stress"}
-)
 
 
 @lru_cache(maxsize=1)
@@ -60,36 +43,12 @@ def _paths() -> dict[str, Any]:
     return tomllib.loads(ref.read_text(encoding="utf-8"))
 
 
-# the names code generators give their output (protobuf, gRPC, Kubernetes' deepcopy, go
-# generate, Dart builders, WinForms designers): the behaviour lives in what generates it
-_GENERATED = (".pb.go", "_pb2.py", "_pb2_grpc.py", "_pb2.pyi", ".pb.cc", ".pb.h", "_pb.js",
-              "_pb.d.ts", ".pb.ts", ".pb.gw.go", "_generated.go", ".gen.go",
-              ".generated.ts", ".generated.js", ".g.dart", ".freezed.dart", ".designer.cs")  # fmt: skip
-
-
 # the build's own scripts (Cargo's build.rs, setup.py, task runners, bundler configs)
 _BUILD_FILES = frozenset(
     {"build.rs", "setup.py", "noxfile.py", "fabfile.py", "gulpfile.js", "gruntfile.js",
      "magefile.go", "rakefile", "build.gradle", "build.gradle.kts", "sconstruct"}
 )  # fmt: skip
 _BUILD_CONFIG = re.compile(r"^[\w-]+\.config\.[cm]?[jt]s$")  # webpack.config.js, vite.config.ts
-
-
-def peripheral_path(path: str) -> bool:
-    """True for benchmarks, examples, scripts, docs sites, test helpers, fuzzing harnesses,
-    vendored copies of other projects, copies set aside and generated code: code beside the
-    project's own."""
-    parts = path.lower().split("/")
-    return (
-        # `_vendor/` (pip's, bleach's), `__fixtures__/`: the same folders, marked private
-        any(p.strip("_") in _PERIPHERAL for p in parts[:-1])
-        # a copy set aside (`src-backup/`, `attic/`): no part of what is built
-        or any(w in _SET_ASIDE for p in parts[:-1] for w in _WORD_SEP.split(p))
-        # a script beside the package at the top (`examples.js`, `tsan_stress_simplejson.py`)
-        or (len(parts) == 1 and any(w in _SCRIPT_WORDS for w in _WORD_SEP.split(parts[0])))
-        or parts[-1].endswith(_GENERATED)
-        or parts[-1].startswith("zz_generated")
-    )
 
 
 def build_script(path: str) -> bool:

@@ -27,7 +27,7 @@ from ragstrata.answer.graphs.doing import (
     loops,
     setup_only,
 )
-from ragstrata.answer.graphs.focus import example_names, peripheral_path
+from ragstrata.answer.graphs.focus import example_names
 from ragstrata.answer.graphs.follow_up import names_any
 from ragstrata.answer.graphs.worded import (
     NAMED_WINDOW,
@@ -41,6 +41,7 @@ from ragstrata.answer.graphs.words import stem_groups, words_in
 from ragstrata.answer.graphs.worker import resolved_callees
 from ragstrata.core.evidence import Evidence, Hit
 from ragstrata.core.languages import detect_language, language_info
+from ragstrata.core.paths import peripheral_path
 from ragstrata.core.rows import ChunkRow, Layer, RelationRow
 from ragstrata.core.values import Direction
 from ragstrata.query.models import RouterPlan

@@ -20,11 +20,12 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from ragstrata.answer.graphs.base import CitationList, hit_from_scored, project_words, quote_block
-from ragstrata.answer.graphs.focus import not_overview_path, peripheral_path
+from ragstrata.answer.graphs.focus import not_overview_path
 from ragstrata.answer.graphs.messages import Messages
 from ragstrata.answer.graphs.words import stem, stem_groups, word_stems
 from ragstrata.core.evidence import Evidence, Hit
 from ragstrata.core.languages import detect_language, is_test
+from ragstrata.core.paths import peripheral_path
 from ragstrata.core.question import QuestionFacets
 from ragstrata.query.models import RouterPlan
 from ragstrata.retrieve.reader import IndexReader, mentions
