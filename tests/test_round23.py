@@ -14,6 +14,8 @@ import pytest
 
 from answer_fixture import indexed, method_row, plan
 from ragstrata.answer.graphs.detail import answering_lines
+from ragstrata.core.question import QuestionFacets
+from ragstrata.core.rows import DefinitionRow
 from ragstrata.query.facets import facets_of, read_facets
 
 
@@ -55,6 +57,13 @@ HANDLER = (
 )
 
 
+def _handler_asked(question: str) -> tuple[DefinitionRow, QuestionFacets]:
+    """The handler named `error` and ``question`` read as a condition detail of it."""
+    facets = facets_of(plan(question))
+    row = method_row("index.serveStatic.error", "index.js", "javascript", HANDLER)
+    return row, replace(facets, details=facets.details | {"condition"})
+
+
 @pytest.mark.parametrize(
     "question",
     [
@@ -65,17 +74,13 @@ HANDLER = (
 def test_a_detail_of_a_definition_named_by_the_question_word_cites_its_lines(
     question: str,
 ) -> None:
-    row = method_row("index.serveStatic.error", "index.js", "javascript", HANDLER)
-    facets = facets_of(plan(question))
-    span = answering_lines(row, replace(facets, details=facets.details | {"condition"}), shown=True)
+    span = answering_lines(*_handler_asked(question), shown=True)
     # the branch deciding it (2-5), not nothing (the card again)
     assert span is not None and (span.start_line, span.end_line) == (2, 5), span
 
 
 def test_the_own_name_does_not_weigh_in_choosing_the_definition() -> None:
-    row = method_row("index.serveStatic.error", "index.js", "javascript", HANDLER)
-    facets = facets_of(plan("Какие ошибки всё равно передаются дальше, а не пропускаются?"))
-    facets = replace(facets, details=facets.details | {"condition"})
+    row, facets = _handler_asked("Какие ошибки всё равно передаются дальше, а не пропускаются?")
     # weighed against other definitions, only the question's other words count: none here
     assert answering_lines(row, facets) is None
     assert answering_lines(row, facets, shown=True) is not None
@@ -203,3 +208,20 @@ def test_a_question_naming_javascript_finds_the_typescript_code(tmp_path: Path) 
         result = repo.ask("How does the JavaScript implementation remove a tree?")
     paths = [h.path for h in result.evidence.hits]
     assert "src/remove.ts" in paths, paths
+
+
+@pytest.mark.parametrize(
+    ("question", "aside"),
+    [
+        ("How does the benchmark's old copy remove a folder?", True),
+        ("Как устроен пример из папки examples?", True),
+        ("How does it split a name, for example a.b?", False),
+        ("Как он разбирает строку, например a.b?", False),
+        ("How does fuzzy matching score a candidate?", False),
+    ],
+)
+def test_asking_about_code_beside_the_project_is_read_from_its_words(
+    question: str, aside: bool
+) -> None:
+    # "for example" gives data, «например» is no example folder, "fuzzy" no fuzzing harness
+    assert read_facets(question).mentions_aside is aside

@@ -70,10 +70,11 @@ _MODULE_WORDS = re.compile(
 )
 _TEST_WORDS = re.compile(r"(?i)(?<!\w)(?:тест\w*|test\w*|spec\w*|fixture\w*)")
 # the code beside the project's own a question may ask about: an example, a demo, a benchmark,
-# the docs site, a vendored copy («в примере», "the benchmark's old copy")
+# the docs site, a vendored copy («в примере», "the benchmark's old copy"); "for example"
+# gives data, «например» is no word of these
 _ASIDE_WORDS = re.compile(
-    r"(?i)(?<!\w)(?:exampl\w*|demo\w*|sample\w*|bench\w*|vendor\w*|fuzz\w*|docs?(?!\w)|"
-    r"пример\w*|демо\w*|бенчмарк\w*|документаци\w*)"
+    r"(?i)(?<!\w)(?<!for )(?:exampl\w*|demos?\b|samples\b|bench\w*|vendor\w*|"
+    r"fuzz(?:ing|ers?)?\b|docs?\b|пример\w*|демо\b|бенчмарк\w*|документаци\w*)"
 )
 # the configure cues that only name a default: a how-question about the default behaviour
 _DEFAULT_CUES = frozenset({"по умолчание", "by default", "the default", "default value"})

@@ -14,8 +14,9 @@ profile, grouping of hits that repeat the same lines, and the evidence-policy ch
 Filters: ``path_scope`` -> path prefixes (an entry that is no prefix is resolved against the
 catalog by path suffix, ``service.py`` -> ``src/users/service.py``), ``test_policy`` ->
 ``is_test``, ``language`` -> languages (JavaScript's with TypeScript). When the path scope
-matches nothing the search runs again without it and every hit says so in its reasons. Sub-queries retrieve with half the
-depth and ``sub_query_weight``; their reasons are prefixed ``subN``.
+matches nothing the search runs again without it and every hit says so in its reasons.
+Sub-queries retrieve with half the depth and ``sub_query_weight``; their reasons are prefixed
+``subN``. For a how-question, code beside the project's own follows it (``own_code_first``).
 
 Measured (``bench/query.py``, stdlib: 2,241 files, 530k rows, 75k vectors, 2 busy cores):
 warm p50 ≈ 57 ms (EN) / 94 ms (RU), 66 ms overall.

@@ -28,12 +28,7 @@ from ragstrata.answer.graphs.central import overview_parts
 from ragstrata.answer.graphs.common import EvidenceGraph
 from ragstrata.answer.graphs.detail import answering_lines
 from ragstrata.answer.graphs.doing import TYPE_KINDS
-from ragstrata.answer.graphs.focus import (
-    literal_hits,
-    question_names,
-    term_hits,
-    typed_names,
-)
+from ragstrata.answer.graphs.focus import literal_hits, question_names, term_hits, typed_names
 from ragstrata.answer.graphs.follow_up import (
     asks_a_detail,
     best_detail,
