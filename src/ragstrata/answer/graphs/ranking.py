@@ -345,6 +345,7 @@ def _raiser_first(
 
 
 _DOC_WORDS = 2  # an entry point whose documentation carries this many of the question's words
+_ENTRY_CODE_LINES = 30  # ... and at most this many lines of code: longer, it does the work
 
 
 def _doc_of(text: str) -> str:
@@ -354,16 +355,26 @@ def _doc_of(text: str) -> str:
     return "\n".join([*docs, *comments])
 
 
+def _code_lines(text: str) -> int:
+    """The lines of a definition's text that are code: not blank, no docstring or comment."""
+    code = DOCSTRING.sub("", text).splitlines()
+    return sum(1 for line in code if line.strip() and not COMMENT_LINE.match(line))
+
+
 def _named_callee(head: list[Hit], reader: IndexReader, groups: list[set[str]]) -> list[Hit]:
     """An entry point whose docstring tells the whole story (``load_dotenv``) hands the lead
     to the candidate it calls whose own name says what the question asks, better than its
     own name does (``set_as_environment_variables`` for "what happens to a variable already
-    set in the environment?", ``find_dotenv`` for «как ищет файл»): the one best such."""
+    set in the environment?", ``find_dotenv`` for «как ищет файл»): the one best such. A lead
+    of more than :data:`_ENTRY_CODE_LINES` lines of code does the work itself (``readValue``
+    keeps the lead from ``readContinuationLines``, one of the three things it handles)."""
     if len(head) < 2 or head[0].kind not in ("function", "method") or not groups:
         return head
     lead = head[0]
     if words_in(_doc_of(lead.text), groups) < _DOC_WORDS or loops(lead.text):
         return head  # its own code tells how (`static!`), or it loops over the work itself
+    if _code_lines(lead.text) > _ENTRY_CODE_LINES:
+        return head  # 75 lines reading a value (quotes, comments, continuations) are the work
     called = {row.symbol for row in resolved_callees(reader, lead.symbol or "")}
     least = words_in(own_name(lead), groups)
     # a callee whose body says under half of what the lead's says does a part of the work

@@ -1,0 +1,87 @@
+"""Round twenty-four (issue 23): a long function doing the work keeps the lead of a
+how-answer from the helper it calls for one of the things the question lists.
+
+Двадцать четвёртый раунд: длинная функция, которая делает работу, остаётся первой в ответе
+«как это работает» и не уступает место помощнику, которого она вызывает ради одного из
+перечисленных в вопросе пунктов."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from answer_fixture import indexed
+
+# a reader of 40 lines of code handling comments, quotes and continuation lines, and the
+# helper it calls for the continuation lines alone: named by more of the question's words
+READER = {
+    "src/conf/reader.py": '''
+        def read_value(text, rest):
+            """Read the value of a key line: strip an inline comment, remove the quotes
+            around it and join the continuation lines that follow a backslash."""
+            value = text.strip()
+            if value.startswith('"') and value.endswith('"'):
+                value = value[1:-1]
+                quoted = True
+            else:
+                quoted = False
+            if not quoted and "#" in value:
+                value = value.split("#", 1)[0]
+            if not quoted and ";" in value:
+                value = value.split(";", 1)[0]
+            value = value.rstrip()
+            if value.endswith("\\\\"):
+                value = read_continuation_lines(value, rest)
+            if value == "true":
+                value = "1"
+            if value == "false":
+                value = "0"
+            if value.startswith("'") and value.endswith("'"):
+                value = value[1:-1]
+            if value.startswith("[") and value.endswith("]"):
+                value = value[1:-1]
+            if value.startswith("{") and value.endswith("}"):
+                value = value[1:-1]
+            if value.lower() == "none":
+                value = ""
+            if value.lower() == "null":
+                value = ""
+            if value.lower() == "yes":
+                value = "1"
+            if value.lower() == "no":
+                value = "0"
+            if value.lower() == "on":
+                value = "1"
+            if value.lower() == "off":
+                value = "0"
+            if len(value) > 4096:
+                raise ValueError("value too long")
+            return value
+
+
+        def read_continuation_lines(value, rest):
+            """Join the continuation lines of a value that ends with a backslash."""
+            while value.endswith("\\\\") and rest:
+                value = value[:-1] + rest.pop(0).strip()
+            return value
+    ''',
+}
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "When the parser reads the value of a key line, how does it deal with inline comments,"
+        " quotes and continuation lines?",
+        "Как при чтении значения строки с ключом обрабатываются комментарии в строке, кавычки"
+        " и строки-продолжения?",
+    ],
+)
+def test_a_long_function_doing_the_work_keeps_the_lead_from_a_helper_it_calls(
+    tmp_path: Path, question: str
+) -> None:
+    with indexed(tmp_path, READER) as repo:
+        result = repo.ask(question)
+    lead = result.answer.citations[0]
+    assert (lead.path, lead.start_line) == ("src/conf/reader.py", 1), result.answer.text[:300]
