@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from answer_fixture import indexed
+from answer_fixture import indexed, plan
+from ragstrata.query.facets import facets_of
 
 # a reader of 40 lines of code handling comments, quotes and continuation lines, and the
 # helper it calls for the continuation lines alone: named by more of the question's words
@@ -85,3 +86,21 @@ def test_a_long_function_doing_the_work_keeps_the_lead_from_a_helper_it_calls(
         result = repo.ask(question)
     lead = result.answer.citations[0]
     assert (lead.path, lead.start_line) == ("src/conf/reader.py", 1), result.answer.text[:300]
+
+
+@pytest.mark.parametrize(
+    ("question", "term"),
+    [
+        ("Сколько корзин создаётся для заданного числа ключей?", "bucket"),
+        ("Как получают частное и остаток от деления на 100?", "remainder"),
+        ("Как получают частное и остаток от деления на 100?", "division"),
+        ("Когда рабочий поток простаивает, он завершается?", "idle"),
+        ("Как строка переворачивается задом наперёд?", "reverse"),
+        ("Как middleware для раздачи статики проверяет путь?", "static"),
+        ("How does the client choose which server a key goes to?", "pick"),
+    ],
+)
+def test_plain_words_for_buckets_remainders_idling_and_choosing_reach_their_code_terms(
+    question: str, term: str
+) -> None:
+    assert term in facets_of(plan(question)).terms
