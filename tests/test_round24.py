@@ -1,9 +1,11 @@
 """Round twenty-four (issue 23): a long function doing the work keeps the lead of a
-how-answer from the helper it calls for one of the things the question lists.
+how-answer from the helper it calls for one of the things the question lists; plain words for
+buckets, remainders, idling, reversing and choosing reach the words code writes.
 
 Двадцать четвёртый раунд: длинная функция, которая делает работу, остаётся первой в ответе
 «как это работает» и не уступает место помощнику, которого она вызывает ради одного из
-перечисленных в вопросе пунктов."""
+перечисленных в вопросе пунктов; слова «корзина», «остаток», «простаивать», «задом наперёд»
+находят слова кода."""
 
 from __future__ import annotations
 
