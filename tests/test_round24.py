@@ -106,3 +106,56 @@ def test_plain_words_for_buckets_remainders_idling_and_choosing_reach_their_code
     question: str, term: str
 ) -> None:
     assert term in facets_of(plan(question)).terms
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        'How does it split words glued together with inner capitals, like "fooBar" or'
+        ' "XMLHttpRequest", into separate words?',
+        "Как разбиваются слова, склеенные заглавными буквами, вроде «fooBar» или «XMLHttpRequest»?",
+        "How is a CamelCase word split into snake_case?",
+        "Как слово в CamelCase превращается в snake_case?",
+    ],
+)
+def test_names_listed_as_examples_and_ways_of_writing_names_need_no_definition(
+    question: str,
+) -> None:
+    symbols = [a for a in plan(question).query_plan.anchors if a.type.value == "SYMBOL"]
+    # each is weak: nothing has to define it, so its absence is no "not found"
+    assert len(symbols) == 2 and all(a.confidence < 0.7 for a in symbols), symbols
+
+
+def test_names_a_question_asks_about_stay_required() -> None:
+    anchors = plan("Where is parseConfig defined, and what does loadFile do?").query_plan.anchors
+    assert [(a.value, a.confidence >= 0.7) for a in anchors] == [
+        ("parseConfig", True),
+        ("loadFile", True),
+    ]
+
+
+SPLITTER = {
+    "src/words.js": """
+        const splitGlued = string => {
+            // a lower-case letter followed by a capital starts a new word
+            string = string.replace(/([a-z\\\\d])([A-Z])/g, '$1 $2');
+            // a run of capitals followed by a capital and a lower-case letter
+            return string.replace(/([A-Z]+)([A-Z][a-z\\\\d]+)/g, '$1 $2');
+        };
+
+        export default function toWords(string) {
+            return splitGlued(string).split(' ');
+        }
+    """,
+}
+
+
+def test_a_how_question_giving_examples_is_answered_from_the_code(tmp_path: Path) -> None:
+    question = (
+        'How does it break up words glued together with inner capital letters, like "fooBar"'
+        ' or "XMLHttpRequest"?'
+    )
+    with indexed(tmp_path, SPLITTER) as repo:
+        result = repo.ask(question)
+    assert result.answer.status != "not_found", result.answer.text[:300]
+    assert result.answer.citations[0].path == "src/words.js"

@@ -75,6 +75,7 @@ def find_symbols(raw: str, toks: Sequence[Token], data: RouterData, out: Extract
     """SYMBOL anchors for identifier-shaped tokens, calls (``get()``), names next to a
     code-unit word and, in a Russian question, any other Latin word (subtype ``word``)."""
     amounts = [m.span(0) for m in _QUOTED_AMOUNT.finditer(raw)]
+    example_end = -1  # where the last name given as an example ends
     for i, tok in enumerate(toks):
         text = tok.text
         if not _ASCII_LETTER_RE.search(text) or out.overlaps(tok.start, tok.end):
@@ -93,10 +94,17 @@ def find_symbols(raw: str, toks: Sequence[Token], data: RouterData, out: Extract
                 conf = 0.6
             elif call:
                 conf = max(conf, 0.85)
-            if after_example_cue(raw, toks, i, data) or any(
-                a <= tok.start < b for a, b in amounts
+            if (
+                after_example_cue(raw, toks, i, data)
+                or any(a <= tok.start < b for a, b in amounts)
+                # "like "fooBar" or "XMLHttpRequest"": the names listed with an example are
+                or (example_end >= 0 and _LISTED.fullmatch(raw[example_end : tok.start]))
             ):  # "a name like MaxRetries", "a size such as "10 MB" or "2 GiB""
                 subtype, conf = EXAMPLE, _EXAMPLE_CONFIDENCE
+                example_end = tok.end
+            elif folded.replace("_", "").replace("-", "") in _CONVENTIONS:
+                # "how is a CamelCase word split into snake_case?": a way of writing names
+                subtype, conf = "convention", _EXAMPLE_CONFIDENCE
             out.add(anchor_at(AnchorType.SYMBOL, raw, tok.start, tok.end, subtype, conf))
             continue
         if not _LATIN_WORD_RE.fullmatch(text) or folded in data.code_units:
@@ -115,6 +123,15 @@ def find_symbols(raw: str, toks: Sequence[Token], data: RouterData, out: Extract
             out.add(anchor_at(AnchorType.SYMBOL, raw, tok.start, tok.end, "word", 0.5))
 
 
+# between two names of one list of examples: a quote, a comma, "or", "and", «или», «и»
+_LISTED = re.compile(
+    r"[\s\"'`«»“”]*(?:,|\bor\b|\band\b|\bили\b|\bи\b|,\s*(?:or|and)\b)?[\s\"'`«»“”]*"
+)
+# the ways of writing names a question speaks of (CamelCase, snake_case): no definition's name
+_CONVENTIONS = frozenset(
+    {"camelcase", "lowercamelcase", "uppercamelcase", "pascalcase", "snakecase", "kebabcase",
+     "screamingsnakecase", "titlecase", "sentencecase", "traincase", "dotcase", "constantcase"}
+)  # fmt: skip
 # spaces and a few marks: a quote, `${`, `--`; "например, X", "e.g. X", "for example: X"
 _EXAMPLE_GAP = re.compile(r"\s*[^\w\s]{0,3}\s*")
 # a quoted amount with its unit ("2 GiB", «3 дня назад»): data the question shows
