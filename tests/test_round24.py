@@ -100,6 +100,8 @@ def test_a_long_function_doing_the_work_keeps_the_lead_from_a_helper_it_calls(
         ("Как строка переворачивается задом наперёд?", "reverse"),
         ("Как middleware для раздачи статики проверяет путь?", "static"),
         ("How does the client choose which server a key goes to?", "pick"),
+        ("Как при уничтожении кэша освобождается память?", "drop"),
+        ("What happens to the entries when the cache is destroyed?", "drop"),
     ],
 )
 def test_plain_words_for_buckets_remainders_idling_and_choosing_reach_their_code_terms(
