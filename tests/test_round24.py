@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from answer_fixture import indexed, plan
+from answer_fixture import indexed, method_row, plan
+from ragstrata.answer.graphs.detail import answering_lines
 from ragstrata.query.facets import facets_of
 
 # a reader of 40 lines of code handling comments, quotes and continuation lines, and the
@@ -161,3 +162,34 @@ def test_a_how_question_giving_examples_is_answered_from_the_code(tmp_path: Path
         result = repo.ask(question)
     assert result.answer.status != "not_found", result.answer.text[:300]
     assert result.answer.citations[0].path == "src/words.js"
+
+
+# content-disposition's fallback: the outer condition restates the question's premise ("a
+# string"), the inner branch answers it
+FALLBACK = (
+    "function parameters (filename, fallback) {\n"
+    "  if (typeof fallback === 'string') {\n"
+    "    if (!ASCII_TEXT_REGEXP.test(fallback)) {\n"
+    "      throw new TypeError('Fallback must be valid US-ASCII: ' + fallback)\n"
+    "    }\n"
+    "\n"
+    "    if (fallback === filename) return { filename }\n"
+    "    return { filename: fallback, 'filename*': encodeExtended(filename) }\n"
+    "  }\n"
+    "  return { filename }\n"
+    "}\n"
+)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What happens if the fallback name is a string with non-ASCII characters?",
+        "А что будет, если в качестве запасного имени передать строку, в которой есть не-ASCII"
+        " символы?",
+    ],
+)
+def test_the_branch_inside_the_condition_restating_the_premise_answers(question: str) -> None:
+    row = method_row("index.parameters", "index.js", "javascript", FALLBACK)
+    span = answering_lines(row, facets_of(plan(question)))
+    assert span is not None and (span.start_line, span.end_line) == (3, 5), span

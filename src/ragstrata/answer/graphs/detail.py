@@ -296,7 +296,8 @@ def _answering_lines(row: DefinitionRow, facets: QuestionFacets, asked: Asked) -
     if best is None:
         return None
     score, length, first, start, end = best
-    start, end = _inner_block(said_by, (-first, -first - length), (start, end))
+    header = frozenset(line_stems(lines[-first]) & asked.stems)
+    start, end = _inner_block(said_by, (-first, -first - length), (start, end), header)
     return DetailSpan(row.start_line + start, row.start_line + end, score)
 
 
@@ -304,11 +305,16 @@ def _inner_block(
     said_by: dict[tuple[int, int], frozenset[str]],
     block: tuple[int, int],
     shown: tuple[int, int],
+    header: frozenset[str] = frozenset(),
 ) -> tuple[int, int]:
     """The tightest branch inside ``block`` saying every word of the question it says (for
     "codes 128 to 159": `if 0x80 <= code <= 0x9F:` inside `if code is not None:`), else
-    ``shown``: the branch around it only adds lines."""
+    ``shown``: the branch around it only adds lines. The words only its condition line
+    (``header``) says restate the question's premise ("a fallback that is a string with
+    non-ASCII characters": `if (typeof fallback === 'string')`); the branch inside answers."""
     said = said_by.get(block)
+    if said and said - header:
+        said = said - header  # the words of its condition restate the question's premise
     if not said:
         return shown
     inner = [
