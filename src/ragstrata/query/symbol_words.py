@@ -124,9 +124,7 @@ def find_symbols(raw: str, toks: Sequence[Token], data: RouterData, out: Extract
 
 
 # between two names of one list of examples: a quote, a comma, "or", "and", «или», «и»
-_LISTED = re.compile(
-    r"[\s\"'`«»“”]*(?:,|\bor\b|\band\b|\bили\b|\bи\b|,\s*(?:or|and)\b)?[\s\"'`«»“”]*"
-)
+_LISTED = re.compile(r"[\s\"'`«»“”]*,?\s*(?:\b(?:or|and|или|и)\b)?[\s\"'`«»“”]*")
 # the ways of writing names a question speaks of (CamelCase, snake_case): no definition's name
 _CONVENTIONS = frozenset(
     {"camelcase", "lowercamelcase", "uppercamelcase", "pascalcase", "snakecase", "kebabcase",
