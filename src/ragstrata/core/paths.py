@@ -11,7 +11,7 @@ __all__ = ["peripheral_path"]
 
 _PERIPHERAL = frozenset(
     {
-        "bench", "benches", "benchmarks", "benchmark", "examples", "example",
+        "bench", "benches", "benchmarks", "benchmark", "perf", "examples", "example",
         "samples", "sample", "demo", "demos", "scripts", "docs", "doc", "docs_src", "site",
         "testdata", "fixtures", "test-helpers", "test_helpers", "testhelpers", "test-utils",
         "test_utils", "testutils", "testutil", "vendor", "vendored", "third_party",

@@ -303,7 +303,8 @@ def _clause_after(question: str, toks: list[QTok]) -> list[QTok]:
         return toks[2:]
     for n, tok in enumerate(toks[1:], 1):
         if tok.text.lower() in _leading_how() and (
-            question[: tok.start].rstrip().endswith(",")
+            # «… не годится. Как ptyprocess сам создаёт …?»: a sentence before it sets the scene
+            question[: tok.start].rstrip().endswith((",", ".", ";", "!", "?"))
             # "Which values are accepted and how is each one turned into an ID?"
             or (n > 2 and toks[n - 1].text.lower() in ("и", "and"))
         ):

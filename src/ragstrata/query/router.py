@@ -246,9 +246,12 @@ class Router:
     ) -> _Decision:
         intent, conf = cls.intent, cls.confidence
         by: DecidedBy = "rules"
-        if cls.weak and read_facets(raw).how:
+        facets = read_facets(raw)
+        if cls.weak and (facets.how or facets.asks == {"howto"}):
             # no intent cue, but it asks how something works ("When a peer asks for a value,
-            # how is the request handled?"): the code answers that, not the fallback
+            # how is the request handled?") or how to do something with the code, not how to
+            # configure it («Как взять из корзины только те токены, что есть сейчас?»): the
+            # code answers that, not the fallback
             intent = Intent.CODE_QA
         if self._classifier is not None and conf < self.data.classifier_threshold:
             verdict = self._classifier.classify(normalize(raw), dict(cls.scores))

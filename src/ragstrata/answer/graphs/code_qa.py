@@ -190,7 +190,7 @@ class CodeQAGraph(EvidenceGraph):
             if topic:  # a test or an example found for the follow-up answers nothing of it
                 defs = (
                     follow_up_order(
-                        self._resolved([topic]),
+                        self._topic(topic),
                         [h for h in defs if not doing_rank(h)[0]],
                         [h for h in evidence.hits if h.layer == "C1" and doing_rank(h) == _DOES],
                         [h for h in evidence.followed if doing_rank(h) == _DOES],
@@ -363,6 +363,12 @@ class CodeQAGraph(EvidenceGraph):
         out = merge_same_symbol(out)  # `@overload` stubs: the implementation, the longest
         out.sort(key=lambda h: (peripheral_path(h.path), bool(kinds) and h.kind not in kinds))
         return disjoint_hits(out)[:MAX_DEFINITIONS]
+
+    def _topic(self, topic: str) -> list[Hit]:
+        """The definitions of the conversation's topic: the one of that very name when there
+        is one (``Bucket.take``'s follow-up is not about ``Bucket.Take``)."""
+        found = self._resolved([topic])
+        return [h for h in found if h.symbol == topic] or found
 
     def _defined(self, name: str, *, exact: bool = False) -> bool:
         """True when the project's own code (tests aside) defines ``name`` (``exact``: by that

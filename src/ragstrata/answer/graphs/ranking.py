@@ -37,7 +37,14 @@ from ragstrata.answer.graphs.worded import (
     own_name,
     purer_name,
 )
-from ragstrata.answer.graphs.words import stem_groups, words_in
+from ragstrata.answer.graphs.words import (
+    ENDINGS,
+    joined_name,
+    names_project,
+    stem,
+    stem_groups,
+    words_in,
+)
 from ragstrata.answer.graphs.worker import resolved_callees
 from ragstrata.core.evidence import Evidence, Hit
 from ragstrata.core.languages import detect_language, language_info
@@ -58,11 +65,6 @@ _DECLARES = 3  # doing_rank's rank of types and declarations
 _HELD = 1  # ... and of an accessor, a variable or a class that holds a value
 _HOW_WINDOW = 12  # how many leading definitions may be reordered for a how-question
 _STEM = 4  # a question word names a folder or file when their first letters agree
-# ... and they differ by an ending at most ("walking" and walk.rs; "auth" is no "authorization")
-_ENDINGS = frozenset(
-    {"", "s", "es", "e", "r", "rs", "d", "er", "ers", "or", "ors", "ing", "ings", "ed", "ion",
-     "ions", "y", "ies"}
-)  # fmt: skip
 
 
 def definition_hits(
@@ -154,11 +156,7 @@ def how_head(
     # "session": the project's name and its parts name the whole project, not a folder
     own = set(project_words(plan))
     own |= {p for w in own for p in _NAME_PARTS.split(w) if p}
-    # "multi-errors" of go-multierror: the project's name inflected is the project still
-    joined = [_joined(w) for w in own if len(w) >= _STEM]
-    terms = tuple(
-        t for t in terms if t not in own and not any(_inflected(_joined(t), w) for w in joined)
-    )
+    terms = tuple(t for t in terms if not names_project(t, own))
     order = {id(h): n for n, h in enumerate(hits)}
     # «JSONP-запросы»: the Latin half of a Russian compound names `jsonp` exactly
     halves = {h.lower() for t in tokenize(plan.query_plan.raw) for h in latin_halves(t.text)}
@@ -168,8 +166,10 @@ def how_head(
     taken = {id(h) for h in (*own_code, *hits[:_HOW_WINDOW])}
     window = [h for h in hits if id(h) in taken]
     # the project's name is no word of the question, nor a part of it (`body-parser`
-    # says nothing of a parser)
-    groups = stem_groups(concepts, own)
+    # says nothing of a parser), unless the question also writes that word by itself ("a
+    # tokens-per-second rate" of `ratelimit`: the name's first letters are no name)
+    said = {stem(t.text) for t in tokenize(plan.query_plan.raw) if not names_project(t.text, own)}
+    groups = stem_groups(concepts, {w for w in own if stem(w) not in said})
     shown = _asks_output(concepts)
     legacy = _legacy_paths(_copied(window), reader)
     foreign = _foreign_paths(window, reader)
@@ -424,15 +424,15 @@ def _naming_words(window: list[Hit], words: tuple[str, ...]) -> tuple[str, ...]:
     of the ``window``'s names carry ("file" of a temporary-file library, whose `tempfile`,
     `into_file` and `NamedTempFile` all say it, names no `file/` folder; "entry" of a map's
     `remove_entry`, `first_entry`, … no `entry.rs`)."""
-    names = [_joined(last_name(h.symbol or "")) for h in window]
-    return tuple(w for w in words if 2 * sum(_joined(w) in n for n in names) < len(names))
+    names = [joined_name(last_name(h.symbol or "")) for h in window]
+    return tuple(w for w in words if 2 * sum(joined_name(w) in n for n in names) < len(names))
 
 
 def _in_named_part(path: str, terms: tuple[str, ...]) -> bool:
     """True when a folder or the file of ``path`` is named by a word of the question ("how
     does the indexer decide…" and ``indexer/plan.py``; "Authorization" names no ``auth.py``)."""
-    parts = [_joined(p.rsplit(".", 1)[0]) for p in path.split("/")]
-    words = [_joined(t) for t in terms]  # "URL-safe" names url_safe.py
+    parts = [joined_name(p.rsplit(".", 1)[0]) for p in path.split("/")]
+    words = [joined_name(t) for t in terms]  # "URL-safe" names url_safe.py
     return any(_names_part(t, p, words) for p in parts if len(p) >= 4 for t in words if len(t) >= 4)
 
 
@@ -448,23 +448,12 @@ def _names_part(word: str, part: str, words: list[str]) -> bool:
         return False
     rest_word, rest_part = word[common:], part[common:]
     if not rest_word:  # the part goes on: walker/ of "walk", client_ip.go of "client IP"
-        return rest_part in _ENDINGS or rest_part in words
+        return rest_part in ENDINGS or rest_part in words
     if not rest_part:  # walk.rs of "walking"
-        return rest_word in _ENDINGS
+        return rest_word in ENDINGS
     # both go on: the same word when five letters agree ("indexing" and indexer/; "typed" is
     # no types.py)
-    return common > _STEM and rest_word in _ENDINGS and rest_part in _ENDINGS
-
-
-def _inflected(word: str, name: str) -> bool:
-    """True when ``word`` is ``name`` with an ending ("multierrors" of `multierror`; not
-    "route" of `router`)."""
-    return word.startswith(name) and word[len(name) :] in _ENDINGS
-
-
-def _joined(name: str) -> str:
-    """``name`` in lower case without ``-`` and ``_``."""
-    return name.lower().replace("-", "").replace("_", "")
+    return common > _STEM and rest_word in ENDINGS and rest_part in ENDINGS
 
 
 def _nested_worker(head: list[Hit], groups: list[set[str]]) -> list[Hit]:

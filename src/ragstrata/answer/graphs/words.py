@@ -18,9 +18,12 @@ from itertools import pairwise
 from ragstrata.core.question import QuestionFacets
 
 __all__ = [
+    "ENDINGS",
     "STEM",
     "Asked",
+    "joined_name",
     "line_stems",
+    "names_project",
     "phrases_in",
     "stem",
     "stem_groups",
@@ -129,6 +132,31 @@ def line_stems(line: str) -> set[str]:
         if name:
             stems.add(name)
     return stems
+
+
+# two words are one when they differ by an ending at most ("walking" and walk.rs; "auth" is no
+# "authorization")
+ENDINGS = frozenset(
+    {"", "s", "es", "e", "r", "rs", "d", "er", "ers", "or", "ors", "ing", "ings", "ed", "ion",
+     "ions", "y", "ies"}
+)  # fmt: skip
+
+
+def joined_name(name: str) -> str:
+    """``name`` in lower case without ``-`` and ``_``."""
+    return name.lower().replace("-", "").replace("_", "")
+
+
+def names_project(word: str, own: AbstractSet[str]) -> bool:
+    """True when ``word`` is one of the project's names ``own`` (lower-case), inflected or
+    hyphenated ("multi-errors" of go-multierror; not "route" of `router`)."""
+    low = word.lower()
+    joined = joined_name(low)
+    return low in own or any(
+        joined.startswith(n) and joined[len(n) :] in ENDINGS
+        for n in map(joined_name, own)
+        if len(n) >= STEM
+    )
 
 
 def stem_groups(concepts: Sequence[AbstractSet[str]], ignore: Iterable[str] = ()) -> list[set[str]]:
