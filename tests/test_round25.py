@@ -12,11 +12,16 @@ for wrapping, hunks, ranges, terminals and arithmetic reach the words code write
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from answer_fixture import code_hit, follow_up, how_order, plan
+from answer_fixture import code_hit, follow_up, how_order, method_row, plan
+from ragstrata.answer.graphs.detail import answering_lines
+from ragstrata.answer.graphs.doing import setup_only
+from ragstrata.answer.graphs.follow_up import follow_up_order
+from ragstrata.core.evidence import Evidence
 from ragstrata.core.paths import peripheral_path
 from ragstrata.query.facets import facets_of, read_facets
 from ragstrata.query.models import Intent
@@ -57,9 +62,16 @@ def test_how_to_configure_something_stays_a_project_question(question: str) -> N
     assert plan(question).intent is Intent.PROJECT_MISC
 
 
-def test_what_it_does_when_something_holds_asks_a_condition() -> None:
-    facets = read_facets("What does it do when exactly one byte of input remains?")
-    assert "condition" in facets.details
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What does it do when exactly one byte of input remains?",
+        "А как обрабатываются значения с нулевым полем экспоненты — что тогда делается с"
+        " мантиссой?",
+    ],
+)
+def test_what_it_does_when_something_holds_asks_a_condition(question: str) -> None:
+    assert "condition" in read_facets(question).details
 
 
 # a public method and the internal one it calls, named alike but for the case of one letter
@@ -138,6 +150,8 @@ def test_the_project_name_does_not_hide_a_word_the_question_writes_by_itself() -
         ("Как библиотека создаёт псевдотерминал для дочернего процесса?", "pty"),
         ("Сколько байтов входа тратится на одно число?", "consume"),
         ("Как устроено банковское округление?", "bankers"),
+        ("Что делается с мантиссой денормализованного числа?", "mantissa"),
+        ("Что делается с мантиссой денормализованного числа?", "subnormal"),
         ("How are long values broken into several lines?", "wrap"),
         ("How does it compute the remainder after dividing two numbers?", "mod"),
         ("How is division carried out digit by digit?", "div"),
@@ -161,3 +175,117 @@ def test_plain_words_for_wrapping_hunks_ranges_and_arithmetic_reach_their_code_t
 )
 def test_a_perf_folder_holds_benchmarks_beside_the_project(path: str, beside: bool) -> None:
     assert peripheral_path(path) is beside
+
+
+def test_a_javascript_function_storing_its_arguments_on_this_is_a_constructor() -> None:
+    constructor = code_hit(
+        "index.Long",
+        "index.js",
+        "function Long(low, high, unsigned) {\n"
+        "  /** The low 32 bits as a signed value. */\n"
+        "  this.low = low | 0;\n"
+        "  this.high = high | 0;\n"
+        "  this.unsigned = !!unsigned;\n"
+        "}\n",
+    )
+    worker = code_hit(
+        "index.add",
+        "index.js",
+        "function add(a, b) {\n  this.low = a.low + b.low;\n  return carry(this);\n}\n",
+    )
+    assert setup_only(constructor)
+    assert not setup_only(worker)
+
+
+def test_a_parameter_stored_under_its_own_name_answers_no_detail() -> None:
+    row = method_row(
+        "matching.Optional.__init__",
+        "glom/matching.py",
+        "python",
+        "def __init__(self, key, default=MISSING):\n"
+        "    self.key = key\n"
+        "    self.default = default\n",
+    )
+    question = "And if the optional key is missing, which default value ends up in the result?"
+    assert answering_lines(row, facets_of(plan(question))) is None
+
+
+INIT = (
+    "def __init__(self, key, default=None):\n"
+    "    if isinstance(key, Optional):\n"
+    "        raise TypeError('double wrapping of an optional key')\n"
+    "    if default is not None and not callable(default):\n"
+    "        raise ValueError('the default of an optional key must be callable')\n"
+    "    self.key, self.default = key, default\n"
+)
+MATCH = (
+    "def match_dict(pattern, target):\n"
+    "    result = {}\n"
+    "    for key, sub in pattern.items():\n"
+    "        if key.key in target:\n"
+    "            result[key.key] = sub(target[key.key])\n"
+    "        elif key.default is not None:\n"
+    "            result[key.key] = key.default()\n"
+    "    return result\n"
+)
+
+
+def test_a_constructor_checking_its_arguments_does_not_answer_a_follow_up() -> None:
+    """The previous answer led with a function whose lines say little of the follow-up; the
+    constructor retrieval found checks the arguments the follow-up names, but what the code
+    does with them is elsewhere."""
+    topic = code_hit("glom.matching.match_dict", "glom/matching.py", MATCH)
+    init = code_hit("glom.matching.Optional.__init__", "glom/optional.py", INIT, kind="method")
+    rows = {h.symbol: method_row(h.symbol or "", h.path, "python", h.text) for h in (topic, init)}
+    question = "And if the default of an optional key is not callable, what happens?"
+    found = follow_up_order(
+        [topic],
+        [init],
+        Evidence(hits=(init,), requirements={}),
+        facets_of(plan(question)),
+        lambda h: rows.get(h.symbol or ""),
+        3,
+    )
+    assert found[0] is topic
+
+
+ENCODE = (
+    "function encode(input) {\n"
+    "  // a string of Unicode code points to a Punycode string\n"
+    "  const output = [];\n"
+    "  for (const code of input) output.push(basic(code));\n"
+    "  return output.join('');\n"
+    "}\n"
+)
+DECODE = (
+    "function decode(input) {\n"
+    "  // a Punycode string back to Unicode code points\n"
+    "  const output = [];\n"
+    "  for (const code of input) output.push(digit(code));\n"
+    "  return String.fromCodePoint(...output);\n"
+    "}\n"
+)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How is a Punycode string decoded back into Unicode?",
+        "Как строка в формате Punycode декодируется обратно в Unicode?",
+    ],
+)
+def test_the_function_named_by_the_operation_asked_leads_over_its_opposite(question: str) -> None:
+    encoder = code_hit("punycode.encode", "punycode.js", ENCODE)
+    decoder = replace(
+        code_hit("punycode.decode", "punycode.js", DECODE), start_line=10, end_line=14
+    )
+    assert how_order(question, [encoder, decoder])[0] is decoder
+
+
+def test_a_question_asking_both_operations_keeps_the_order() -> None:
+    encoder = code_hit("punycode.encode", "punycode.js", ENCODE)
+    decoder = replace(
+        code_hit("punycode.decode", "punycode.js", DECODE), start_line=10, end_line=14
+    )
+    question = "How are strings encoded and decoded?"
+    assert how_order(question, [encoder, decoder])[0] is encoder

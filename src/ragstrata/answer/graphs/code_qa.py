@@ -98,7 +98,6 @@ _USE_KEYS = {
     "lead_called_count": "lead_used_count",
 }
 _NON_TEST = SearchFilters(is_test=False)
-_DOES = (False, 0)  # the project's own function with a body (:func:`doing_rank`)
 
 
 class CodeQAGraph(EvidenceGraph):
@@ -188,18 +187,10 @@ class CodeQAGraph(EvidenceGraph):
                 lead = howto[1]
         if setting is None and asks_a_detail(plan, focus, defs, typed):
             if topic:  # a test or an example found for the follow-up answers nothing of it
-                defs = (
-                    follow_up_order(
-                        self._topic(topic),
-                        [h for h in defs if not doing_rank(h)[0]],
-                        [h for h in evidence.hits if h.layer == "C1" and doing_rank(h) == _DOES],
-                        [h for h in evidence.followed if doing_rank(h) == _DOES],
-                        focus,
-                        self.definition,
-                        MAX_DEFINITIONS + 1,
-                    )
-                    or defs
+                ordered = follow_up_order(
+                    self._topic(topic), defs, evidence, focus, self.definition, MAX_DEFINITIONS + 1
                 )
+                defs = ordered or defs
             # the lines may be in a function it calls or a method of the type it is
             sources = detail_sources(self.reader, defs[0])
             better = best_detail([defs[0], *sources], focus, self.definition, keep=True)

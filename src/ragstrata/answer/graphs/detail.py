@@ -112,10 +112,16 @@ class DetailSpan:
     score: float
 
 
+# a parameter stored under its own name (`self.default = default`): it says no more than the
+# parameter list, and what the code does with the value is elsewhere
+_STORES_ITSELF = re.compile(r"^\s*(?:self|this)\.(\w+)\s*=\s*(\w+)\s*;?\s*$")
+
+
 def _line_score(
     line: str, asked: Asked, facets: QuestionFacets, phrases: frozenset[tuple[str, str]]
 ) -> float:
-    if not line.strip() or _COMMENT.match(line):
+    stored = _STORES_ITSELF.match(line)
+    if not line.strip() or _COMMENT.match(line) or (stored and stored[1] == stored[2]):
         return 0.0
     matched = asked.said(line_stems(line)) + phrases_in(line, phrases)
     shape = _shape_score(line, facets)

@@ -217,7 +217,25 @@ def setup_only(hit: Hit) -> bool:
         or (name == "new" and hit.path.endswith(".rs"))
         or (name.startswith("New") and hit.path.endswith(".go") and hit.kind == "function")
     )
-    return constructor and not loops(body_text(hit.text))
+    return (constructor or _stores_only(hit)) and not loops(body_text(hit.text))
+
+
+_STORE = re.compile(r"^\s*this\.\w+\s*=")
+_JS_FILES = (".js", ".mjs", ".cjs", ".ts")
+
+
+def _stores_only(hit: Hit) -> bool:
+    """True for a JavaScript function every statement of which stores a value on ``this``:
+    a constructor written as a function (``function Long(low, high) { this.low = low | 0; …
+    }``)."""
+    if hit.kind != "function" or not hit.path.endswith(_JS_FILES):
+        return False
+    code = [
+        line
+        for line in body_text(hit.text).splitlines()
+        if line.strip() and not COMMENT_LINE.match(line) and line.strip() not in ("}", "};")
+    ]
+    return bool(code) and all(_STORE.match(line) for line in code)
 
 
 def last_name(symbol: str) -> str:

@@ -13,7 +13,8 @@ from collections.abc import Callable, Sequence
 
 from ragstrata.answer.graphs.base import disjoint_hits, overlaps, question_symbols
 from ragstrata.answer.graphs.detail import answering_lines
-from ragstrata.core.evidence import Hit
+from ragstrata.answer.graphs.doing import doing_rank, setup_only
+from ragstrata.core.evidence import Evidence, Hit
 from ragstrata.core.names import abbreviated_match, suffix_match
 from ragstrata.core.question import QuestionFacets
 from ragstrata.core.rows import DefinitionRow
@@ -94,9 +95,8 @@ def clearly_better(
 
 def follow_up_order(
     resolved: list[Hit],
-    own: list[Hit],
-    further: Sequence[Hit],
-    joint: Sequence[Hit],
+    defs: list[Hit],
+    evidence: Evidence,
     facets: QuestionFacets,
     definition: Definition,
     weigh: int,
@@ -107,13 +107,24 @@ def follow_up_order(
     further down retrieval's list (``further``) or found by reading the follow-up with the
     question it follows (``joint``) whose lines answer clearly better. When no line of the
     topic answers at all (the previous answer led with the wrong code), the first found is a
-    guess, not the topic: one more word of the question is better enough."""
+    guess, not the topic: one more word of the question is better enough.
+
+    ``own`` are the follow-up's definitions (``defs``), ``further`` retrieval's functions, and
+    ``joint`` those found reading the follow-up with the question it follows (``evidence``):
+    a test or an example answers nothing of the topic, and a constructor checking its
+    arguments answers no follow-up about what the code does with them."""
+    own = [h for h in defs if not doing_rank(h)[0] and not setup_only(h)]
+    further = [
+        h for h in evidence.hits if h.layer == "C1" and doing_rank(h) == _DOES and not setup_only(h)
+    ]
+    joint = [h for h in evidence.followed if doing_rank(h) == _DOES]
     weighed = best_detail([*resolved, *own], facets, definition, weigh)
     found = [*further[:_OWN_FURTHER], *joint[:_JOINT_FURTHER], *further[_OWN_FURTHER:]]
     held = not resolved or _span_score(resolved[0], facets, definition) > 0
     return clearly_better(weighed, found, facets, definition, held=held)
 
 
+_DOES = (False, 0)  # the project's own function with a body (:func:`doing_rank`)
 _OWN_FURTHER = 3  # a follow-up's own first functions weighed before ...
 _JOINT_FURTHER = 5  # ... those found for it read with the question it follows
 

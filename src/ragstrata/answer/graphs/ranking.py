@@ -34,6 +34,7 @@ from ragstrata.answer.graphs.worded import (
     clear_winner,
     covering_worker,
     named_worker,
+    opposite_named,
     own_name,
     purer_name,
 )
@@ -197,7 +198,7 @@ def how_head(
     head = covering_worker(head, groups)
     # the function doing the steps the question lists keeps the lead from a callee named by one
     covering = bool(head) and head[0] is not lead
-    head = purer_name(named_worker(head, groups), groups)
+    head = opposite_named(purer_name(named_worker(head, groups), groups), (*terms, *halves))
     head = _nested_worker(head, groups)
     if _WHETHER.search(plan.query_plan.raw):
         head = _predicate_first(head, groups)

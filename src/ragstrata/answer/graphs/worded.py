@@ -2,15 +2,17 @@
 carrying many of them where the lead carries almost none (:func:`clear_winner`), the function
 doing the steps the question lists (:func:`covering_worker`), one whose own name says what is
 asked (:func:`named_worker`), and of two so named the one named by nothing else
-(:func:`purer_name`). The words are the question's word groups (:func:`stem_groups`).
+(:func:`purer_name`); one named by what the question asks, not its opposite
+(:func:`opposite_named`). The words are the question's word groups (:func:`stem_groups`).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from ragstrata.answer.graphs.doing import doing_rank, last_name, setup_only
-from ragstrata.answer.graphs.words import word_stems, words_in
+from ragstrata.answer.graphs.words import ENDINGS, word_stems, words_in
 from ragstrata.core.evidence import Hit
 
 __all__ = [
@@ -19,6 +21,7 @@ __all__ = [
     "covering_worker",
     "extra_words",
     "named_worker",
+    "opposite_named",
     "own_name",
     "purer_name",
 ]
@@ -158,3 +161,38 @@ def own_name(hit: Hit) -> str:
     name = last_name(hit.symbol or "")
     accessor = _ACCESSOR.match(hit.text)
     return f"{accessor.group(1)} {name}" if accessor else name
+
+
+# the names of opposite operations: a question asking how data is decoded is not answered by
+# the encoder, however many other words they share
+_OPPOSITES = (
+    ("encode", "decode"), ("encoder", "decoder"), ("serialize", "deserialize"),
+    ("marshal", "unmarshal"), ("encrypt", "decrypt"), ("compress", "decompress"),
+    ("pack", "unpack"), ("escape", "unescape"), ("quote", "unquote"), ("zip", "unzip"),
+    ("dump", "load"), ("dumps", "loads"), ("read", "write"),
+)  # fmt: skip
+_NAME_WORD = re.compile(r"[A-Za-z][a-z]+|[A-Z]+(?![a-z])")
+
+
+def opposite_named(head: list[Hit], terms: Sequence[str]) -> list[Hit]:
+    """``head`` with its lead replaced by the first candidate of its rank, among the first
+    :data:`NAMED_WINDOW`, named by the operation the question asks (one of its ``terms``,
+    inflected: "decoded") when the lead is named by its opposite (``encode`` for «как
+    декодируется строка» gives way to ``decode``)."""
+    if len(head) < 2:
+        return head
+    words = {w.lower() for w in _NAME_WORD.findall(own_name(head[0]))}
+    for one, other in (*_OPPOSITES, *((b, a) for a, b in _OPPOSITES)):
+        if one not in words or other in words or not _asks(terms, other) or _asks(terms, one):
+            continue
+        for hit in head[1:NAMED_WINDOW]:
+            named = {w.lower() for w in _NAME_WORD.findall(own_name(hit))}
+            if doing_rank(hit) == doing_rank(head[0]) and other in named and one not in named:
+                return [hit, *(h for h in head if h is not hit)]
+    return head
+
+
+def _asks(terms: Sequence[str], word: str) -> bool:
+    """True when one of the question's ``terms`` is ``word``, inflected ("decodes", "decoded";
+    not "package" for `pack`)."""
+    return any(t.startswith(word) and t[len(word) :] in ENDINGS for t in terms)
