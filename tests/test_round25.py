@@ -289,3 +289,69 @@ def test_a_question_asking_both_operations_keeps_the_order() -> None:
     )
     question = "How are strings encoded and decoded?"
     assert how_order(question, [encoder, decoder])[0] is encoder
+
+
+FORMAT_LEVEL = (
+    "func formatLevel(level Level) string {\n"
+    "\tswitch level {\n"
+    '\tcase DebugLevel:\n\t\treturn "debug"\n'
+    '\tcase InfoLevel:\n\t\treturn "info"\n'
+    "\t}\n"
+    '\treturn "unknown level"\n'
+    "}\n"
+)
+PARSE_LEVEL = (
+    "func ParseLevel(name string) (Level, error) {\n"
+    "\tswitch strings.ToLower(name) {\n"
+    '\tcase "debug":\n\t\treturn DebugLevel, nil\n'
+    '\tcase "info":\n\t\treturn InfoLevel, nil\n'
+    "\t}\n"
+    '\treturn 0, fmt.Errorf("not a valid level: %q", name)\n'
+    "}\n"
+)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How does the logger turn the string with a level's name into a level?",
+        "Как логгер превращает строку с названием уровня в уровень?",
+    ],
+)
+def test_a_conversion_from_text_is_answered_by_the_parser_not_the_formatter(question: str) -> None:
+    formatter = code_hit("log.formatLevel", "level.go", FORMAT_LEVEL)
+    parser = replace(
+        code_hit("log.ParseLevel", "level.go", PARSE_LEVEL), start_line=20, end_line=28
+    )
+    assert how_order(question, [formatter, parser])[0] is parser
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How is a level turned into text for the log line?",
+        "Как уровень превращается в текст для строки лога?",
+    ],
+)
+def test_a_conversion_into_text_is_answered_by_the_formatter_not_the_parser(question: str) -> None:
+    parser = code_hit("log.ParseLevel", "level.go", PARSE_LEVEL)
+    formatter = replace(
+        code_hit("log.formatLevel", "level.go", FORMAT_LEVEL), start_line=20, end_line=28
+    )
+    assert how_order(question, [parser, formatter])[0] is formatter
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What happens when loading a serialized level from a stream fails partway?",
+        "Как логгер понимает, в какой кодировке пришло название уровня?",
+    ],
+)
+def test_a_question_asking_no_single_way_keeps_the_order(question: str) -> None:
+    # "a serialized level" and «кодировка» (a charset) ask for no writer
+    parser = code_hit("log.ParseLevel", "level.go", PARSE_LEVEL)
+    formatter = replace(
+        code_hit("log.formatLevel", "level.go", FORMAT_LEVEL), start_line=20, end_line=28
+    )
+    assert how_order(question, [parser, formatter])[0] is parser

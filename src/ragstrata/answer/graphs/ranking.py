@@ -198,7 +198,8 @@ def how_head(
     head = covering_worker(head, groups)
     # the function doing the steps the question lists keeps the lead from a callee named by one
     covering = bool(head) and head[0] is not lead
-    head = opposite_named(purer_name(named_worker(head, groups), groups), (*terms, *halves))
+    head = purer_name(named_worker(head, groups), groups)
+    head = opposite_named(head, (*terms, *halves), plan.query_plan.raw)
     head = _nested_worker(head, groups)
     if _WHETHER.search(plan.query_plan.raw):
         head = _predicate_first(head, groups)

@@ -174,11 +174,58 @@ _OPPOSITES = (
 _NAME_WORD = re.compile(r"[A-Za-z][a-z]+|[A-Z]+(?![a-z])")
 
 
-def opposite_named(head: list[Hit], terms: Sequence[str]) -> list[Hit]:
+# text read into values or values written out as text: which way a question asks ("how is the
+# string with a level's name turned into a level?" asks the parser, not the formatter)
+_FROM_TEXT = re.compile(
+    r"(?i)\b(?:pars(?:e[sd]?|ing)|decod(?:e[sd]?|ing)|read(?:s|ing)?|load(?:s|ed|ing)?"
+    r"|deserializ\w*|unmarshal\w*|(?:string|text) into"
+    r"|(?:from|out of) (?:an? |the |its )?(?:[\w-]+ ){0,2}(?:string|text|json|bytes)"
+    r"|(?:turn|convert|transform)\w* (?:an? |the )?(?:(?!(?:in)?to\b|as\b)[\w-]+ ){0,2}"
+    r"(?:string|text))\b"
+    r"|разб[иоа]р|парс|чтени|чита[ею]т|декодир|десериализ|из (?:строки|текста|json|байт)"
+    r"|(?:превраща|преобразу|перевод)\w* (?:(?!во?\b)\w+ )?(?:строк|текст)"
+)
+_INTO_TEXT = re.compile(
+    r"(?i)\b(?:format(?:s|ted|ting)?|encod(?:e[sd]?|ing)|serializ\w*|marshal\w*|stringif\w*"
+    r"|print(?:s|ed|ing)?|writ(?:e[sd]?|ing|ten)|dump\w*|render\w*"
+    r"|(?:into|to|as) (?:an? |the )?(?:[\w-]+ ){0,2}(?:string|text|json))\b"
+    r"|форматир|(?<!де)(?:за)?кодиру|(?<!де)кодирован|(?<!де)сериализ|сохранени|сохраня|печат"
+    r"|вывод"
+    r"|(?:в|во) (?:текст|строку|текстов\w* строку|json)"
+)
+_FROM_NAMES = frozenset(
+    {"parse", "decode", "unmarshal", "deserialize", "load", "loads", "read", "scan"}
+)
+_INTO_NAMES = frozenset(
+    {
+        "format",
+        "fmt",
+        "encode",
+        "stringify",
+        "dump",
+        "dumps",
+        "serialize",
+        "marshal",
+        "write",
+        "render",
+    }
+)
+_TEXTS = frozenset({"string", "str", "text", "json"})
+
+
+def _way(words: set[str]) -> str:
+    """Which way a definition named by ``words`` converts: "from" text, "into" text, or ""."""
+    into = bool(words & _INTO_NAMES) or ("to" in words and bool(words & _TEXTS))
+    read = bool(words & _FROM_NAMES) or ("from" in words and bool(words & _TEXTS))
+    return "" if into == read else "into" if into else "from"
+
+
+def opposite_named(head: list[Hit], terms: Sequence[str], question: str = "") -> list[Hit]:
     """``head`` with its lead replaced by the first candidate of its rank, among the first
     :data:`NAMED_WINDOW`, named by the operation the question asks (one of its ``terms``,
     inflected: "decoded") when the lead is named by its opposite (``encode`` for «как
-    декодируется строка» gives way to ``decode``)."""
+    декодируется строка» gives way to ``decode``), or by the way the ``question`` asks a
+    conversion to go, text into values or values into text, when the lead goes the other."""
     if len(head) < 2:
         return head
     words = {w.lower() for w in _NAME_WORD.findall(own_name(head[0]))}
@@ -188,6 +235,16 @@ def opposite_named(head: list[Hit], terms: Sequence[str]) -> list[Hit]:
         for hit in head[1:NAMED_WINDOW]:
             named = {w.lower() for w in _NAME_WORD.findall(own_name(hit))}
             if doing_rank(hit) == doing_rank(head[0]) and other in named and one not in named:
+                return [hit, *(h for h in head if h is not hit)]
+    # the question asks one way, text into values or values into text, and the lead is named
+    # for the other (`formatLevel` for "how is a level's name turned into a level?")
+    asked = ("from" if _FROM_TEXT.search(question) else "") + (
+        "into" if _INTO_TEXT.search(question) else ""
+    )
+    if asked in ("from", "into") and _way(words) not in ("", asked):
+        for hit in head[1:NAMED_WINDOW]:
+            named = {w.lower() for w in _NAME_WORD.findall(own_name(hit))}
+            if doing_rank(hit) == doing_rank(head[0]) and _way(named) == asked:
                 return [hit, *(h for h in head if h is not hit)]
     return head
 
