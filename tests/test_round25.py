@@ -355,3 +355,34 @@ def test_a_question_asking_no_single_way_keeps_the_order(question: str) -> None:
         code_hit("log.formatLevel", "level.go", FORMAT_LEVEL), start_line=20, end_line=28
     )
     assert how_order(question, [parser, formatter])[0] is parser
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How does it turn escape sequences in a string (like \\n or \\uXXXX) into characters?",
+        "Как строка с экранированием вроде \\uXXXX превращается в символы?",
+    ],
+)
+def test_an_escape_sequence_in_a_question_is_no_name_to_look_up(question: str) -> None:
+    symbols = [a.value for a in plan(question).query_plan.anchors if a.type.value == "SYMBOL"]
+    assert symbols == []
+
+
+PARSE = (
+    "function parse(argv, opts) {\n"
+    "  const out = { _: [] };\n"
+    "  for (const arg of argv) {\n"
+    "    if (arg.startsWith('--')) out[arg.slice(2)] = true;\n"
+    "    else out._.push(arg);\n"
+    "  }\n"
+    "  return out;\n"
+    "}\n"
+)
+
+
+def test_a_build_copy_beside_its_source_follows_the_source() -> None:
+    question = "How does it split the command line into flags and positional arguments?"
+    built = code_hit("deno.mod.parse", "deno/mod.js", PARSE)
+    source = code_hit("src.index.parse", "src/index.js", PARSE)
+    assert how_order(question, [built, source])[0] is source

@@ -80,6 +80,8 @@ def find_symbols(raw: str, toks: Sequence[Token], data: RouterData, out: Extract
         text = tok.text
         if not _ASCII_LETTER_RE.search(text) or out.overlaps(tok.start, tok.end):
             continue
+        if raw[tok.start - 1 : tok.start] == "\\":
+            continue  # an escape sequence a string writes (`\uXXXX`, `\n`, `\x41`): no name
         folded = fold(text)
         if folded in data.not_symbols:
             continue

@@ -172,7 +172,8 @@ def how_head(
     said = {stem(t.text) for t in tokenize(plan.query_plan.raw) if not names_project(t.text, own)}
     groups = stem_groups(concepts, {w for w in own if stem(w) not in said})
     shown = _asks_output(concepts)
-    legacy = _legacy_paths(_copied(window), reader)
+    # the copy kept for old toolchains, or built from the source beside it
+    legacy = _legacy_paths(_copied(window), reader) | _built_copies(window)
     foreign = _foreign_paths(window, reader)
     parts = _naming_words(window, (*terms, *halves))
     creating = any(g & _CREATING for g in groups)
@@ -237,6 +238,29 @@ def _copied(window: list[Hit]) -> set[str]:
         if hit.path.endswith(".go"):
             files.setdefault(last_name(hit.symbol or ""), set()).add(hit.path)
     return {path for paths in files.values() if len(paths) > 1 for path in paths}
+
+
+def _built_copies(window: list[Hit]) -> set[str]:
+    """The files of ``window`` repeating a definition a file under ``src/`` holds (the same
+    name, about as long): a build's output beside its source (he's ``he.js`` built from
+    ``src/he.js``, sade's ``deno/mod.js`` from ``src/index.js``)."""
+    sources = {
+        (last_name(h.symbol or ""), h.end_line - h.start_line)
+        for h in window
+        if h.path.startswith("src/") or "/src/" in h.path
+    }
+    return {
+        h.path
+        for h in window
+        if not (h.path.startswith("src/") or "/src/" in h.path)
+        and any(
+            (last_name(h.symbol or ""), h.end_line - h.start_line + d) in sources
+            for d in range(-_COPY_SLACK, _COPY_SLACK + 1)
+        )
+    }
+
+
+_COPY_SLACK = 3  # lines a build may add to or take from a definition it copies
 
 
 def _legacy_paths(paths: set[str], reader: IndexReader | None) -> set[str]:
