@@ -29,9 +29,9 @@ from pathlib import Path
 import pytest
 
 from answer_fixture import code_hit, indexed, method_row
+from ragstrata.answer.graphs.copies import _copied, _legacy_paths
 from ragstrata.answer.graphs.detail import answering_lines
 from ragstrata.answer.graphs.doing import doing_rank
-from ragstrata.answer.graphs.ranking import _copied, _legacy_paths
 from ragstrata.answer.graphs.words import line_stems
 from ragstrata.query.facets import read_facets
 
