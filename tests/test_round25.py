@@ -21,7 +21,7 @@ from answer_fixture import code_hit, follow_up, how_order, method_row, plan
 from ragstrata.answer.graphs.detail import answering_lines
 from ragstrata.answer.graphs.doing import setup_only
 from ragstrata.answer.graphs.follow_up import follow_up_order
-from ragstrata.core.evidence import Evidence
+from ragstrata.core.evidence import Evidence, Hit
 from ragstrata.core.paths import peripheral_path
 from ragstrata.query.facets import facets_of, read_facets
 from ragstrata.query.models import Intent
@@ -268,27 +268,23 @@ DECODE = (
 
 
 @pytest.mark.parametrize(
-    "question",
+    ("question", "lead"),
     [
-        "How is a Punycode string decoded back into Unicode?",
-        "Как строка в формате Punycode декодируется обратно в Unicode?",
+        ("How is a Punycode string decoded back into Unicode?", 1),
+        ("Как строка в формате Punycode декодируется обратно в Unicode?", 1),
+        # a question asking both operations keeps retrieval's order
+        ("How are strings encoded and decoded?", 0),
     ],
 )
-def test_the_function_named_by_the_operation_asked_leads_over_its_opposite(question: str) -> None:
+def test_the_function_named_by_the_operation_asked_leads_over_its_opposite(
+    question: str, lead: int
+) -> None:
     encoder = code_hit("punycode.encode", "punycode.js", ENCODE)
     decoder = replace(
-        code_hit("punycode.decode", "punycode.js", DECODE), start_line=10, end_line=14
+        code_hit("punycode.decode", "punycode.js", DECODE), start_line=10, end_line=15
     )
-    assert how_order(question, [encoder, decoder])[0] is decoder
-
-
-def test_a_question_asking_both_operations_keeps_the_order() -> None:
-    encoder = code_hit("punycode.encode", "punycode.js", ENCODE)
-    decoder = replace(
-        code_hit("punycode.decode", "punycode.js", DECODE), start_line=10, end_line=14
-    )
-    question = "How are strings encoded and decoded?"
-    assert how_order(question, [encoder, decoder])[0] is encoder
+    found = [encoder, decoder]
+    assert how_order(question, found)[0] is found[lead]
 
 
 FORMAT_LEVEL = (
@@ -311,50 +307,36 @@ PARSE_LEVEL = (
 )
 
 
-@pytest.mark.parametrize(
-    "question",
-    [
-        "How does the logger turn the string with a level's name into a level?",
-        "Как логгер превращает строку с названием уровня в уровень?",
-    ],
-)
-def test_a_conversion_from_text_is_answered_by_the_parser_not_the_formatter(question: str) -> None:
-    formatter = code_hit("log.formatLevel", "level.go", FORMAT_LEVEL)
-    parser = replace(
-        code_hit("log.ParseLevel", "level.go", PARSE_LEVEL), start_line=20, end_line=28
-    )
-    assert how_order(question, [formatter, parser])[0] is parser
+def _levels(first: str) -> list[Hit]:
+    """The formatter and the parser of log levels, ``first`` ("format" or "parse") ranked
+    first by retrieval."""
+    hits = {
+        "format": code_hit("log.formatLevel", "level.go", FORMAT_LEVEL),
+        "parse": code_hit("log.ParseLevel", "level.go", PARSE_LEVEL),
+    }
+    second = "parse" if first == "format" else "format"
+    return [hits[first], replace(hits[second], start_line=20, end_line=28)]
 
 
 @pytest.mark.parametrize(
-    "question",
+    ("question", "first", "lead"),
     [
-        "How is a level turned into text for the log line?",
-        "Как уровень превращается в текст для строки лога?",
+        # text into values: the parser, not the formatter
+        ("How does the logger turn the string with a level's name into a level?", "format", 1),
+        ("Как логгер превращает строку с названием уровня в уровень?", "format", 1),
+        # values into text: the formatter, not the parser
+        ("How is a level turned into text for the log line?", "parse", 1),
+        ("Как уровень превращается в текст для строки лога?", "parse", 1),
+        # no single way ("a serialized level", «кодировка» is a charset): the order stays
+        ("What happens when loading a serialized level from a stream fails partway?", "parse", 0),
+        ("Как логгер понимает, в какой кодировке пришло название уровня?", "parse", 0),
     ],
 )
-def test_a_conversion_into_text_is_answered_by_the_formatter_not_the_parser(question: str) -> None:
-    parser = code_hit("log.ParseLevel", "level.go", PARSE_LEVEL)
-    formatter = replace(
-        code_hit("log.formatLevel", "level.go", FORMAT_LEVEL), start_line=20, end_line=28
-    )
-    assert how_order(question, [parser, formatter])[0] is formatter
-
-
-@pytest.mark.parametrize(
-    "question",
-    [
-        "What happens when loading a serialized level from a stream fails partway?",
-        "Как логгер понимает, в какой кодировке пришло название уровня?",
-    ],
-)
-def test_a_question_asking_no_single_way_keeps_the_order(question: str) -> None:
-    # "a serialized level" and «кодировка» (a charset) ask for no writer
-    parser = code_hit("log.ParseLevel", "level.go", PARSE_LEVEL)
-    formatter = replace(
-        code_hit("log.formatLevel", "level.go", FORMAT_LEVEL), start_line=20, end_line=28
-    )
-    assert how_order(question, [parser, formatter])[0] is parser
+def test_a_conversion_is_answered_by_the_function_named_for_its_way(
+    question: str, first: str, lead: int
+) -> None:
+    found = _levels(first)
+    assert how_order(question, found)[0] is found[lead]
 
 
 @pytest.mark.parametrize(
