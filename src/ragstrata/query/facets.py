@@ -323,6 +323,10 @@ def facets_of(plan: RouterPlan) -> QuestionFacets:
         # "What happens when a directory cannot be read?" opens a conversation and names no
         # definition: there is no topic to read a detail of; it asks how the code behaves
         facets = replace(facets, asks=facets.asks | {"how"})
+    if _yes_or_no(plan, facets):
+        # "Are unused imports inside a class body reported as well?" after an answer asks
+        # whether its topic does so, as «… ли …» does: the branch deciding it answers
+        facets = replace(facets, details=frozenset({"unmarked"}))
     if _detail_unmarked(plan, facets, terms):
         # «Куда ставится курсор после очистки экрана?» after an answer: a detail of its topic
         facets = replace(facets, details=frozenset({"unmarked"}))
@@ -341,6 +345,24 @@ def _detail_unmarked(plan: RouterPlan, facets: QuestionFacets, terms: tuple[str,
         and not (facets.asks or facets.details or facets.topics or facets.kinds)
         and any(a.subtype == ANSWER_TOPIC for a in anchors)
         and not any(a.type is AnchorType.SYMBOL and a.source == "query" for a in anchors)
+    )
+
+
+# an English question asking yes or no opens with its auxiliary verb ("Does it …", "And is
+# there …"), as a Russian one says «ли»
+_YES_OR_NO = re.compile(
+    r"(?i)^\W*(?:(?:and|so|but|then|also)\W+)?"
+    r"(?:is|are|was|were|does|do|did|will|would|can|could|should|has|have)\b"
+)
+
+
+def _yes_or_no(plan: RouterPlan, facets: QuestionFacets) -> bool:
+    """True for a follow-up to an answer asking yes or no about its topic, no other detail."""
+    return (
+        plan.conversation_mode is not ConversationMode.NEW
+        and not (facets.details or facets.asks)
+        and bool(_YES_OR_NO.match(plan.query_plan.raw))
+        and any(a.subtype == ANSWER_TOPIC for a in plan.query_plan.anchors)
     )
 
 
