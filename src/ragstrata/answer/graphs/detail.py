@@ -29,6 +29,9 @@ _CONDITION = re.compile(
     r"^\s*(?:\}\s*)?(?:if|elif|else\s+if|else|unless|when|case|switch|match|guard|except|catch|"
     r"rescue|elsif)\b|^\s*default\s*:|\?\s*[^:]+:|=>"
 )
+# the languages whose `=>` writes a function or a pair, never a branch
+_ARROW_LANGUAGES = frozenset({"javascript", "typescript", "tsx", "vue", "svelte", "ruby", "php"})
+_ARROW = re.compile(r"=>")
 _RETURN = re.compile(r"\b(?:return|yield|Ok\(|Some\(|None\b|nil\b|null\b)")
 # a condition that returns on its own line (`if not x: return None`) is no block; one testing
 # for `null` (`if (str == null || …) {`) is
@@ -244,6 +247,10 @@ def _says_its_name(row: DefinitionRow, facets: QuestionFacets) -> bool:
 def _answering_lines(row: DefinitionRow, facets: QuestionFacets, asked: Asked) -> DetailSpan | None:
     phrases = frozenset(p for p in facets.phrases if not all(is_stopword(w) for w in p))
     lines = row.text.splitlines()
+    if row.language in _ARROW_LANGUAGES:
+        # `) => {` opens a callback in JavaScript (`:a => 1` is a pair in Ruby): no branch, as
+        # a Rust or Scala match arm is
+        lines = [_ARROW.sub("->", line) for line in lines]
     values = facets.values
     if len(lines) < 3 or not (asked.stems or values):
         return None
