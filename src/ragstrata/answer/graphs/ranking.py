@@ -37,6 +37,7 @@ from ragstrata.answer.graphs.worded import (
     opposite_named,
     own_name,
     purer_name,
+    sized_twin,
 )
 from ragstrata.answer.graphs.words import (
     ENDINGS,
@@ -200,6 +201,7 @@ def how_head(
     covering = bool(head) and head[0] is not lead
     head = purer_name(named_worker(head, groups), groups)
     head = opposite_named(head, (*terms, *halves), plan.query_plan.raw)
+    head = sized_twin(head, plan.query_plan.raw)
     head = _nested_worker(head, groups)
     if _WHETHER.search(plan.query_plan.raw):
         head = _predicate_first(head, groups)

@@ -253,3 +253,25 @@ def _asks(terms: Sequence[str], word: str) -> bool:
     """True when one of the question's ``terms`` is ``word``, inflected ("decodes", "decoded";
     not "package" for `pack`)."""
     return any(t.startswith(word) and t[len(word) :] in ENDINGS for t in terms)
+
+
+# a width the question writes: "64-bit", «64-битное», "128 bits"
+_WIDTH = re.compile(r"(?i)\b(8|16|32|64|128)[- ]?(?:bits?\b|бит)")
+_NAME_WIDTH = re.compile(r"(?<![0-9])(8|16|32|64|128)(?![0-9])")
+
+
+def sized_twin(head: list[Hit], question: str) -> list[Hit]:
+    """``head`` with its lead replaced by its twin for the width the ``question`` writes: the
+    candidate among the first :data:`NAMED_WINDOW` named as the lead but for the number
+    (``integer_decode_f64`` for «64-битное число» when ``integer_decode_f32`` leads)."""
+    widths = set(_WIDTH.findall(question))
+    if len(head) < 2 or len(widths) != 1:
+        return head
+    (width,) = widths
+    name = own_name(head[0])
+    if not _NAME_WIDTH.search(name) or width in _NAME_WIDTH.findall(name):
+        return head
+    for hit in head[1:NAMED_WINDOW]:
+        if doing_rank(hit) == doing_rank(head[0]) and own_name(hit) == _NAME_WIDTH.sub(width, name):
+            return [hit, *(h for h in head if h is not hit)]
+    return head
