@@ -69,8 +69,10 @@ def doing_rank(hit: Hit) -> tuple[bool, int]:
         # a writer (`public=` in Ruby) only stores its value, as a one-line accessor reads it
         writer = (hit.symbol or "").endswith("=")
         short = (
-            hit.end_line - hit.start_line < _ACCESSOR_LINES and not _delegates(hit)
-        ) or _reads_a_field(hit.text)
+            (hit.end_line - hit.start_line < _ACCESSOR_LINES and not _delegates(hit))
+            or _reads_a_field(hit.text)
+            or _tests_a_variant(hit.text)
+        )
         return beside, 1 if short or writer else 0
     return beside, 3 if kind in _DECLARING_KINDS else 2
 
@@ -125,17 +127,31 @@ _CALL_METHOD = re.compile(r"^\s+(?:async\s+)?def __call__\(.*$", re.MULTILINE)
 _DECLARED_ONLY = re.compile(r":\s*\.\.\.\s*$")
 # `class QueryLike(Protocol):`: a typing protocol declares what its implementations do
 _PROTOCOL = re.compile(r"\A(?:@.*\n)*class\s+\w+\s*(?:\[[^\]]*\])?\(.*\bProtocol\b")
-_CALLABLE_LINES = 80  # a strategy object; a longer class is a framework with a __call__
+_METHOD = re.compile(r"^([ \t]+)(?:async[ \t]+)?def (\w+)\(.*$", re.MULTILINE)
+_CALLABLE_LINES = 80
+_HOOK_LINES = 8  # a class of one method this long does work in it  # a strategy object; a longer class is a framework with a __call__
 
 
 def _callable_object(hit: Hit) -> bool:
     """True for a short Python class whose instances are called (``__call__``): a strategy
-    object (``stop_after_delay(10)``, ``wait_exponential()``) whose behaviour it is."""
+    object (``stop_after_delay(10)``, ``wait_exponential()``) whose behaviour it is; or whose
+    one method is the hook a framework calls (an inline processor's ``handleMatch``)."""
     short = hit.end_line - hit.start_line < _CALLABLE_LINES
     if not short or not hit.path.endswith(".py") or _PROTOCOL.match(hit.text):
         return False
     call = _CALL_METHOD.search(hit.text)
-    return call is not None and not _DECLARED_ONLY.search(call.group(0))
+    if call is not None:
+        return not _DECLARED_ONLY.search(call.group(0))
+    indent = min((len(m[1]) for m in _METHOD.finditer(hit.text)), default=None)
+    methods = [m for m in _METHOD.finditer(hit.text) if len(m[1]) == indent]
+    # one dunder (`__str__` of an exception, `__init__` of a record) is no hook: a value; nor
+    # a method of a line or two handing the value to its base class
+    return (
+        len(methods) == 1
+        and hit.end_line - hit.start_line >= _HOOK_LINES
+        and not methods[0][2].startswith("__")
+        and not _DECLARED_ONLY.search(methods[0][0])
+    )
 
 
 def _delegates(hit: Hit) -> bool:
@@ -185,6 +201,30 @@ def _reads_a_field(text: str) -> bool:
     ]
     body = [line for line in lines[1:] if line not in ("}", "end", "};")]
     return len(body) == 1 and bool(_FIELD_RETURN.match(body[0]))
+
+
+# the lines of a predicate saying only which variant a value is: `match self { Value::Null =>
+# true, _ => false }`, `if let Value::Null = self.untag_ref() { true } else { false }`
+_VARIANT_LINE = re.compile(
+    r"^(?:match\b.*\{|if let\b.*\{|\}?\s*else\s*\{|\}|true|false|[^=]*=>\s*(?:true|false),?"
+    r"|matches!\(.*\))$"
+)
+
+
+def _tests_a_variant(text: str) -> bool:
+    """True for a predicate (`is_null`, `is_number`) whose code only matches its value against
+    a variant and says true or false: an accessor of the value's kind, not the code deciding
+    it."""
+    code = [
+        line.strip()
+        for line in body_text(text).splitlines()
+        if line.strip() and not COMMENT_LINE.match(line)
+    ]
+    return (
+        bool(code)
+        and any("true" in line for line in code)
+        and all(_VARIANT_LINE.match(line) for line in code)
+    )
 
 
 def _mostly_signature(text: str) -> bool:
