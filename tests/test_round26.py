@@ -20,6 +20,7 @@ import pytest
 
 from answer_fixture import code_hit, follow_up, how_order, method_row, plan
 from ragstrata.answer.graphs.detail import answering_lines
+from ragstrata.answer.graphs.doing import doing_rank
 from ragstrata.query.facets import facets_of
 
 CHECKER = {
@@ -185,3 +186,40 @@ def test_plain_words_for_aliases_mail_logarithms_and_nesting_reach_their_code_te
 ) -> None:
     asked = plan(question)
     assert term in (*facets_of(asked).terms, *asked.query_plan.expansions)
+
+
+IS_NULL = (
+    "pub fn is_null(&self) -> bool {\n"
+    "    if let Value::Null = self.untag_ref() {\n"
+    "        true\n"
+    "    } else {\n"
+    "        false\n"
+    "    }\n"
+    "}\n"
+)
+IS_U64 = (
+    "pub fn is_u64(&self) -> bool {\n"
+    "    match self.n {\n"
+    "        N::PosInt(_) => true,\n"
+    "        N::NegInt(_) | N::Float(_) => false,\n"
+    "    }\n"
+    "}\n"
+)
+FITS_I64 = (
+    "pub fn is_i64(&self) -> bool {\n"
+    "    match self.n {\n"
+    "        N::PosInt(v) => v <= i64::max_value() as u64,\n"
+    "        N::NegInt(_) => true,\n"
+    "        N::Float(_) => false,\n"
+    "    }\n"
+    "}\n"
+)
+
+
+def test_a_predicate_only_matching_a_variant_is_an_accessor() -> None:
+    for accessor in (IS_NULL, IS_U64):
+        hit = code_hit("crate::value::Value::is_x", "src/value/mod.rs", accessor, kind="method")
+        assert doing_rank(hit) == (False, 1)
+    # a comparison decides something: code doing work
+    fits = code_hit("crate::number::Number::is_i64", "src/number.rs", FITS_I64, kind="method")
+    assert doing_rank(fits) == (False, 0)
