@@ -26,6 +26,7 @@ from ragstrata.query.call_cues import (
     relative_clause,
 )
 from ragstrata.query.en_phrases import paraphrase_hits
+from ragstrata.query.in_conversation import behaviour_without_topic, detail_unmarked, yes_or_no
 from ragstrata.query.kinds import _lexicon as kinds_lexicon
 from ragstrata.query.kinds import question_kinds
 from ragstrata.query.lexicon import (
@@ -36,8 +37,7 @@ from ragstrata.query.lexicon import (
     query_tokens,
     without_globs,
 )
-from ragstrata.query.models import AnchorType, ConversationMode, RouterPlan, TestPolicy
-from ragstrata.query.plan_fields import ANSWER_TOPIC
+from ragstrata.query.models import RouterPlan, TestPolicy
 from ragstrata.query.terms import default_expander
 from ragstrata.text.morph import dictionary_pos, fold, lemmatize
 from ragstrata.text.stopwords import is_stopword
@@ -319,62 +319,18 @@ def facets_of(plan: RouterPlan) -> QuestionFacets:
     expansions = tuple(plan.query_plan.expansions)
     said = without_globs(plan.query_plan.raw)  # `src/{lib,test}/*.js`: an example's words
     terms = content_terms(said, expansions)
-    if _behaviour_without_topic(plan, facets):
+    if behaviour_without_topic(plan, facets):
         # "What happens when a directory cannot be read?" opens a conversation and names no
         # definition: there is no topic to read a detail of; it asks how the code behaves
         facets = replace(facets, asks=facets.asks | {"how"})
-    if _yes_or_no(plan, facets):
+    if yes_or_no(plan, facets):
         # "Are unused imports inside a class body reported as well?" after an answer asks
         # whether its topic does so, as «… ли …» does: the branch deciding it answers
         facets = replace(facets, details=frozenset({"unmarked"}))
-    if _detail_unmarked(plan, facets, terms):
+    if detail_unmarked(plan, facets, terms):
         # «Куда ставится курсор после очистки экрана?» after an answer: a detail of its topic
         facets = replace(facets, details=frozenset({"unmarked"}))
     return replace(facets, terms=terms, concepts=concepts_of(said, expansions))
-
-
-def _detail_unmarked(plan: RouterPlan, facets: QuestionFacets, terms: tuple[str, ...]) -> bool:
-    """True for a follow-up to an answer ("Where does the cursor go after that?") that asks
-    nothing the cues know (no kind of question, detail, topic or definition kind), names no
-    definition of its own and says something (content words): it asks a detail of the topic
-    the previous answer led with."""
-    anchors = plan.query_plan.anchors
-    return (
-        plan.conversation_mode is not ConversationMode.NEW
-        and bool(terms)
-        and not (facets.asks or facets.details or facets.topics or facets.kinds)
-        and any(a.subtype == ANSWER_TOPIC for a in anchors)
-        and not any(a.type is AnchorType.SYMBOL and a.source == "query" for a in anchors)
-    )
-
-
-# an English question asking yes or no opens with its auxiliary verb ("Does it …", "And is
-# there …"), as a Russian one says «ли»
-_YES_OR_NO = re.compile(
-    r"(?i)^\W*(?:(?:and|so|but|then|also)\W+)?"
-    r"(?:is|are|was|were|does|do|did|will|would|can|could|should|has|have)\b"
-)
-
-
-def _yes_or_no(plan: RouterPlan, facets: QuestionFacets) -> bool:
-    """True for a follow-up to an answer asking yes or no about its topic, no other detail."""
-    return (
-        plan.conversation_mode is not ConversationMode.NEW
-        and not (facets.details or facets.asks)
-        and bool(_YES_OR_NO.match(plan.query_plan.raw))
-        and any(a.subtype == ANSWER_TOPIC for a in plan.query_plan.anchors)
-    )
-
-
-def _behaviour_without_topic(plan: RouterPlan, facets: QuestionFacets) -> bool:
-    """A detail question ("what happens if …") that starts a conversation, asks nothing else
-    and names no symbol, or names one as the module it is about ("In the race module, what
-    happens when two threads …?": where to look, not the answer)."""
-    if not facets.details or facets.asks or plan.conversation_mode is not ConversationMode.NEW:
-        return False
-    return facets.names_module or not any(
-        a.type is AnchorType.SYMBOL and a.source == "query" for a in plan.query_plan.anchors
-    )
 
 
 _QUOTED = re.compile(r"""["'`«“]([^"'`«»“”\n]{1,40})["'`»”]""")
