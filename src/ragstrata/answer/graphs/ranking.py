@@ -33,6 +33,7 @@ from ragstrata.answer.graphs.worded import (
     NAMED_WINDOW,
     clear_winner,
     covering_worker,
+    named_owner,
     named_worker,
     opposite_named,
     own_name,
@@ -176,7 +177,9 @@ def how_head(
     legacy = copied_paths(window, reader)
     foreign = foreign_paths(window, reader)
     parts = _naming_words(window, (*terms, *halves))
-    creating = any(g & _CREATING for g in groups)
+    # "how does it make sure …" asks how it ensures something, not how a thing is made
+    making = _CREATING - ({"make"} if _ENSURING.search(plan.query_plan.raw) else set())
+    creating = any(g & making for g in groups)
     head = sorted(
         window,
         key=lambda h: (
@@ -202,6 +205,7 @@ def how_head(
     head = purer_name(named_worker(head, groups), groups)
     head = opposite_named(head, (*terms, *halves), plan.query_plan.raw)
     head = sized_twin(head, plan.query_plan.raw)
+    head = named_owner(head, groups)
     head = _nested_worker(head, groups)
     if _WHETHER.search(plan.query_plan.raw):
         head = _predicate_first(head, groups)
@@ -210,7 +214,21 @@ def how_head(
         # "in what order does it check the sources?" asks the function doing the steps
         if not covering and not _ORDER.search(plan.query_plan.raw):
             head = _named_callee(head, reader, groups)
+    if not creating:  # no rule hands the lead to a constructor only storing its options
+        head = _after_setup(head)
     return head, taken
+
+
+def _after_setup(head: list[Hit]) -> list[Hit]:
+    """``head`` with the first candidate of its lead's rank that does more than set its object
+    up first, when the lead only does that (``fn new`` building the struct)."""
+    if not head or not setup_only(head[0]):
+        return head
+    rank = doing_rank(head[0])
+    for hit in head[1:]:
+        if doing_rank(hit) == rank and not setup_only(hit):
+            return [hit, *(h for h in head if h is not hit)]
+    return head
 
 
 def _worded_first(head: list[Hit], groups: list[set[str]]) -> list[Hit]:
@@ -337,6 +355,7 @@ _ORDER = re.compile(
 )
 # the stems of the words asking how a thing is made (create, new, init, build, make, set up)
 _CREATING = frozenset({"crea", "new", "init", "buil", "make", "setu", "open"})
+_ENSURING = re.compile(r"(?i)\bmak(?:e|es|ing)\s+(?:sure|certain)\b")
 _WHETHER = re.compile(r"(?i)\bwhether\b|\bли\b")
 _PREDICATE = re.compile(r"^(?:is|should|has|can|needs?|must|may)(?:_|[A-Z])")
 

@@ -275,3 +275,44 @@ def sized_twin(head: list[Hit], question: str) -> list[Hit]:
         if doing_rank(hit) == doing_rank(head[0]) and own_name(hit) == _NAME_WIDTH.sub(width, name):
             return [hit, *(h for h in head if h is not hit)]
     return head
+
+
+def named_owner(head: list[Hit], groups: list[set[str]]) -> list[Hit]:
+    """``head`` with its lead, a method, replaced by the method of the same name of another
+    type among the first :data:`NAMED_WINDOW` whose type's name carries more of the question's
+    words (for "the round-robin queue", ``RoundRobinQueue.pop`` rather than
+    ``SQLiteQueue.pop``): the types implementing one interface are told apart by their names.
+    The best such, none when two types tie."""
+    if len(head) < 2 or not groups or head[0].kind != "method":
+        return head
+    rank = doing_rank(head[0])
+    name = own_name(head[0])
+    said = set().union(*groups)
+    least = len(word_stems(_owner(head[0])) & said)
+    found = sorted(
+        (
+            (len(word_stems(_owner(hit)) & said), -n, n)
+            for n, hit in enumerate(head[1:NAMED_WINDOW], 1)
+            if hit.kind == "method" and doing_rank(hit) == rank and own_name(hit) == name
+        ),
+        reverse=True,
+    )
+    # a type named by two words or more of the question: one word ("field" of `Field`, the
+    # base of every field type; "string" of `StringRule`) is a word of the question, no name
+    if not found or found[0][0] < max(_OWNER_WORDS, least + 1):
+        return head
+    if len(found) > 1 and found[1][0] == found[0][0]:
+        return head
+    best = head[found[0][2]]
+    return [best, *(h for h in head if h is not best)]
+
+
+def _owner(hit: Hit) -> str:
+    """The name of the type a method belongs to (``FifoDiskQueue`` of
+    ``queuelib.queue.FifoDiskQueue.pop``)."""
+    parts = _OWNER_SEP.split(hit.symbol or "")
+    return parts[-2] if len(parts) >= 2 else ""
+
+
+_OWNER_SEP = re.compile(r"::|[.#\\]")
+_OWNER_WORDS = 2
