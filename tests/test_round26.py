@@ -21,6 +21,7 @@ import pytest
 from answer_fixture import code_hit, follow_up, how_order, method_row, plan
 from ragstrata.answer.graphs.detail import answering_lines
 from ragstrata.answer.graphs.doing import doing_rank
+from ragstrata.core.evidence import Hit
 from ragstrata.query.facets import facets_of
 
 CHECKER = {
@@ -179,6 +180,10 @@ def test_a_class_whose_one_method_is_a_hook_does_the_work_itself() -> None:
         ("Как парсер избегает переполнения стека на глубоко вложенных данных?", "depth"),
         ("Как учитываются ограничения ранга для отдельного поля?", "rank"),
         ("How does it parse a number given as text?", "string"),
+        ("Как приоритетная очередь решает, какой элемент взять?", "priority"),
+        ("Как распознаются директивы заголовка управления кэшированием?", "directive"),
+        ("How does it parse the HSTS policy of a response?", "strict transport security"),
+        ("How does the first in first out queue read the next item?", "fifo"),
     ],
 )
 def test_plain_words_for_aliases_mail_logarithms_and_nesting_reach_their_code_terms(
@@ -223,3 +228,62 @@ def test_a_predicate_only_matching_a_variant_is_an_accessor() -> None:
     # a comparison decides something: code doing work
     fits = code_hit("crate::number::Number::is_i64", "src/number.rs", FITS_I64, kind="method")
     assert doing_rank(fits) == (False, 0)
+
+
+def _method(symbol: str, path: str, text: str) -> Hit:
+    return code_hit(symbol, path, text, kind="method")
+
+
+ROBIN_POP = (
+    "def pop(self):\n"
+    "    while True:\n"
+    "        key = self.key_queue.pop()\n"
+    "        q = self.queues[key]\n"
+    "        m = q.pop()\n"
+    "        self.key_queue.appendleft(key)\n"
+    "        if m:\n"
+    "            return m\n"
+)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How does the round-robin queue rotate between keys when taking items out?",
+        "Как очередь с циклическим обходом (round-robin) чередует ключи, когда достаёт элементы?",
+    ],
+)
+def test_the_type_the_question_names_tells_apart_methods_of_one_interface(question: str) -> None:
+    # the same step in two types, its code alike: only the types' names tell them apart
+    sqlite_pop = _method("queuelib.queue.FifoSQLiteQueue.pop", "queuelib/queue.py", ROBIN_POP)
+    robin_pop = _method("queuelib.rrqueue.RoundRobinQueue.pop", "queuelib/rrqueue.py", ROBIN_POP)
+    assert how_order(question, [sqlite_pop, robin_pop])[0] is robin_pop
+    # a question naming neither type (both are queues) leaves retrieval's order
+    assert how_order("How is the next item taken out?", [sqlite_pop, robin_pop])[0] is sqlite_pop
+
+
+WRITER_NEW = (
+    "pub fn new(w: W, level: Compression) -> DeflateEncoder<W> {\n"
+    "    DeflateEncoder { inner: zio::Writer::new(w, Compress::new(level, false)) }\n"
+    "}\n"
+)
+WRITER_FINISH = (
+    "pub fn finish(mut self) -> io::Result<W> {\n"
+    "    self.inner.finish()?;\n"
+    "    Ok(self.inner.take_inner())\n"
+    "}\n"
+)
+
+
+def test_making_sure_of_something_asks_no_constructor() -> None:
+    new = _method("crate::deflate::write::DeflateEncoder::new", "src/deflate/write.rs", WRITER_NEW)
+    finish = _method(
+        "crate::deflate::write::DeflateEncoder::finish", "src/deflate/write.rs", WRITER_FINISH
+    )
+    question = (
+        "When the compressing writer is asked to push out what it has, how does it make sure"
+        " all pending output reached the underlying writer?"
+    )
+    assert how_order(question, [new, finish])[0] is finish
+    # asked how the encoder is made, the constructor answers
+    assert how_order("How is a new compressing writer created?", [finish, new])[0] is new
