@@ -110,21 +110,6 @@ F32 = "fn integer_decode_f32(f: f32) -> (u64, i16, i8) {\n    let bits = f.to_bi
 F64 = "fn integer_decode_f64(f: f64) -> (u64, i16, i8) {\n    let bits = f.to_bits();\n    split(bits)\n}\n"
 
 
-@pytest.mark.parametrize(
-    "question",
-    [
-        "How does it split a 64-bit float into an integer mantissa, an exponent and a sign?",
-        "Как 64-битное число с плавающей точкой раскладывается на мантиссу, экспоненту и знак?",
-    ],
-)
-def test_the_width_the_question_writes_picks_the_function_named_for_it(question: str) -> None:
-    f32 = code_hit("crate::float::integer_decode_f32", "src/float.rs", F32)
-    f64 = code_hit("crate::float::integer_decode_f64", "src/float.rs", F64)
-    assert how_order(question, [f32, f64])[0] is f64
-    # no width asked: retrieval's order stands
-    assert how_order("How is a float split into mantissa and exponent?", [f32, f64])[0] is f32
-
-
 HOOK = '''class AutomailProcessor(InlineProcessor):
     """Return a mailto link element given an auto-mail link."""
     def handleMatch(self, m, data):
@@ -246,20 +231,42 @@ ROBIN_POP = (
 )
 
 
+# two candidates alike but for their names, and a question that names neither
+TWINS = {
+    "width": (
+        ("crate::float::integer_decode_f32", "src/float.rs", F32, "function"),
+        ("crate::float::integer_decode_f64", "src/float.rs", F64, "function"),
+        "How is a float split into mantissa and exponent?",
+    ),
+    # the same step in two types, its code alike: only the types' names tell them apart
+    "type": (
+        ("queuelib.queue.FifoSQLiteQueue.pop", "queuelib/queue.py", ROBIN_POP, "method"),
+        ("queuelib.rrqueue.RoundRobinQueue.pop", "queuelib/rrqueue.py", ROBIN_POP, "method"),
+        "How is the next item taken out?",
+    ),
+}
+
+
 @pytest.mark.parametrize(
-    "question",
+    ("twins", "question"),
     [
-        "How does the round-robin queue rotate between keys when taking items out?",
-        "Как очередь с циклическим обходом (round-robin) чередует ключи, когда достаёт элементы?",
+        (
+            "width",
+            "How does it split a 64-bit float into an integer mantissa, an exponent and a sign?",
+        ),
+        ("width", "Как 64-битное число с плавающей точкой раскладывается на мантиссу и знак?"),
+        ("type", "How does the round-robin queue rotate between keys when taking items out?"),
+        ("type", "Как очередь с циклическим обходом (round-robin) чередует ключи при выдаче?"),
     ],
 )
-def test_the_type_the_question_names_tells_apart_methods_of_one_interface(question: str) -> None:
-    # the same step in two types, its code alike: only the types' names tell them apart
-    sqlite_pop = _method("queuelib.queue.FifoSQLiteQueue.pop", "queuelib/queue.py", ROBIN_POP)
-    robin_pop = _method("queuelib.rrqueue.RoundRobinQueue.pop", "queuelib/rrqueue.py", ROBIN_POP)
-    assert how_order(question, [sqlite_pop, robin_pop])[0] is robin_pop
-    # a question naming neither type (both are queues) leaves retrieval's order
-    assert how_order("How is the next item taken out?", [sqlite_pop, robin_pop])[0] is sqlite_pop
+def test_the_question_picks_the_twin_its_words_name(twins: str, question: str) -> None:
+    """The width a question writes picks the function named for it (`_f64`, not `_f32`); the
+    type it names by two words or more picks that type's method of the shared name."""
+    first, named, neither = TWINS[twins]
+    found = [code_hit(symbol, path, text, kind=kind) for symbol, path, text, kind in (first, named)]
+    assert how_order(question, found)[0] is found[1]
+    # a question naming neither leaves retrieval's order
+    assert how_order(neither, found)[0] is found[0]
 
 
 WRITER_NEW = (
