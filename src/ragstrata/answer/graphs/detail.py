@@ -31,7 +31,6 @@ _CONDITION = re.compile(
 )
 # the languages whose `=>` writes a function or a pair, never a branch
 _ARROW_LANGUAGES = frozenset({"javascript", "typescript", "tsx", "vue", "svelte", "ruby", "php"})
-_ARROW = re.compile(r"=>")
 _RETURN = re.compile(r"\b(?:return|yield|Ok\(|Some\(|None\b|nil\b|null\b)")
 # a condition that returns on its own line (`if not x: return None`) is no block; one testing
 # for `null` (`if (str == null || …) {`) is
@@ -250,7 +249,7 @@ def _answering_lines(row: DefinitionRow, facets: QuestionFacets, asked: Asked) -
     if row.language in _ARROW_LANGUAGES:
         # `) => {` opens a callback in JavaScript (`:a => 1` is a pair in Ruby): no branch, as
         # a Rust or Scala match arm is
-        lines = [_ARROW.sub("->", line) for line in lines]
+        lines = [line.replace("=>", "->") for line in lines]
     values = facets.values
     if len(lines) < 3 or not (asked.stems or values):
         return None

@@ -310,9 +310,8 @@ def named_owner(head: list[Hit], groups: list[set[str]]) -> list[Hit]:
 def _owner(hit: Hit) -> str:
     """The name of the type a method belongs to (``FifoDiskQueue`` of
     ``queuelib.queue.FifoDiskQueue.pop``)."""
-    parts = _OWNER_SEP.split(hit.symbol or "")
-    return parts[-2] if len(parts) >= 2 else ""
+    symbol = hit.symbol or ""
+    return last_name(symbol[: len(symbol) - len(last_name(symbol))].rstrip(".:#\\"))
 
 
-_OWNER_SEP = re.compile(r"::|[.#\\]")
 _OWNER_WORDS = 2
