@@ -323,11 +323,8 @@ def facets_of(plan: RouterPlan) -> QuestionFacets:
         # "What happens when a directory cannot be read?" opens a conversation and names no
         # definition: there is no topic to read a detail of; it asks how the code behaves
         facets = replace(facets, asks=facets.asks | {"how"})
-    if yes_or_no(plan, facets):
-        # "Are unused imports inside a class body reported as well?" after an answer asks
-        # whether its topic does so, as «… ли …» does: the branch deciding it answers
-        facets = replace(facets, details=frozenset({"unmarked"}))
-    if detail_unmarked(plan, facets, terms):
+    if yes_or_no(plan, facets) or detail_unmarked(plan, facets, terms):
+        # "Are unused imports inside a class body reported as well?" (yes or no, as «… ли …»)
         # «Куда ставится курсор после очистки экрана?» after an answer: a detail of its topic
         facets = replace(facets, details=frozenset({"unmarked"}))
     return replace(facets, terms=terms, concepts=concepts_of(said, expansions))

@@ -128,8 +128,8 @@ _DECLARED_ONLY = re.compile(r":\s*\.\.\.\s*$")
 # `class QueryLike(Protocol):`: a typing protocol declares what its implementations do
 _PROTOCOL = re.compile(r"\A(?:@.*\n)*class\s+\w+\s*(?:\[[^\]]*\])?\(.*\bProtocol\b")
 _METHOD = re.compile(r"^([ \t]+)(?:async[ \t]+)?def (\w+)\(.*$", re.MULTILINE)
-_CALLABLE_LINES = 80
-_HOOK_LINES = 8  # a class of one method this long does work in it  # a strategy object; a longer class is a framework with a __call__
+_CALLABLE_LINES = 80  # a strategy object; a longer class is a framework with a __call__
+_HOOK_LINES = 8  # a class of one method this long does work in it
 
 
 def _callable_object(hit: Hit) -> bool:
@@ -142,8 +142,9 @@ def _callable_object(hit: Hit) -> bool:
     call = _CALL_METHOD.search(hit.text)
     if call is not None:
         return not _DECLARED_ONLY.search(call.group(0))
-    indent = min((len(m[1]) for m in _METHOD.finditer(hit.text)), default=None)
-    methods = [m for m in _METHOD.finditer(hit.text) if len(m[1]) == indent]
+    defs = list(_METHOD.finditer(hit.text))
+    indent = min((len(m[1]) for m in defs), default=None)
+    methods = [m for m in defs if len(m[1]) == indent]
     # one dunder (`__str__` of an exception, `__init__` of a record) is no hook: a value; nor
     # a method of a line or two handing the value to its base class
     return (
