@@ -119,6 +119,15 @@ class Ragstrata:
         (asks the configured store; creates no file, no database entry)."""
         return self.store.has_index()
 
+    def wait_for_indexing(self, on_wait: Callable[[], None] | None = None) -> bool:
+        """Return once no indexing run of this repository is going on in another process
+        (``on_wait`` is called when one is); True when one was. Before deciding whether to
+        index, a caller waits: a first index in progress already has a manifest and half of
+        the files."""
+        from ragstrata.indexer.run_lock import wait_for_index_run
+
+        return wait_for_index_run(self.index_dir, on_wait)
+
     def repo_context(self) -> dict[str, Any]:
         """What the router knows of this repository without retrieval: its own names and its
         dependencies' names (its manifests among the indexed files, and its folder), read once

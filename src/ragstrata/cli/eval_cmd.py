@@ -46,6 +46,7 @@ def ensure_index(rs: Ragstrata, *, quiet: bool = False) -> bool:
     """Index ``rs.repo`` when it has no index yet, or one its extraction rules no longer
     build (an upgrade: the unchanged files' vectors are kept); progress on stderr. True when
     it indexed."""
+    rs.wait_for_indexing()  # a run in another process finishes before this one decides
     if rs.has_index() and rs.status().extraction_current:
         return False
     with _progress() as bar:

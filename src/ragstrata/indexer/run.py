@@ -46,6 +46,7 @@ from ragstrata.embed.base import Embedder
 from ragstrata.indexer.embed_fill import fill_vectors
 from ragstrata.indexer.manifest import check_manifest, expected_manifest
 from ragstrata.indexer.plan import Plan, make_plan
+from ragstrata.indexer.run_lock import index_run, wait_for_index_run
 from ragstrata.indexer.secrets_ledger import update_ledger
 from ragstrata.indexer.spool import RowSpool
 from ragstrata.ingest.pipeline import extract_file
@@ -102,8 +103,19 @@ class Indexer:
         settings (unless ``rebuild``); a new embedder only re-embeds. ``dry_run`` writes
         nothing. ``embed=False`` leaves vectors pending.
         """
-        started = time.perf_counter()
         emit = progress or (lambda event: None)
+        index_dir = self.repo / self.settings.store.index_dir_name
+        # another run of this repository (another process) finishes first; this one then
+        # reads the store it left and has only what changed since to do
+        waiting = IndexEvent("scan", 0, 0, message="waiting for another indexing run to finish")
+        if dry_run:  # writes nothing (not even the lock): it only waits for a run going on
+            wait_for_index_run(index_dir, on_wait=lambda: emit(waiting))
+            return self._run(rebuild=rebuild, dry_run=True, embed=embed, emit=emit)
+        with index_run(index_dir, on_wait=lambda: emit(waiting)):
+            return self._run(rebuild=rebuild, dry_run=False, embed=embed, emit=emit)
+
+    def _run(self, *, rebuild: bool, dry_run: bool, embed: bool, emit: Progress) -> IndexReport:
+        started = time.perf_counter()
         exists = self.store.has_index()
         expected = expected_manifest(self.store, self.embedder, self.settings)
         stored = self.store.read_manifest() if exists else None
