@@ -257,6 +257,41 @@ def test_eval_answers_cli_runs_cases_with_sessions(
     assert not list((repo / ".ragstrata" / "sessions").glob("answers-bench-*"))
 
 
+def test_a_run_never_touches_the_conversation_of_another_run_over_the_repository(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two runs over one repository (two code versions compared side by side): each follow-up
+    is asked in a conversation of its run's own, never reset or extended by the other."""
+    repo = write_repo(tmp_path / "demo-shop")
+    monkeypatch.setenv("RAGSTRATA_EMBEDDER_PROVIDER", "hash")
+    monkeypatch.setenv("RAGSTRATA_EMBEDDER_DIMENSIONS", str(DIMS))
+    case = {
+        "id": "d3",
+        "lang": "en",
+        "category": "follow-up",
+        "question": "and who calls it?",
+        "session": ["where is the method fetch_profile defined?"],
+        "gold": [{"path": "src/billing/invoice.py", "start_line": 6, "end_line": 10}],
+    }
+    data = tmp_path / "cases.jsonl"
+    data.write_text(json.dumps(case), encoding="utf-8")
+    main(["index", str(repo)])
+    capsys.readouterr()
+    # another run, half-way through the same case: its conversation is about something else
+    sessions = repo / ".ragstrata" / "sessions"
+    other = {"id": "d3", "turns": ["where is class UserService defined?"]}
+    sessions.mkdir(parents=True, exist_ok=True)
+    for name in ("answers-bench-d3", "answers-bench-d3-other"):
+        (sessions / f"{name}.json").write_text(json.dumps(other), encoding="utf-8")
+    before = sorted(p.name for p in sessions.iterdir())
+    main(["eval", "--answers", str(data), "--tree", str(repo), "--json", "--per-query"])
+    out = json.loads(capsys.readouterr().out)
+    assert out["cases"][0]["passed"], out["cases"][0]
+    # the other run's conversations are where it left them, and this run left none behind
+    assert sorted(p.name for p in sessions.iterdir()) == before
+    assert json.loads((sessions / "answers-bench-d3.json").read_text(encoding="utf-8")) == other
+
+
 def test_eval_needs_exactly_one_dataset_kind(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -35,6 +35,7 @@ category, per question language (``ru`` / ``en``), per programming language, per
 from __future__ import annotations
 
 import re
+import uuid
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -398,8 +399,9 @@ def _ask(rs: Ragstrata, case: AnswerCase) -> CaseResult:
 
     session = None
     if case.session:
-        session = f"answers-bench-{case.id}"[:64]
-        SessionStore(rs.index_dir / "sessions").reset(session)
+        # a name of this run's own: two runs over one repository (two code versions compared
+        # side by side) never reset or extend each other's conversation
+        session = f"answers-bench-{uuid.uuid4().hex[:12]}-{case.id}"[:64]
         for earlier in case.session:
             rs.ask(earlier, session=session)
     result = rs.ask(case.question, session=session)
