@@ -39,9 +39,10 @@ _ERROR = re.compile(
     r"\b(?:raise|throw|panic!?|Err\(|abort|halt|error|Error|Exception|fail|bail!?)\b|"
     r"^\s*(?:\}\s*)?(?:catch|except|rescue)\b"  # the branch an error takes
 )
-# a condition testing for an absent value: `meth is None`, `x == nil`, `!= null`, `.is_none()`
+# a condition testing for an absent value: `meth is None`, `x == nil`, `!= null`, `.is_none()`,
+# `rm === UNDEFINED` (a constant standing for it)
 _ABSENT_TEST = re.compile(
-    r"\bis\s+(?:not\s+)?None\b|[!=]==?\s*(?:None|nil|null|undefined|void\s+0)\b|"
+    r"\bis\s+(?:not\s+)?None\b|[!=]==?\s*(?:None|nil|null|undefined|NULL|UNDEFINED|void\s+0)\b|"
     r"[!=]==?\s*['\"]undefined['\"]|"  # `url === void 0`, `typeof x === 'undefined'`
     r"\.(?:is_none|is_empty|isEmpty)\(\)|\bnot\s+\w+\s*(?::|$)|\bnot\s+in\b|"
     # a negated value alone: `if (!resolved) {`, `if !found {`; not a predicate (`!isNative`)
@@ -309,8 +310,55 @@ def _answering_lines(row: DefinitionRow, facets: QuestionFacets, asked: Asked) -
         return None
     score, length, first, start, end = best
     header = frozenset(line_stems(lines[-first]) & asked.stems)
-    start, end = _inner_block(said_by, (-first, -first - length), (start, end), header)
+    block = (-first, -first - length)
+    # the rest of a chain whose branch the question lists (`case []byte:` for "some other
+    # length of byte slice"), not of one only around the lines answering (`if signed:`)
+    listed = header or values_in(lines[block[0]], values)
+    rest = _rest_branch(lines, block) if "otherwise" in facets.details and listed else None
+    start, end = rest or _inner_block(said_by, block, (start, end), header)
     return DetailSpan(row.start_line + start, row.start_line + end, score)
+
+
+# a branch going on the chain of the one before it (`elif`, `} else if`, another `case`)
+_CHAIN = re.compile(r"^\s*(?:\}\s*)?(?:elif|else\s+if|elsif|case|when)\b|=>")
+
+
+def _rest_branch(lines: list[str], block: tuple[int, int]) -> tuple[int, int] | None:
+    """The branch for the rest (`else`, `default:`, `_ =>`) of the chain whose branch
+    ``block`` is: what "some other length?", "not 10 or 12 digits?" ask, though the listed
+    branch says more of the question's words. The one ending the block's own chain, else the
+    outermost one inside the block (`default:` of a `switch` under `case []byte:`); None when
+    the block is itself a test for an absent value ("not found") or the rest."""
+    head = lines[block[0]]
+    if not _CONDITION.search(head) or _OTHERWISE.search(head) or _ABSENT_TEST.search(head):
+        return None
+    k = block[0] + 1  # the block's lines, past where it was cut to be shown
+    while k < len(lines) and (not lines[k].strip() or _indent(lines[k]) > _indent(head)):
+        k += 1
+    inside = [j for j in range(block[0] + 1, k) if _opens_rest(lines[j])]
+    while k < len(lines):
+        line = lines[k]
+        if not line.strip() or _COMMENT.match(line) or _indent(line) > _indent(head):
+            k += 1
+        elif _indent(line) < _indent(head):
+            break
+        elif _opens_rest(line):
+            return _block(lines, k)
+        elif _CHAIN.search(line) or line.strip() == "}":
+            k += 1
+        else:
+            break
+    if inside:
+        return _block(lines, min(inside, key=lambda j: (_indent(lines[j]), -j)))
+    return None
+
+
+def _opens_rest(line: str) -> bool:
+    """True for the head of a branch for the rest, not the `else` of a conditional
+    expression (`if n > 9 else n == d[-1]`)."""
+    code = line.strip()
+    return bool(_OTHERWISE.search(line)) and (code.endswith((":", "{", "else")) or "=>" in code)
+    return None
 
 
 def _inner_block(
