@@ -122,6 +122,9 @@ class CodeQAGraph(EvidenceGraph):
             terms=focus.terms,
             concepts=focus.concepts,
             reader=self.reader,
+            # a question of a conversation reads its topic first (see below)
+            own_first=not (focus.tests or focus.mentions_tests or focus.mentions_aside)
+            and not _answered_topic(plan, typed=False),
         )
         if focus.how and defs:
             groups = stem_groups(focus.concepts, project_words(plan))

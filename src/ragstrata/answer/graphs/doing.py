@@ -38,7 +38,8 @@ _DECLARING_MIN_LINES = 20  # a callable this long whose signature takes ...
 _SIGNATURE_SHARE = 0.5  # ... this share of its lines declares parameters, it does no work
 _DECLARATION_FILES = (".d.ts", ".d.mts", ".d.cts", ".pyi")
 _SEGMENT_SEP = re.compile(r"::|[.#\\]")
-_LOOP = re.compile(r"\b(?:for|while|loop|each|map)\b")
+# a loop, or a call mapping over a sequence (`.map(…)`, `map(f, xs)`); Go's `map[K]V` is a type
+_LOOP = re.compile(r"\b(?:for|while|loop|each)\b|\bmap\s*\(|\.map\b")
 
 
 def doing_rank(hit: Hit) -> tuple[bool, int]:
@@ -252,13 +253,29 @@ def setup_only(hit: Hit) -> bool:
     """True for a constructor that only sets its object up (no loop in its code): "how does
     it strip the tags?" is answered by the method doing it, not by the one storing the
     options (a constructor parsing its pattern in a loop does the work)."""
-    name = last_name(hit.symbol or "")
-    constructor = (
-        name in _CONSTRUCTORS
-        or (name == "new" and hit.path.endswith(".rs"))
-        or (name.startswith("New") and hit.path.endswith(".go") and hit.kind == "function")
-    )
+    constructor = constructs(last_name(hit.symbol or ""), hit.path, hit.kind or "", hit.text)
     return (constructor or _stores_only(hit)) and not loops(body_text(hit.text))
+
+
+# a Rust struct built in place (`Decompositions { kind, iter, … }`, `Self {`)
+_STRUCT_LITERAL = re.compile(r"(?:\bSelf|\b[A-Z]\w*)\s*\{")
+
+
+def constructs(name: str, path: str, kind: str, text: str) -> bool:
+    """True for a constructor by its name: ``__init__``, JavaScript's ``constructor``, a Rust
+    ``fn new`` (a ``new_canonical`` building its struct in place; ``new_v1`` handing the work
+    to a builder is none), a Go ``New…`` function."""
+    rust = path.endswith(".rs")
+    return (
+        name in _CONSTRUCTORS
+        or (rust and name == "new")
+        or (rust and name.startswith("new_") and bool(_STRUCT_LITERAL.search(body_text(text))))
+        or (name.startswith("New") and path.endswith(".go") and kind == "function")
+    )
+
+
+# the stems of the words asking how a thing is made («при создании», "a new pool", "build")
+CREATING = frozenset({"crea", "new", "init", "buil", "make", "setu", "open"})
 
 
 _STORE = re.compile(r"^\s*this\.\w+\s*=")
@@ -285,6 +302,14 @@ def last_name(symbol: str) -> str:
 
 DOCSTRING = re.compile(r'"""(?:.|\n)*?"""|\'\'\'(?:.|\n)*?\'\'\'')
 COMMENT_LINE = re.compile(r"^\s*(?:#|//|/?\*|--)")
+
+
+def code_span(text: str) -> int:
+    """How many lines of code ``text`` spans past its first, its docstring, comments and blank
+    lines aside: a one-line delegation under 25 lines of docstring is a wrapper."""
+    code = DOCSTRING.sub("", text)
+    lines = [ln for ln in code.splitlines() if ln.strip() and not COMMENT_LINE.match(ln)]
+    return max(0, len(lines) - 1)
 
 
 def loops(text: str) -> bool:

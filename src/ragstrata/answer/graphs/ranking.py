@@ -19,6 +19,7 @@ from ragstrata.answer.graphs.base import (
 from ragstrata.answer.graphs.copies import copied_paths, foreign_paths
 from ragstrata.answer.graphs.doing import (
     COMMENT_LINE,
+    CREATING,
     DOCSTRING,
     ERROR_NAME,
     TYPE_KINDS,
@@ -78,11 +79,13 @@ def definition_hits(
     terms: tuple[str, ...] = (),
     concepts: tuple[frozenset[str], ...] = (),
     reader: IndexReader | None = None,
+    own_first: bool = False,
 ) -> list[Hit]:
     """The definitions to present: require_def's hits (else C1 hits), the named symbol first
     (of the kind the question names, then the least nested: ``gin.Engine`` before
     ``binding.StructValidator.Engine``); for a how-question with no symbol named, a function or
-    method whose body does the work before the types and declarations that only mention it."""
+    method whose body does the work before the types and declarations that only mention it;
+    for any other naming none, the project's own code first (``own_first``: no test asked)."""
     req = evidence.requirements.get("require_def")
     hits = [h for h in (req.hits if req else ()) if h.layer == "C1"]
     # the topic a previous answer led with is no name the user gave (see code_qa)
@@ -91,8 +94,9 @@ def definition_hits(
     # about: the code that reads such strings answers, not the method `on_blue`
     given = example_names(plan) if how else frozenset()
     symbols = [s for s in question_symbols(plan) if s not in answered and s not in given]
-    if not hits or how:
-        # a how-question: every definition retrieval ranked may do the work
+    if not hits or how or (own_first and all(doing_rank(h)[0] for h in hits)):
+        # a how-question: every definition retrieval ranked may do the work; so may any of the
+        # project's own when the evidence found only tests or examples for a question of none
         hits += [h for h in evidence.hits if h.layer == "C1" and h not in hits]
     named: list[Hit] = []
     if symbols:
@@ -130,6 +134,10 @@ def definition_hits(
     if how and not named:
         head, taken = how_head(plan, hits, terms=terms, concepts=concepts, reader=reader)
         hits = head + [h for h in hits if id(h) not in taken]
+    elif own_first and not named:
+        # "What does comparing a pattern with == check?" names nothing and asks about no test:
+        # the project's own code before its tests, examples and benchmarks
+        hits.sort(key=lambda h: doing_rank(h)[0])
     return disjoint_hits(hits)[:MAX_DEFINITIONS]
 
 
@@ -178,7 +186,7 @@ def how_head(
     foreign = foreign_paths(window, reader)
     parts = _naming_words(window, (*terms, *halves))
     # "how does it make sure …" asks how it ensures something, not how a thing is made
-    making = _CREATING - ({"make"} if _ENSURING.search(plan.query_plan.raw) else set())
+    making = CREATING - ({"make"} if _ENSURING.search(plan.query_plan.raw) else set())
     creating = any(g & making for g in groups)
     head = sorted(
         window,
@@ -354,7 +362,6 @@ _ORDER = re.compile(
     r"в как(?:ом|ой) (?:порядке|последовательности)|\bпорядок\b"
 )
 # the stems of the words asking how a thing is made (create, new, init, build, make, set up)
-_CREATING = frozenset({"crea", "new", "init", "buil", "make", "setu", "open"})
 _ENSURING = re.compile(r"(?i)\bmak(?:e|es|ing)\s+(?:sure|certain)\b")
 _WHETHER = re.compile(r"(?i)\bwhether\b|\bли\b")
 _PREDICATE = re.compile(r"^(?:is|should|has|can|needs?|must|may)(?:_|[A-Z])")

@@ -13,9 +13,12 @@ from dataclasses import replace
 
 from ragstrata.answer.graphs.base import hit_from_scored
 from ragstrata.answer.graphs.doing import (
+    CREATING,
     ERROR_NAME,
     TYPE_KINDS,
     body_text,
+    code_span,
+    constructs,
     doing_rank,
     last_name,
     loops,
@@ -46,14 +49,19 @@ def worker_first(defs: list[Hit], reader: IndexReader, groups: list[set[str]]) -
     candidate with a body of its own (``prettifyError``, a loop over the issues)."""
     lead = defs[0]
     hops = handed = 0
+    creating = any(g & CREATING for g in groups)
     while lead.kind in ("function", "method"):
         calls = reader.relations(lead.symbol or "", Direction.CALLEES, ("calls",))
         # a macro it expands (`some!(…)` unwrapping an option) is a helper, the error it
-        # raises (`InvalidFrameError`) says what went wrong: neither does the work
+        # raises (`InvalidFrameError`) says what went wrong: neither does the work; nor does
+        # the constructor a variant builds itself with (`new_case_insensitive` -> `new`),
+        # unless the question asks how the thing is made
         callees = [
             row
             for row in resolved_callees(reader, lead.symbol or "", calls)
-            if row.kind != "macro" and not _error_type(row)
+            if row.kind != "macro"
+            and not _error_type(row)
+            and (creating or not constructs(row.name, row.path, row.kind, row.text))
         ]
         delegate = _delegate(lead, callees, calls) if handed < _WORKER_HOPS else None
         if delegate is not None:  # handing the call on is no hop of the search
@@ -62,9 +70,13 @@ def worker_first(defs: list[Hit], reader: IndexReader, groups: list[set[str]]) -
         if hops == _WORKER_HOPS:
             break
         hops += 1
-        thin = lead.end_line - lead.start_line <= _THIN_LINES and not _loops_apart(
-            lead.text, callees
-        )
+        # a one-statement body under a long docstring (`put` -> `self._update(...)`) is thin,
+        # and hands on to a function (`parse` -> `Version(...)` builds the object: no worker)
+        short = lead.end_line - lead.start_line <= _THIN_LINES
+        if not short and code_span(lead.text) <= 1:
+            short = True
+            callees = [row for row in callees if row.kind in ("function", "method")]
+        thin = short and not _loops_apart(lead.text, callees)
         if not thin:
             break  # a body with a loop, or a long one, does work of its own
         if (
