@@ -16,6 +16,7 @@ not overlap. A hyphenated word also stands for its parts joined (``re-raise``: `
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -161,9 +162,10 @@ def paraphrase_hits(text: str, tokens: Sequence[Token] | None = None) -> list[Te
     """The paraphrases of an English question as term hits (spans in ``text``); none for a
     mostly Russian one (the RU->EN glossary reads it)."""
     toks = list(tokens) if tokens is not None else tokenize(text)
+    operators = _operators(text)
     if not toks or cyrillic_dominant(toks):
-        return []
-    out = []
+        return operators
+    out = operators
     for p in paraphrases(toks):
         start, end = toks[p.first].start, toks[p.last].end
         surface = text[start:end]
@@ -178,6 +180,18 @@ def paraphrase_hits(text: str, tokens: Sequence[Token] | None = None) -> list[Te
                 TermHit(tok.start, tok.end, tok.text, joined, (joined,), False, None, "paraphrase")
             )
     return sorted(out, key=lambda h: h.start)
+
+
+# an operator the question writes ("compared with ==", «оператор !=») is the method defining it
+_OPERATOR = re.compile(r"(?<![=!<>])(?:===?|!==?)(?![=<>])")
+_OPERATOR_WORDS = ("eq", "equal", "equals", "__eq__", "partialeq")
+
+
+def _operators(text: str) -> list[TermHit]:
+    return [
+        TermHit(m.start(), m.end(), m[0], m[0], _OPERATOR_WORDS, False, None, "paraphrase")
+        for m in _OPERATOR.finditer(text)
+    ]
 
 
 _NEGATION = frozenset({"not", "never", "cannot"})

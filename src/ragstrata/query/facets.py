@@ -82,6 +82,11 @@ _DEFAULT_CUES = frozenset({"по умолчание", "by default", "the default
 _AMOUNT_AFTER_HOW = frozenset(
     {"many", "much", "long", "often", "far", "big", "large", "soon", "долго", "часто", "много"}
 )
+# values the question excludes: "not 32, 36, 38 or 45", «не 10 и не 12», «ни 1, ни 2»
+_NOT_THESE = re.compile(
+    r"(?i)(?<!\w)(?:not|neither|не|ни)\s+\d+(?:\s*(?:,|\bor\b|\bnor\b|\bи\b|\bили\b|\bни\b|"
+    r"\bне\b)\s*)+\d+(?!\w)"
+)
 DETAILS = (
     "returns", "condition", "error", "otherwise", "missing", "amount", "excess", "repeat",
     "negative", "equal", "wrongtype",
@@ -214,6 +219,8 @@ def read_facets(question: str, tests_only: bool = False) -> QuestionFacets:
     topics = tuple(sorted(counts, key=lambda t: (-counts[t], TOPICS.index(t))))
     marks = _details().find(toks)
     details = frozenset(DETAILS[p.label] for p, a, b in marks if _own_cue(p, a, b, marks))
+    if _NOT_THESE.search(question):
+        details |= {"otherwise"}  # "not 32, 36 or 45 characters long": the branch for the rest
     latin = [t.text.lower() for t in toks if t.text.isascii() and t.text.isalpha()]
     phrases = tuple(dict.fromkeys(pairwise(latin)))
     return QuestionFacets(
@@ -370,6 +377,9 @@ def concepts_of(question: str, expansions: tuple[str, ...] = ()) -> tuple[frozen
     final = {t.end: n for n, t in enumerate(toks)}
     said: dict[int, tuple[int, set[str]]] = {}
     for hit in paraphrase_hits(question, toks):
+        if hit.start not in first:  # an operator (`==`): its method's names are one group
+            groups.append(frozenset(hit.expansions))
+            continue
         end, words = said.get(first[hit.start], (0, set()))
         words = words | {w for term in hit.expansions for w in term.split()}
         said[first[hit.start]] = (max(end, final[hit.end]), words)

@@ -75,6 +75,7 @@ def find_symbols(raw: str, toks: Sequence[Token], data: RouterData, out: Extract
     """SYMBOL anchors for identifier-shaped tokens, calls (``get()``), names next to a
     code-unit word and, in a Russian question, any other Latin word (subtype ``word``)."""
     amounts = [m.span(0) for m in _QUOTED_AMOUNT.finditer(raw)]
+    examples = _quoted_examples(raw, toks, data)
     example_end = -1  # where the last name given as an example ends
     for i, tok in enumerate(toks):
         text = tok.text
@@ -98,7 +99,7 @@ def find_symbols(raw: str, toks: Sequence[Token], data: RouterData, out: Extract
                 conf = max(conf, 0.85)
             if (
                 after_example_cue(raw, toks, i, data)
-                or any(a <= tok.start < b for a, b in amounts)
+                or any(a <= tok.start < b for a, b in (*amounts, *examples))
                 # "like "fooBar" or "XMLHttpRequest"": the names listed with an example are
                 or (example_end >= 0 and _LISTED.fullmatch(raw[example_end : tok.start]))
             ):  # "a name like MaxRetries", "a size such as "10 MB" or "2 GiB""
@@ -111,9 +112,13 @@ def find_symbols(raw: str, toks: Sequence[Token], data: RouterData, out: Extract
             continue
         if not _LATIN_WORD_RE.fullmatch(text) or folded in data.code_units:
             continue
+        if any(a <= tok.start < b for a, b in examples):
+            continue  # «вроде "${path} must be at least ${min}"»: words of the example's text
         end = _bang_end(raw, tok.end)
         if call:
-            out.add(anchor_at(AnchorType.SYMBOL, raw, tok.start, end, "call", 0.85))
+            # a one-letter "call" (`H(0-29)` of a schedule's syntax) writes data, not a name
+            conf = _ONE_LETTER_CALL if len(text) == 1 else 0.85
+            out.add(anchor_at(AnchorType.SYMBOL, raw, tok.start, end, "call", conf))
         elif names_a_symbol(raw, toks, i, data):
             out.add(anchor_at(AnchorType.SYMBOL, raw, tok.start, end, "named", 0.75))
         elif (
@@ -127,6 +132,7 @@ def find_symbols(raw: str, toks: Sequence[Token], data: RouterData, out: Extract
 
 # between two names of one list of examples: a quote, a comma, "or", "and", «или», «и»
 _LISTED = re.compile(r"[\s\"'`«»“”]*,?\s*(?:\b(?:or|and|или|и)\b)?[\s\"'`«»“”]*")
+_ONE_LETTER_CALL = 0.5  # below the confidence of a name the question must find
 # the ways of writing names a question speaks of (CamelCase, snake_case): no definition's name
 _CONVENTIONS = frozenset(
     {"camelcase", "lowercamelcase", "uppercamelcase", "pascalcase", "snakecase", "kebabcase",
@@ -136,6 +142,20 @@ _CONVENTIONS = frozenset(
 _EXAMPLE_GAP = re.compile(r"\s*[^\w\s]{0,3}\s*")
 # a quoted amount with its unit ("2 GiB", «3 дня назад»): data the question shows
 _QUOTED_AMOUNT = re.compile(r'"\s*[-+]?\d[^"\n]*"|«\s*[-+]?\d[^»\n]*»|“\s*[-+]?\d[^”\n]*”')
+
+
+_QUOTED = re.compile(r"[\"'`«“]([^\"'`«»“”]+)[\"'`»”]")
+
+
+def _quoted_examples(raw: str, toks: Sequence[Token], data: RouterData) -> list[tuple[int, int]]:
+    """The spans of quoted text an example cue introduces (a message template «вроде
+    "${path} must be at least ${min}"», "a header like 'max-age=0, private'")."""
+    out = []
+    for m in _QUOTED.finditer(raw):
+        first = next((i for i, t in enumerate(toks) if t.start > m.start()), None)
+        if first is not None and after_example_cue(raw, toks, first, data, at=m.start()):
+            out.append(m.span(0))
+    return out
 
 
 def after_example_cue(
