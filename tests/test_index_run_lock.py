@@ -8,6 +8,7 @@ half of a first index.
 
 from __future__ import annotations
 
+import io
 import sys
 import threading
 import time
@@ -17,7 +18,8 @@ import pytest
 
 from ragstrata import Ragstrata
 from ragstrata.cli.eval_cmd import ensure_index
-from ragstrata.core.events import IndexEvent, IndexReport
+from ragstrata.cli.progress import PlainProgress
+from ragstrata.core.events import WAITING_FOR_RUN, IndexEvent, IndexReport
 from ragstrata.indexer.run_lock import wait_for_index_run
 from ragstrata.settings import EmbedderSettings, Settings
 
@@ -25,7 +27,7 @@ pytestmark = pytest.mark.skipif(
     sys.platform == "win32", reason="advisory file locks (flock) are POSIX"
 )
 
-WAITING = "waiting for another indexing run to finish"
+WAITING = WAITING_FOR_RUN
 
 
 def _repo(root: Path) -> Ragstrata:
@@ -115,3 +117,14 @@ def test_a_reader_waits_for_a_run_in_progress_before_deciding_to_index(tmp_path:
         # the run ended: the index is complete and current, so the reader indexes nothing
         assert decided == [False]
         assert wait_for_index_run(reader.index_dir) is False
+
+
+def test_the_wait_is_said_in_plain_progress() -> None:
+    """Piped output says why nothing moves: one line naming the other run."""
+    out = io.StringIO()
+    with PlainProgress(out, every=0.0) as progress:
+        progress(IndexEvent("scan", 0, 0, message=WAITING_FOR_RUN))
+        progress(IndexEvent("scan", 1, 1, message="comparing files with the catalog"))
+    lines = out.getvalue().splitlines()
+    assert lines[0] == f"index: {WAITING_FOR_RUN}"
+    assert "scanning files" in lines[1]

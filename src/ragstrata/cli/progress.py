@@ -31,6 +31,8 @@ from rich.progress import (
     TimeElapsedColumn,
 )
 
+from ragstrata.core.events import WAITING_FOR_RUN
+
 if TYPE_CHECKING:
     from ragstrata.core.events import IndexEvent
 
@@ -118,6 +120,9 @@ class RichProgress:
         self.progress.stop()
 
     def __call__(self, event: IndexEvent) -> None:
+        if event.message == WAITING_FOR_RUN:
+            self.progress.console.print(f"index: {WAITING_FOR_RUN}", markup=False, highlight=False)
+            return
         label = _LABELS.get(event.phase)
         if label is None:
             return
@@ -179,6 +184,9 @@ class PlainProgress:
 
     def __call__(self, event: IndexEvent) -> None:
         now = self.clock()
+        if event.message == WAITING_FOR_RUN:
+            self._say(f"{self.prefix}: {WAITING_FOR_RUN}")
+            return
         if event.phase != "done" and event.phase not in _LABELS:
             return
         if event.phase != self.phase:

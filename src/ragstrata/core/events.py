@@ -12,9 +12,11 @@ from typing import Any, Literal
 
 from ragstrata.core.rows import Layer
 
-__all__ = ["Estimate", "IndexEvent", "IndexReport", "IndexStatus", "Phase"]
+__all__ = ["WAITING_FOR_RUN", "Estimate", "IndexEvent", "IndexReport", "IndexStatus", "Phase"]
 
 Phase = Literal["scan", "extract", "resolve", "write", "remove", "embed", "done"]
+WAITING_FOR_RUN = "waiting for another indexing run of this repository to finish"
+"""The message of the ``scan`` event a run emits while another one holds the repository."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -38,7 +38,7 @@ from dataclasses import replace
 from itertools import chain
 from pathlib import Path
 
-from ragstrata.core.events import Estimate, IndexEvent, IndexReport
+from ragstrata.core.events import WAITING_FOR_RUN, Estimate, IndexEvent, IndexReport
 from ragstrata.core.rows import FileRows, Layer, RelationRow, Row
 from ragstrata.core.texts import DEFAULT_EMBED_LAYERS, embedding_text
 from ragstrata.core.values import CatalogEntry
@@ -107,7 +107,7 @@ class Indexer:
         index_dir = self.repo / self.settings.store.index_dir_name
         # another run of this repository (another process) finishes first; this one then
         # reads the store it left and has only what changed since to do
-        waiting = IndexEvent("scan", 0, 0, message="waiting for another indexing run to finish")
+        waiting = IndexEvent("scan", 0, 0, message=WAITING_FOR_RUN)
         if dry_run:  # writes nothing (not even the lock): it only waits for a run going on
             wait_for_index_run(index_dir, on_wait=lambda: emit(waiting))
             return self._run(rebuild=rebuild, dry_run=True, embed=embed, emit=emit)
