@@ -211,6 +211,17 @@ def test_load_answer_cases_names_the_bad_line(tmp_path: Path) -> None:
     assert check_gold([case], tmp_path) == ["g-1: a.go has 1 lines, gold ends at 4"]
 
 
+# a follow-up asked in a session after the question it follows
+FOLLOW_UP = {
+    "id": "d3",
+    "lang": "en",
+    "category": "follow-up",
+    "question": "and who calls it?",
+    "session": ["where is the method fetch_profile defined?"],
+    "gold": [{"path": "src/billing/invoice.py", "start_line": 6, "end_line": 10}],
+}
+
+
 def test_eval_answers_cli_runs_cases_with_sessions(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -234,14 +245,7 @@ def test_eval_answers_cli_runs_cases_with_sessions(
             "question": "Где определён класс QuantumLedgerFactory?",
             "gold": [],
         },
-        {
-            "id": "d3",
-            "lang": "en",
-            "category": "follow-up",
-            "question": "and who calls it?",
-            "session": ["where is the method fetch_profile defined?"],
-            "gold": [{"path": "src/billing/invoice.py", "start_line": 6, "end_line": 10}],
-        },
+        FOLLOW_UP,
     ]
     data = tmp_path / "cases.jsonl"
     data.write_text("\n".join(json.dumps(c, ensure_ascii=False) for c in cases), encoding="utf-8")
@@ -265,16 +269,8 @@ def test_a_run_never_touches_the_conversation_of_another_run_over_the_repository
     repo = write_repo(tmp_path / "demo-shop")
     monkeypatch.setenv("RAGSTRATA_EMBEDDER_PROVIDER", "hash")
     monkeypatch.setenv("RAGSTRATA_EMBEDDER_DIMENSIONS", str(DIMS))
-    case = {
-        "id": "d3",
-        "lang": "en",
-        "category": "follow-up",
-        "question": "and who calls it?",
-        "session": ["where is the method fetch_profile defined?"],
-        "gold": [{"path": "src/billing/invoice.py", "start_line": 6, "end_line": 10}],
-    }
     data = tmp_path / "cases.jsonl"
-    data.write_text(json.dumps(case), encoding="utf-8")
+    data.write_text(json.dumps(FOLLOW_UP), encoding="utf-8")
     main(["index", str(repo)])
     capsys.readouterr()
     # another run, half-way through the same case: its conversation is about something else

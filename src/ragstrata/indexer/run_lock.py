@@ -60,7 +60,8 @@ def _locked(
     if fcntl is None:
         yield
         return
-    index_dir.mkdir(parents=True, exist_ok=True)
+    # the index folder only: a repository folder that is gone stays gone (a watcher sees it)
+    index_dir.mkdir(exist_ok=True)
     fd = os.open(index_dir / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o644)
     mode = fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH
     try:
