@@ -358,7 +358,6 @@ def _opens_rest(line: str) -> bool:
     expression (`if n > 9 else n == d[-1]`)."""
     code = line.strip()
     return bool(_OTHERWISE.search(line)) and (code.endswith((":", "{", "else")) or "=>" in code)
-    return None
 
 
 def _inner_block(
