@@ -13,15 +13,11 @@ no-ops.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-try:
-    import fcntl
-except ImportError:  # pragma: no cover - Windows
-    fcntl = None  # type: ignore[assignment]
+from ragstrata.store.locks import advisory_lock
 
 __all__ = ["index_run", "wait_for_index_run"]
 
@@ -57,20 +53,7 @@ def wait_for_index_run(index_dir: Path, on_wait: Callable[[], None] | None = Non
 def _locked(
     index_dir: Path, *, exclusive: bool, on_wait: Callable[[], None] | None
 ) -> Iterator[None]:
-    if fcntl is None:
-        yield
-        return
     # the index folder only: a repository folder that is gone stays gone (a watcher sees it)
     index_dir.mkdir(exist_ok=True)
-    fd = os.open(index_dir / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o644)
-    mode = fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH
-    try:
-        try:
-            fcntl.flock(fd, mode | fcntl.LOCK_NB)
-        except BlockingIOError:
-            if on_wait is not None:
-                on_wait()
-            fcntl.flock(fd, mode)
+    with advisory_lock(index_dir / LOCK_NAME, exclusive=exclusive, on_wait=on_wait):
         yield
-    finally:
-        os.close(fd)  # releases the lock

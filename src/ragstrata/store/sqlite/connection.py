@@ -25,11 +25,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from ragstrata.errors import IndexCorruptError, IndexMissingError, StoreError
-
-try:
-    import fcntl
-except ImportError:  # pragma: no cover - Windows: no advisory locks, swaps are not guarded
-    fcntl = None  # type: ignore[assignment]
+from ragstrata.store.locks import advisory_lock
 
 __all__ = ["QUICK_CHECK_MAX_BYTES", "Connections", "finish_file", "swap_in"]
 
@@ -50,20 +46,6 @@ def _is_corruption(exc: sqlite3.Error) -> bool:
         or "no such table" in text
         or "no such column" in text
     )
-
-
-@contextmanager
-def _flock(path: Path, exclusive: bool) -> Iterator[None]:
-    """Advisory lock on ``path`` (created when missing); a no-op where flock is unavailable."""
-    if fcntl is None or not path.parent.is_dir():
-        yield
-        return
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
-        yield
-    finally:
-        os.close(fd)  # releases the lock
 
 
 def _lock_path(path: Path) -> Path:
@@ -127,7 +109,7 @@ class Connections:
             ignore = self.path.parent / ".gitignore"
             if not ignore.exists():
                 ignore.write_text("*\n", encoding="utf-8")
-        with _flock(_lock_path(self.path), exclusive=False):
+        with advisory_lock(_lock_path(self.path), exclusive=False):
             conn = self._open()
             inode = self._inode()
         self._local.conn, self._local.inode = conn, inode
@@ -262,7 +244,7 @@ def swap_in(built: Path, target: Path) -> None:
     """
     finish_file(built)
     old = target.with_name(target.name + ".old")
-    with _flock(_lock_path(target), exclusive=True):
+    with advisory_lock(_lock_path(target), exclusive=True):
         for suffix in ("", *_SIDE_FILES):
             stale = Path(str(old) + suffix)
             if stale.is_dir():

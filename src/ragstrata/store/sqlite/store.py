@@ -45,10 +45,11 @@ from ragstrata.core.values import (
     SymbolMode,
 )
 from ragstrata.store.bm25 import query_hashes
+from ragstrata.store.locks import advisory_lock
 from ragstrata.store.protocols import RowTexts, Store
 from ragstrata.store.records import row_from_payload
 from ragstrata.store.sqlite import keys, symbols, vectors, writes
-from ragstrata.store.sqlite.connection import Connections, _flock, swap_in
+from ragstrata.store.sqlite.connection import Connections, swap_in
 from ragstrata.store.sqlite.derived import Derived
 from ragstrata.store.sqlite.hits import hits, top
 from ragstrata.store.sqlite.schema import (
@@ -146,7 +147,9 @@ class SQLiteStore:
         hold = contextlib.ExitStack()
         # One rebuild at a time, across processes (a CLI rebuild beside a server's rebuild
         # job): the next waits here until this one is swapped in or given up (close()).
-        hold.enter_context(_flock(self.path.with_name(self.path.name + ".one-rebuild.lock"), True))
+        hold.enter_context(
+            advisory_lock(self.path.with_name(self.path.name + ".one-rebuild.lock"), exclusive=True)
+        )
         try:
             for suffix in ("", "-wal", "-shm", "-journal", ".lock"):
                 Path(str(path) + suffix).unlink(missing_ok=True)
