@@ -144,6 +144,15 @@ def plan(question: str) -> RouterPlan:
     return ROUTER.plan(question, None, None)
 
 
+def search_terms(question: str) -> tuple[str, ...]:
+    """What the question searches for: its content terms and the plan's expansions (glossary
+    words, paraphrases, an operator's method names)."""
+    from ragstrata.query.facets import facets_of
+
+    asked = plan(question)
+    return (*facets_of(asked).terms, *asked.query_plan.expansions)
+
+
 def how_order(question: str, found: list[Hit], project: list[str] | None = None) -> list[Hit]:
     """``found`` in the order a how-answer presents them (``how_head`` with no index), the
     question read with the project's own names ``project``."""

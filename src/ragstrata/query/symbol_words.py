@@ -144,7 +144,8 @@ _EXAMPLE_GAP = re.compile(r"\s*[^\w\s]{0,3}\s*")
 _QUOTED_AMOUNT = re.compile(r'"\s*[-+]?\d[^"\n]*"|«\s*[-+]?\d[^»\n]*»|“\s*[-+]?\d[^”\n]*”')
 
 
-_QUOTED = re.compile(r"[\"'`«“]([^\"'`«»“”]+)[\"'`»”]")
+# quoted text, its opening mark no apostrophe inside a word ("doesn't")
+_QUOTED = re.compile(r"(?<!\w)[\"'`«“]([^\"'`«»“”]+)[\"'`»”]")
 
 
 def _quoted_examples(raw: str, toks: Sequence[Token], data: RouterData) -> list[tuple[int, int]]:
