@@ -161,7 +161,7 @@ def how_order(question: str, found: list[Hit], project: list[str] | None = None)
 
     asked = ROUTER.plan(question, None, {"project_names": project} if project else None)
     facets = facets_of(asked)
-    head, _ = how_head(asked, found, terms=facets.terms, concepts=facets.concepts, reader=None)
+    head, _ = how_head(asked, found, facets, reader=None)
     return head
 
 

@@ -446,7 +446,7 @@ def test_type_declarations_take_no_place_of_the_code_in_the_how_window() -> None
     )
     routed = plan(question)
     focus = facets_of(routed)
-    defs = definition_hits(routed, evidence, how=True, terms=focus.terms, concepts=focus.concepts)
+    defs = definition_hits(routed, evidence, focus, how=True)
     assert defs[0] is worker
 
 
@@ -659,7 +659,7 @@ def test_a_part_of_the_project_s_name_is_no_word_of_the_question(question: str) 
         hits=(DECOMPRESS, replace(READ, start_line=20, end_line=27)), requirements={}
     )
     facets = facets_of(plan)
-    hits = definition_hits(plan, evidence, how=True, terms=facets.terms, concepts=facets.concepts)
+    hits = definition_hits(plan, evidence, facets, how=True)
     assert hits[0].symbol == "lib/read.createDecompressionStream", [h.symbol for h in hits]
 
 
@@ -696,7 +696,7 @@ def test_a_part_of_the_project_s_name_names_no_folder(question: str) -> None:
     plan = default_router().plan(question, None, {"project_names": ["express-session"]})
     evidence = Evidence(hits=(GETCOOKIE, replace(GET_SESSION, score=0.9)), requirements={})
     facets = facets_of(plan)
-    hits = definition_hits(plan, evidence, how=True, terms=facets.terms, concepts=facets.concepts)
+    hits = definition_hits(plan, evidence, facets, how=True)
     assert hits[0].symbol == "index.getcookie", [h.symbol for h in hits]
 
 

@@ -179,7 +179,7 @@ def test_a_question_naming_nothing_is_answered_from_the_code_before_its_tests(
     )
     focus = facets_of(asked)
     own = not (focus.tests or focus.mentions_tests or focus.mentions_aside)
-    defs = definition_hits(asked, found, how=focus.how, own_first=own)
+    defs = definition_hits(asked, found, focus, own_first=own)
     # the project's own class first; a question about tests still gets its test
     assert defs[0] is (test, code)[lead], [h.symbol for h in defs]
 

@@ -18,6 +18,7 @@ from typing import Any
 
 from ragstrata.errors import InvalidStateError
 from ragstrata.query.plan_fields import ANSWER_TOPIC
+from ragstrata.query.symbol_words import EXAMPLE
 from ragstrata.text.visible import visible
 
 __all__ = ["ANSWER_TOPIC_CONFIDENCE", "SessionStore", "next_state"]
@@ -44,16 +45,23 @@ def next_state(
     the next question's retrieval hardly leans on it, and a follow-up about a detail is answered
     inside it only when its lines answer better than what retrieval found. A name the
     question wrote that nothing defines (``undefined``: "the SameSite attribute", a header)
-    is no topic: the definition the answer led with is.
+    is no topic, nor is a name given as an example of data: the definition the answer led
+    with is.
     """
     anchors = []
     seen: set[tuple[str, str]] = {("SYMBOL", name) for name in undefined}
+    # a name given as an example of data ("a string like "1.5 KiB"") is no topic either
+    seen |= {
+        ("SYMBOL", a["value"])
+        for a in plan["query_plan"]["anchors"]
+        if a["type"] == "SYMBOL" and a.get("subtype") == EXAMPLE
+    }
     own = [
         a
         for a in plan["query_plan"]["anchors"]
         if a["type"] == "SYMBOL"
         and a.get("source", "query") == "query"
-        and a["value"] not in undefined
+        and ("SYMBOL", a["value"]) not in seen
     ]
     if topic and not own:
         seen.add(("SYMBOL", topic))

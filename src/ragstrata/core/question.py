@@ -31,6 +31,9 @@ class QuestionFacets:
     # with all its English terms («исключение» -> exception, error, raise): matching any of a
     # group is matching that one word
     concepts: tuple[frozenset[str], ...] = ()
+    # the groups of ``concepts`` a Russian verb of the question gives («укорачивает» ->
+    # truncate, shorten): the action asked about, not what it acts on
+    verbs: tuple[frozenset[str], ...] = ()
     # adjacent Latin words of the question, stopwords kept ("not found", "closing tag"): an
     # identifier written of them (`INDEX_NOT_FOUND`) says more than each word alone
     phrases: tuple[tuple[str, str], ...] = ()
@@ -42,6 +45,8 @@ class QuestionFacets:
     mentions_tests: bool = False  # any word about tests (a doc request may then target one)
     # examples, demos, benchmarks, docs, vendored code: code beside the project's own is asked
     mentions_aside: bool = False
+    # the operating systems it names ("on Windows", «на Linux»): ``core.platforms`` names
+    platforms: frozenset[str] = frozenset()
 
     @property
     def callers(self) -> bool:

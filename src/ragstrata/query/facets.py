@@ -38,6 +38,7 @@ from ragstrata.query.lexicon import (
     without_globs,
 )
 from ragstrata.query.models import RouterPlan, TestPolicy
+from ragstrata.query.platforms import asked_platforms
 from ragstrata.query.terms import default_expander
 from ragstrata.text.morph import dictionary_pos, fold, lemmatize
 from ragstrata.text.stopwords import is_stopword
@@ -60,6 +61,7 @@ __all__ = [
     "how_clause",
     "read_facets",
     "topic_commands",
+    "verb_concepts",
 ]
 
 ASKS = ("callers", "callees", "tests", "how", "where", "configure", "howto")
@@ -233,6 +235,7 @@ def read_facets(question: str, tests_only: bool = False) -> QuestionFacets:
         names_module=bool(_MODULE_WORDS.search(question)),
         mentions_tests=bool(_TEST_WORDS.search(question)),
         mentions_aside=bool(_ASIDE_WORDS.search(question)),
+        platforms=asked_platforms(question),
         phrases=phrases,
     )
 
@@ -334,7 +337,12 @@ def facets_of(plan: RouterPlan) -> QuestionFacets:
         # "Are unused imports inside a class body reported as well?" (yes or no, as «… ли …»)
         # «Куда ставится курсор после очистки экрана?» after an answer: a detail of its topic
         facets = replace(facets, details=frozenset({"unmarked"}))
-    return replace(facets, terms=terms, concepts=concepts_of(said, expansions))
+    return replace(
+        facets,
+        terms=terms,
+        concepts=concepts_of(said, expansions),
+        verbs=verb_concepts(said, expansions),
+    )
 
 
 _QUOTED = re.compile(r"""["'`«“]([^"'`«»“”\n]{1,40})["'`»”]""")
@@ -403,6 +411,21 @@ def concepts_of(question: str, expansions: tuple[str, ...] = ()) -> tuple[frozen
         words = {w for term in hit.expansions for w in term.lower().split()} & kept
         group = frozenset(w for w in words if len(w) >= 3)
         if group:
+            groups.append(group)
+    return tuple(dict.fromkeys(groups))
+
+
+def verb_concepts(question: str, expansions: tuple[str, ...] = ()) -> tuple[frozenset[str], ...]:
+    """The groups of :func:`concepts_of` that come from a Russian verb of the question
+    («укорачивает» -> truncate, shorten): the action a how-question asks about, where its
+    nouns («длины», «фильтром») only say what the action works on."""
+    kept = {w for term in expansions for w in term.lower().split()}
+    groups = []
+    for hit in default_expander().find(question):
+        if " " in hit.surface.strip() or dictionary_pos(hit.surface) not in ("VERB", "INFN"):
+            continue
+        words = {w for term in hit.expansions for w in term.lower().split()} & kept
+        if group := frozenset(w for w in words if len(w) >= 3):
             groups.append(group)
     return tuple(dict.fromkeys(groups))
 

@@ -117,10 +117,7 @@ class CodeQAGraph(EvidenceGraph):
         defs = definition_hits(
             plan,
             evidence,
-            how=focus.how,
-            kinds=focus.kinds,
-            terms=focus.terms,
-            concepts=focus.concepts,
+            focus,
             reader=self.reader,
             # a question of a conversation reads its topic first (see below)
             own_first=not (focus.tests or focus.mentions_tests or focus.mentions_aside)

@@ -10,11 +10,11 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from ragstrata.answer.graphs.builds import file_header
 from ragstrata.answer.graphs.doing import last_name
 from ragstrata.core.evidence import Hit
 from ragstrata.core.languages import detect_language, language_info
 from ragstrata.core.paths import peripheral_path
-from ragstrata.core.rows import ChunkRow, Layer
 from ragstrata.retrieve.reader import IndexReader
 
 __all__ = ["copied_paths", "foreign_paths"]
@@ -29,7 +29,6 @@ def copied_paths(window: list[Hit], reader: IndexReader | None) -> set[str]:
 # a build constraint keeping a file for toolchains older than a version (`//go:build !go1.18`,
 # `// +build !go1.18`): the copy kept for them, beside the one built today
 _LEGACY_BUILD = re.compile(r"^//\s*(?:go:build|\+build)\s.*!go1\.\d+", re.MULTILINE)
-_HEADER_LINES = 40  # a build constraint stands above the package clause
 
 
 def _copied(window: list[Hit]) -> set[str]:
@@ -72,14 +71,8 @@ def _legacy_paths(paths: set[str], reader: IndexReader | None) -> set[str]:
         return set()
     legacy = set()
     for path in paths:
-        if path.endswith(".go"):
-            head = [
-                r.text
-                for r in reader.file_rows(path, (Layer.C3,))
-                if isinstance(r, ChunkRow) and r.start_line <= _HEADER_LINES
-            ]
-            if any(_LEGACY_BUILD.search(text) for text in head):
-                legacy.add(path)
+        if path.endswith(".go") and _LEGACY_BUILD.search(file_header(reader, path)):
+            legacy.add(path)
     return legacy
 
 

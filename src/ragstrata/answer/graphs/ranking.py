@@ -16,6 +16,7 @@ from ragstrata.answer.graphs.base import (
     project_words,
     question_symbols,
 )
+from ragstrata.answer.graphs.builds import client_paths, platform_fits
 from ragstrata.answer.graphs.copies import copied_paths, foreign_paths
 from ragstrata.answer.graphs.doing import (
     COMMENT_LINE,
@@ -52,6 +53,7 @@ from ragstrata.answer.graphs.words import (
 from ragstrata.answer.graphs.worker import resolved_callees
 from ragstrata.core.evidence import Evidence, Hit
 from ragstrata.core.paths import peripheral_path
+from ragstrata.core.question import QuestionFacets
 from ragstrata.core.rows import RelationRow
 from ragstrata.core.values import Direction
 from ragstrata.query.models import RouterPlan
@@ -66,18 +68,18 @@ _SEGMENT_SEP = re.compile(r"::|[.#\\]")
 _NAME_PARTS = re.compile(r"[^a-z0-9]+")
 _DECLARES = 3  # doing_rank's rank of types and declarations
 _HELD = 1  # ... and of an accessor, a variable or a class that holds a value
+_NO_FACETS = QuestionFacets()
 _HOW_WINDOW = 12  # how many leading definitions may be reordered for a how-question
+_PLATFORM_EXTRA = 3  # definitions for the platform asked the window takes from below its end
 _STEM = 4  # a question word names a folder or file when their first letters agree
 
 
 def definition_hits(
     plan: RouterPlan,
     evidence: Evidence,
+    focus: QuestionFacets = _NO_FACETS,
     *,
-    how: bool = False,
-    kinds: tuple[str, ...] = (),
-    terms: tuple[str, ...] = (),
-    concepts: tuple[frozenset[str], ...] = (),
+    how: bool | None = None,
     reader: IndexReader | None = None,
     own_first: bool = False,
 ) -> list[Hit]:
@@ -85,7 +87,10 @@ def definition_hits(
     (of the kind the question names, then the least nested: ``gin.Engine`` before
     ``binding.StructValidator.Engine``); for a how-question with no symbol named, a function or
     method whose body does the work before the types and declarations that only mention it;
-    for any other naming none, the project's own code first (``own_first``: no test asked)."""
+    for any other naming none, the project's own code first (``own_first``: no test asked).
+    ``focus``: the question's facets (``how`` overrides whether it asks how something works)."""
+    how = focus.how if how is None else how
+    kinds = focus.kinds
     req = evidence.requirements.get("require_def")
     hits = [h for h in (req.hits if req else ()) if h.layer == "C1"]
     # the topic a previous answer led with is no name the user gave (see code_qa)
@@ -132,7 +137,7 @@ def definition_hits(
             named = same + [h for h in named if h not in same]
         hits = named + [h for h in hits if h not in named]
     if how and not named:
-        head, taken = how_head(plan, hits, terms=terms, concepts=concepts, reader=reader)
+        head, taken = how_head(plan, hits, focus, reader=reader)
         hits = head + [h for h in hits if id(h) not in taken]
     elif own_first and not named:
         # "What does comparing a pattern with == check?" names nothing and asks about no test:
@@ -154,9 +159,8 @@ def word_named_type(hit: Hit, names: list[str]) -> bool:
 def how_head(
     plan: RouterPlan,
     hits: list[Hit],
+    focus: QuestionFacets,
     *,
-    terms: tuple[str, ...],
-    concepts: tuple[frozenset[str], ...],
     reader: IndexReader | None,
 ) -> tuple[list[Hit], set[int]]:
     """A how-question naming no definition: the window of ``hits`` (the first candidates of
@@ -164,16 +168,22 @@ def how_head(
     first; and the ids of the hits the window took."""
     # lib/express.js is no part named by "express", session/ none by express-session's
     # "session": the project's name and its parts name the whole project, not a folder
+    concepts = focus.concepts
     own = set(project_words(plan))
     own |= {p for w in own for p in _NAME_PARTS.split(w) if p}
-    terms = tuple(t for t in terms if not names_project(t, own))
+    terms = tuple(t for t in focus.terms if not names_project(t, own))
     order = {id(h): n for n, h in enumerate(hits)}
     # «JSONP-запросы»: the Latin half of a Russian compound names `jsonp` exactly
     halves = {h.lower() for t in tokenize(plan.query_plan.raw) for h in latin_halves(t.text)}
     # the window holds the first candidates of the project's own code (type declarations,
     # vendored copies and examples retrieval ranked high take no place of theirs)
-    own_code = [h for h in hits if not doing_rank(h)[0]][:_HOW_WINDOW]
-    taken = {id(h) for h in (*own_code, *hits[:_HOW_WINDOW])}
+    # a command or demo using the library (Go's `cmd/x/main.go`) is no part of its own code
+    clients = client_paths(hits[: 2 * _HOW_WINDOW], reader)
+    own_code = [h for h in hits if not doing_rank(h)[0] and h.path not in clients]
+    # "on Windows": the platform's own file may stand below the window's end
+    fits = platform_fits(own_code, reader, focus.platforms)
+    fitting = [h for h in own_code[_HOW_WINDOW:] if fits.get(h.path) == 0][:_PLATFORM_EXTRA]
+    taken = {id(h) for h in (*own_code[:_HOW_WINDOW], *hits[:_HOW_WINDOW], *fitting)}
     window = [h for h in hits if id(h) in taken]
     # the project's name is no word of the question, nor a part of it (`body-parser`
     # says nothing of a parser), unless the question also writes that word by itself ("a
@@ -191,10 +201,13 @@ def how_head(
     head = sorted(
         window,
         key=lambda h: (
-            doing_rank(h)[0],
+            doing_rank(h)[0] or h.path in clients,
             h.path in legacy,
             # a value's text for people ranks with the accessors unless that is asked
             doing_rank(h)[1] + (not shown and _presents(h)),
+            # the code for the platform asked, before the code for every platform, before
+            # another platform's
+            fits.get(h.path, 1),
             # the constructor storing the options follows the code using them, unless the
             # question asks how the thing is made («при создании», "a new pool")
             not creating and setup_only(h),
@@ -210,7 +223,7 @@ def how_head(
     head = covering_worker(head, groups)
     # the function doing the steps the question lists keeps the lead from a callee named by one
     covering = bool(head) and head[0] is not lead
-    head = purer_name(named_worker(head, groups), groups)
+    head = purer_name(named_worker(head, groups, stem_groups(focus.verbs, set())), groups)
     head = opposite_named(head, (*terms, *halves), plan.query_plan.raw)
     head = sized_twin(head, plan.query_plan.raw)
     head = named_owner(head, groups)

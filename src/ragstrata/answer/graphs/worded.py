@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 
 from ragstrata.answer.graphs.doing import doing_rank, last_name, setup_only
 from ragstrata.answer.graphs.words import ENDINGS, word_stems, words_in
@@ -98,7 +99,9 @@ NAMED_WINDOW = 6  # a definition named by the question's words may take the lead
 _NAMED_WORDS = 2  # ... when its own name carries this many of the question's word groups
 
 
-def named_worker(head: list[Hit], groups: list[set[str]]) -> list[Hit]:
+def named_worker(
+    head: list[Hit], groups: list[set[str]], verbs: Sequence[AbstractSet[str]] = ()
+) -> list[Hit]:
     """``head`` with its lead replaced by a candidate of the same rank, among the first
     :data:`NAMED_WINDOW`, whose own name says what the question asks (``parse_range`` for
     "how does it parse a line range", ``cleanPath`` for «канонический путь» -> clean path: at
@@ -112,10 +115,17 @@ def named_worker(head: list[Hit], groups: list[set[str]]) -> list[Hit]:
     # a lead its own name says as much of the question of (`filter_by_level` for filtering
     # by level) keeps its place
     said = max(_NAMED_WORDS, words_in(own_name(head[0]), groups) + 1)
+    # a lead named wholly by the question, its verb among the words (`truncate` for «как
+    # укорачивает текст до заданной длины»), gives way only to a name saying its words and
+    # more (`parse_body` to no `parse_frame_header`), not to one of the nouns (`lengthFilter`)
+    lead = word_stems(own_name(head[0]))
+    held = not extra_words(own_name(head[0]), groups) and any(lead & v for v in verbs)
     found = []
     for n, hit in enumerate(head[1:NAMED_WINDOW], 1):
         named = words_in(own_name(hit), groups)
         body = words_in(hit.text, groups)
+        if held and not lead <= word_stems(own_name(hit)):
+            continue
         if doing_rank(hit) == rank and named >= said and body > least:
             found.append((body, named, n))
     found.sort(reverse=True)
