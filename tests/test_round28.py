@@ -4,14 +4,16 @@ platform, or a Go build constraint); a command using a library from its own modu
 (`cmd/tool/main.go`) is no part of the library's work; a function the question's verb names
 wholly (`truncate` for «укорачивает») keeps the lead from one its nouns name
 (`lengthFilter`); a name given as an example of data ("a string like "1.5 KiB"") is no topic
-of the follow-up; «увеличивает» reaches `incr`.
+of the follow-up; a word for the data the code works on ("after a number") names no file
+(`number.go`); "generating XML" asks the writer, not the parser; «увеличивает» reaches `incr`.
 
 Двадцать восьмой раунд: вопрос «как это работает» с названием операционной системы («на
 Windows», «на Linux») получает код, написанный для неё (файл с её именем или ограничение сборки
 Go); программа из `cmd/`, которая пользуется библиотекой, не отвечает на вопрос о работе
 библиотеки; функция, которую целиком называет глагол вопроса (`truncate` для «укорачивает»),
 не уступает первое место имени из его существительных (`lengthFilter`); имя из примера данных
-(«строка вида "1.5 KiB"») не становится темой уточняющего вопроса."""
+(«строка вида "1.5 KiB"») не становится темой уточняющего вопроса; слово о данных («после
+числа») не называет файл (`number.go`); «генерирует XML» спрашивает о записи, а не о разборе."""
 
 from __future__ import annotations
 
@@ -211,6 +213,76 @@ def test_a_function_the_question_s_verb_names_wholly_keeps_the_lead() -> None:
     found = [truncate, replace(length, start_line=40, end_line=40 + length.end_line)]
     question = "Как фильтр укорачивает длинный текст до заданной длины, не разрывая слова?"
     assert how_order(question, found)[0].symbol == "filters.truncate"
+
+
+ORDINAL = (
+    "func Ordinal(x int) string {\n"
+    '\tsuffix := "th"\n'
+    "\tswitch x % 10 {\n"
+    "\tcase 1:\n"
+    "\t\tif x%100 != 11 {\n"
+    '\t\t\tsuffix = "st"\n'
+    "\t\t}\n"
+    "\tcase 2:\n"
+    "\t\tif x%100 != 12 {\n"
+    '\t\t\tsuffix = "nd"\n'
+    "\t\t}\n"
+    "\t}\n"
+    "\treturn strconv.Itoa(x) + suffix\n"
+    "}\n"
+)
+FORMAT_FLOAT = (
+    "func FormatFloat(format string, n float64) string {\n"
+    '\tprecision, sign := 2, ""\n'
+    "\tif n < 0 {\n"
+    '\t\tsign, n = "-", -n\n'
+    "\t}\n"
+    "\tintStr := strconv.FormatInt(int64(n), 10)\n"
+    "\treturn sign + intStr + fractional(n, precision)\n"
+    "}\n"
+)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How is the English suffix (st, nd or th) chosen after a number like 21 or 112?",
+        "Как выбирается английский суффикс (st, nd или th) после числа вроде 21 или 112?",
+    ],
+)
+def test_a_word_for_the_data_the_code_works_on_names_no_file(question: str) -> None:
+    # "a number" is what the code reads, not `number.go`
+    ordinal = code_hit("humanize.Ordinal", "ordinals.go", ORDINAL)
+    fmt = code_hit("humanize.FormatFloat", "number.go", FORMAT_FLOAT)
+    assert how_order(question, [ordinal, fmt])[0].symbol == "humanize.Ordinal"
+
+
+PARSE_XML = (
+    "def parse(xml_input, attr_prefix='@'):\n"
+    "    handler = _DictSAXHandler(attr_prefix=attr_prefix)\n"
+    "    parser = expat.ParserCreate()\n"
+    "    parser.StartElementHandler = handler.startElement\n"
+    "    parser.Parse(xml_input, True)\n"
+    "    return handler.item\n"
+)
+UNPARSE_XML = (
+    "def unparse(input_dict, attr_prefix='@'):\n"
+    "    output = StringIO()\n"
+    "    for key, value in input_dict.items():\n"
+    "        _emit(key, value, output, attr_prefix)\n"
+    "    return output.getvalue()\n"
+)
+
+
+def test_generating_a_text_format_asks_the_writer_not_the_parser() -> None:
+    found = [
+        code_hit("xmltodict.parse", "xmltodict.py", PARSE_XML),
+        replace(
+            code_hit("xmltodict.unparse", "xmltodict.py", UNPARSE_XML), start_line=20, end_line=24
+        ),
+    ]
+    question = "Which keys of the dict become attributes when generating XML from it?"
+    assert how_order(question, found)[0].symbol == "xmltodict.unparse"
 
 
 @pytest.mark.parametrize(

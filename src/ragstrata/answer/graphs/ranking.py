@@ -394,13 +394,27 @@ def _predicate_first(head: list[Hit], groups: list[set[str]]) -> list[Hit]:
     return head
 
 
+# the data a question writes about ("a string like …", "after a number"): a word naming the kind
+# of value the code works on names no part of the project (yup's `string.ts`, `number.go`)
+_DATA_WORDS = frozenset(
+    {"string", "strings", "number", "numbers", "text", "texts", "value", "values", "array",
+     "arrays", "object", "objects", "integer", "integers", "float", "floats", "boolean",
+     "booleans", "bytes", "char", "chars", "data"}
+)  # fmt: skip
+
+
 def _naming_words(window: list[Hit], words: tuple[str, ...]) -> tuple[str, ...]:
-    """The ``words`` that may name a folder or file of the answer: not one that half or more
+    """The ``words`` that may name a folder or file of the answer: not a word for the kind of
+    data the code works on (:data:`_DATA_WORDS`), nor one that half or more
     of the ``window``'s names carry ("file" of a temporary-file library, whose `tempfile`,
     `into_file` and `NamedTempFile` all say it, names no `file/` folder; "entry" of a map's
     `remove_entry`, `first_entry`, … no `entry.rs`)."""
     names = [joined_name(last_name(h.symbol or "")) for h in window]
-    return tuple(w for w in words if 2 * sum(joined_name(w) in n for n in names) < len(names))
+    return tuple(
+        w
+        for w in words
+        if 2 * sum(joined_name(w) in n for n in names) < len(names) and w.lower() not in _DATA_WORDS
+    )
 
 
 def _in_named_part(path: str, terms: tuple[str, ...]) -> bool:

@@ -198,10 +198,13 @@ _FROM_TEXT = re.compile(
 _INTO_TEXT = re.compile(
     r"(?i)\b(?:format(?:s|ted|ting)?|encod(?:e[sd]?|ing)|serializ\w*|marshal\w*|stringif\w*"
     r"|print(?:s|ed|ing)?|writ(?:e[sd]?|ing|ten)|dump\w*|render\w*"
-    r"|(?:into|to|as) (?:an? |the )?(?:[\w-]+ ){0,2}(?:string|text|json))\b"
+    r"|(?:into|to|as) (?:an? |the )?(?:[\w-]+ ){0,2}(?:string|text|json)"
+    # "when generating XML": values written out in a text format
+    r"|generat\w* (?:an? |the )?(?:[\w-]+ )?(?:xml|json|yaml|toml|html|csv|markup))\b"
     r"|форматир|(?<!де)(?:за)?кодиру|(?<!де)кодирован|(?<!де)сериализ|сохранени|сохраня|печат"
     r"|вывод"
-    r"|(?:в|во) (?:текст|строку|текстов\w* строку|json)"
+    r"|(?:в|во) (?:текст|строку|текстов\w* строку|json|(?:xml|yaml|toml|html|csv)\b)"
+    r"|генер\w* (?:\w+ )?(?:xml|json|yaml|toml|html|csv)"
 )
 _FROM_NAMES = frozenset(
     {"parse", "decode", "unmarshal", "deserialize", "load", "loads", "read", "scan"}
@@ -214,6 +217,7 @@ _INTO_NAMES = frozenset(
         "stringify",
         "dump",
         "dumps",
+        "unparse",
         "serialize",
         "marshal",
         "write",
