@@ -5,7 +5,8 @@ platform, or a Go build constraint); a command using a library from its own modu
 wholly (`truncate` for «укорачивает») keeps the lead from one its nouns name
 (`lengthFilter`); a name given as an example of data ("a string like "1.5 KiB"") is no topic
 of the follow-up; a word for the data the code works on ("after a number") names no file
-(`number.go`); "generating XML" asks the writer, not the parser; «увеличивает» reaches `incr`.
+(`number.go`); "generating XML" asks the writer, not the parser; «увеличивает» reaches `incr`,
+«двусторонняя очередь» a `deque`, «бледный» `faint`.
 
 Двадцать восьмой раунд: вопрос «как это работает» с названием операционной системы («на
 Windows», «на Linux») получает код, написанный для неё (файл с её именем или ограничение сборки
@@ -215,6 +216,28 @@ def test_a_function_the_question_s_verb_names_wholly_keeps_the_lead() -> None:
     assert how_order(question, found)[0].symbol == "filters.truncate"
 
 
+URLIZE = (
+    "function urlize(str, length, nofollow) {\n"
+    "  // split the text into words, break each long word and wrap links in a tag\n"
+    "  var words = str.split(/(\\s+)/).filter(word => word && word.length)\n"
+    "  return words.map(word => {\n"
+    "    var short = word.substr(0, length)\n"
+    "    return isLink(word) ? '<a href=\"' + word + '\">' + short + '</a>' : word\n"
+    "  }).join('')\n"
+    "}\n"
+)
+
+
+def test_a_function_the_question_s_verb_names_wholly_is_no_step_of_another() -> None:
+    # a longer body saying more of the question's words ("text", "words", "break", "length")
+    # does not take the lead from the function the verb names
+    truncate = code_hit("filters.truncate", "src/filters.js", TRUNCATE)
+    urlize = code_hit("filters.urlize", "src/filters.js", URLIZE)
+    found = [truncate, replace(urlize, start_line=60, end_line=60 + urlize.end_line)]
+    question = "Как фильтр укорачивает длинный текст до заданной длины, не разрывая слова?"
+    assert how_order(question, found)[0].symbol == "filters.truncate"
+
+
 ORDINAL = (
     "func Ordinal(x int) string {\n"
     '\tsuffix := "th"\n'
@@ -291,11 +314,15 @@ def test_generating_a_text_format_asks_the_writer_not_the_parser() -> None:
         ("Как кэш атомарно увеличивает значение счётчика?", "incr"),
         ("Как уменьшить значение счётчика?", "decrement"),
         ("Как кэш освобождает место при записи?", "cull"),
+        ("Что происходит при добавлении в двустороннюю очередь?", "deque"),
+        ("Как обрабатывается присваивание значения полю?", "assignment"),
+        ("Как выбирается бледный цвет текста?", "faint"),
+        ("Как решается, нужен ли досрочный пересчёт результата?", "recompute"),
+        ("Как сопоставляются позиционные аргументы?", "positional"),
+        ("Что будет, если неделя начинается с воскресенья?", "sunday"),
     ],
 )
-def test_russian_verbs_of_counters_and_eviction_reach_their_code_terms(
-    question: str, term: str
-) -> None:
+def test_plain_russian_words_reach_their_code_terms(question: str, term: str) -> None:
     assert term in search_terms(question)
 
 

@@ -220,10 +220,11 @@ def how_head(
     head = _worded_first(head, groups)
     head = clear_winner(head, groups)
     lead = head[0] if head else None
-    head = covering_worker(head, groups)
+    verbs = stem_groups(focus.verbs, set())
+    head = covering_worker(head, groups, verbs)
     # the function doing the steps the question lists keeps the lead from a callee named by one
     covering = bool(head) and head[0] is not lead
-    head = purer_name(named_worker(head, groups, stem_groups(focus.verbs, set())), groups)
+    head = purer_name(named_worker(head, groups, verbs), groups)
     head = opposite_named(head, (*terms, *halves), plan.query_plan.raw)
     head = sized_twin(head, plan.query_plan.raw)
     head = named_owner(head, groups)

@@ -67,13 +67,16 @@ _COVER_MARGIN = 3  # a candidate carrying this many more of the question's word 
 _COVER_LINES = 60  # ... in a body of at most this many lines (a long one carries any words)
 
 
-def covering_worker(head: list[Hit], groups: list[set[str]]) -> list[Hit]:
+def covering_worker(
+    head: list[Hit], groups: list[set[str]], verbs: Sequence[AbstractSet[str]] = ()
+) -> list[Hit]:
     """``head`` with its lead replaced by the candidate of its rank, among the first
     :data:`NAMED_WINDOW`, whose body carries :data:`_COVER_MARGIN` more of the question's word
     groups than the lead's: the function doing the steps a question lists ("check the length,
     the signature, the age and then decrypt" -> ``Decode``) before a setter of one of them
-    (``MinAge``); the one best such, none on a tie."""
-    if len(head) < 2 or not groups:
+    (``MinAge``); the one best such, none on a tie. A lead the question's verb names wholly
+    (:func:`verb_named`: `truncate` for «укорачивает») keeps its place."""
+    if len(head) < 2 or not groups or verb_named(head[0], groups, verbs):
         return head
     rank = doing_rank(head[0])
     least = words_in(head[0].text, groups)
@@ -119,7 +122,7 @@ def named_worker(
     # укорачивает текст до заданной длины»), gives way only to a name saying its words and
     # more (`parse_body` to no `parse_frame_header`), not to one of the nouns (`lengthFilter`)
     lead = word_stems(own_name(head[0]))
-    held = not extra_words(own_name(head[0]), groups) and any(lead & v for v in verbs)
+    held = verb_named(head[0], groups, verbs)
     found = []
     for n, hit in enumerate(head[1:NAMED_WINDOW], 1):
         named = words_in(own_name(hit), groups)
@@ -133,6 +136,13 @@ def named_worker(
         return head
     best = head[found[0][2]]
     return [best, *(h for h in head if h is not best)]
+
+
+def verb_named(hit: Hit, groups: list[set[str]], verbs: Sequence[AbstractSet[str]]) -> bool:
+    """True when the question names ``hit`` wholly, a verb of it among the words (``truncate``
+    for «как укорачивает текст …»): the action asked about is its name."""
+    name = own_name(hit)
+    return not extra_words(name, groups) and any(word_stems(name) & v for v in verbs)
 
 
 def purer_name(head: list[Hit], groups: list[set[str]]) -> list[Hit]:
