@@ -206,16 +206,6 @@ LENGTH_FILTER = (
 )
 
 
-def test_a_function_the_question_s_verb_names_wholly_keeps_the_lead() -> None:
-    # «укорачивает» names `truncate` wholly: the nouns («длины», «фильтром») naming
-    # `lengthFilter` do not take the lead from it
-    truncate = code_hit("filters.truncate", "src/filters.js", TRUNCATE)
-    length = code_hit("filters.lengthFilter", "src/filters.js", LENGTH_FILTER)
-    found = [truncate, replace(length, start_line=40, end_line=40 + length.end_line)]
-    question = "Как фильтр укорачивает длинный текст до заданной длины, не разрывая слова?"
-    assert how_order(question, found)[0].symbol == "filters.truncate"
-
-
 URLIZE = (
     "function urlize(str, length, nofollow) {\n"
     "  // split the text into words, break each long word and wrap links in a tag\n"
@@ -228,12 +218,20 @@ URLIZE = (
 )
 
 
-def test_a_function_the_question_s_verb_names_wholly_is_no_step_of_another() -> None:
-    # a longer body saying more of the question's words ("text", "words", "break", "length")
-    # does not take the lead from the function the verb names
+@pytest.mark.parametrize(
+    ("symbol", "text"),
+    [
+        # the nouns («длины», «фильтром») name `lengthFilter`
+        ("filters.lengthFilter", LENGTH_FILTER),
+        # a longer body says more of the question's words ("text", "words", "break", "length")
+        ("filters.urlize", URLIZE),
+    ],
+)
+def test_a_function_the_question_s_verb_names_wholly_keeps_the_lead(symbol: str, text: str) -> None:
+    # «укорачивает» names `truncate` wholly: neither rival takes the lead from it
     truncate = code_hit("filters.truncate", "src/filters.js", TRUNCATE)
-    urlize = code_hit("filters.urlize", "src/filters.js", URLIZE)
-    found = [truncate, replace(urlize, start_line=60, end_line=60 + urlize.end_line)]
+    rival = code_hit(symbol, "src/filters.js", text)
+    found = [truncate, replace(rival, start_line=40, end_line=40 + rival.end_line)]
     question = "Как фильтр укорачивает длинный текст до заданной длины, не разрывая слова?"
     assert how_order(question, found)[0].symbol == "filters.truncate"
 
