@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["PLATFORMS", "file_platforms", "fits_platform"]
+__all__ = ["PLATFORMS", "UNIX", "UNIX_WORDS", "file_platforms", "fits_platform"]
 
 # canonical name -> the words naming it in a file name or a Go build constraint
 PLATFORMS: dict[str, frozenset[str]] = {
@@ -24,9 +24,9 @@ PLATFORMS: dict[str, frozenset[str]] = {
     "ios": frozenset({"ios"}),
     "wasm": frozenset({"wasm", "wasi", "wasm32", "js"}),
 }
-# a file for Unix serves every platform below (and only those)
-_UNIX = frozenset({"linux", "macos", "bsd", "solaris", "android", "ios"})
-_UNIX_WORDS = frozenset({"unix", "posix", "nix"})
+# a file (or a question) for Unix is for every platform below (and only those)
+UNIX = frozenset({"linux", "macos", "bsd", "solaris", "android", "ios"})
+UNIX_WORDS = frozenset({"unix", "posix", "nix"})
 # `js` names a platform in a Go build constraint, never in a file name (`index.js`)
 _NAME_ONLY_IN_BUILD = frozenset({"js", "apple", "mac", "fen", "nt"})
 _WORD = re.compile(r"[a-z][a-z0-9]*")
@@ -37,8 +37,8 @@ _HEADER_CHARS = 2000  # a build constraint stands above the package clause
 def _platforms_of(words: list[str], *, build: bool) -> set[str]:
     found: set[str] = set()
     for word in words:
-        if word in _UNIX_WORDS:
-            found |= _UNIX
+        if word in UNIX_WORDS:
+            found |= UNIX
             continue
         if not build and word in _NAME_ONLY_IN_BUILD:
             continue

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from ragstrata.core.platforms import PLATFORMS
+from ragstrata.core.platforms import PLATFORMS, UNIX, UNIX_WORDS
 
 __all__ = ["asked_platforms"]
 
@@ -22,8 +22,7 @@ _WORDS: dict[str, tuple[str, ...]] = {
     "android": ("android",), "андроид": ("android",), "андроиде": ("android",),
     "ios": ("ios",), "wasm": ("wasm",), "webassembly": ("wasm",), "wasi": ("wasm",),
 }  # fmt: skip
-_UNIX_WORDS = frozenset({"unix", "posix", "юникс", "юниксе", "юникса"})
-_UNIX = ("linux", "macos", "bsd", "solaris", "android", "ios")
+_UNIX_WORDS = UNIX_WORDS | {"юникс", "юниксе", "юникса"}
 # "Mac OS", "OS X": two words
 _TWO_WORDS = re.compile(r"(?i)(?<!\w)(?:mac\s*os|os\s*x)(?!\w)")
 _WORD = re.compile(r"\w+")
@@ -37,6 +36,6 @@ def asked_platforms(question: str) -> frozenset[str]:
     for word in _WORD.findall(question.lower().replace("ё", "е")):
         # «Unix-подобных», "unix-like": the word before the hyphen
         if word in _UNIX_WORDS:
-            found.update(_UNIX)
+            found.update(UNIX)
         found.update(_WORDS.get(word, ()))
     return frozenset(p for p in found if p in PLATFORMS)
