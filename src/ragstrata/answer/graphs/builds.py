@@ -42,7 +42,12 @@ def client_paths(window: list[Hit], reader: IndexReader | None) -> set[str]:
     roots = [p for p in reader.paths() if "/" not in p and p.endswith(".go") and "_test" not in p]
     if not roots or _package(reader, roots[0]) in ("", "main"):
         return set()  # no library at the root (a command's repository): its mains are its work
-    return {path for path in mains if _package(reader, path) == "main"}
+    # every file of a Go folder is of one package: one header read a folder
+    folders: dict[str, str] = {}
+    for path in sorted(mains, key=lambda p: (p.endswith("_test.go"), p)):  # `x_test` aside
+        folders.setdefault(path.rsplit("/", 1)[0], path)
+    commands = {f for f, path in folders.items() if _package(reader, path) == "main"}
+    return {path for path in mains if path.rsplit("/", 1)[0] in commands}
 
 
 def platform_fits(
