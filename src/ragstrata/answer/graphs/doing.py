@@ -296,6 +296,20 @@ def _stores_only(hit: Hit) -> bool:
     return bool(code) and all(_STORE.match(line) for line in code)
 
 
+# a function reporting a failure (`self._error(field, errors.ALLOF, ...)`, `warn`, `fail`)
+# does none of the work that failed, unless the question asks about failing (these stems)
+_REPORTS = re.compile(
+    r"^_*(?:error|errors|err|fail|failure|warn|warning)(?:_|$)|(?:Error|Errors)$", re.I
+)
+FAILING = frozenset({"erro", "err", "fail", "warn", "exce", "rais", "thro"})
+
+
+def reports_failure(symbol: str) -> bool:
+    """True for a function named for reporting a failure: ``_error``, ``warn``,
+    ``logError``."""
+    return bool(_REPORTS.search(last_name(symbol)))
+
+
 def last_name(symbol: str) -> str:
     return _SEGMENT_SEP.split(symbol)[-1]
 

@@ -23,10 +23,12 @@ from ragstrata.answer.graphs.doing import (
     CREATING,
     DOCSTRING,
     ERROR_NAME,
+    FAILING,
     TYPE_KINDS,
     doing_rank,
     last_name,
     loops,
+    reports_failure,
     setup_only,
 )
 from ragstrata.answer.graphs.focus import example_names
@@ -198,6 +200,7 @@ def how_head(
     # "how does it make sure …" asks how it ensures something, not how a thing is made
     making = CREATING - ({"make"} if _ENSURING.search(plan.query_plan.raw) else set())
     creating = any(g & making for g in groups)
+    failing = any(g & FAILING for g in groups)
     head = sorted(
         window,
         key=lambda h: (
@@ -211,6 +214,8 @@ def how_head(
             # the constructor storing the options follows the code using them, unless the
             # question asks how the thing is made («при создании», "a new pool")
             not creating and setup_only(h),
+            # the function reporting a failure does none of the work, unless that is asked
+            not failing and reports_failure(h.symbol or ""),
             h.path in foreign,
             last_name(h.symbol or "").lower() not in halves,
             not _in_named_part(h.path, parts),

@@ -15,6 +15,7 @@ from ragstrata.answer.graphs.base import hit_from_scored
 from ragstrata.answer.graphs.doing import (
     CREATING,
     ERROR_NAME,
+    FAILING,
     TYPE_KINDS,
     body_text,
     code_span,
@@ -22,6 +23,7 @@ from ragstrata.answer.graphs.doing import (
     doing_rank,
     last_name,
     loops,
+    reports_failure,
 )
 from ragstrata.answer.graphs.words import words_in
 from ragstrata.core.evidence import Hit
@@ -50,6 +52,7 @@ def worker_first(defs: list[Hit], reader: IndexReader, groups: list[set[str]]) -
     lead = defs[0]
     hops = handed = 0
     creating = any(g & CREATING for g in groups)
+    failing = any(g & FAILING for g in groups)
     while lead.kind in ("function", "method"):
         calls = reader.relations(lead.symbol or "", Direction.CALLEES, ("calls",))
         # a macro it expands (`some!(…)` unwrapping an option) is a helper, the error it
@@ -61,6 +64,7 @@ def worker_first(defs: list[Hit], reader: IndexReader, groups: list[set[str]]) -
             for row in resolved_callees(reader, lead.symbol or "", calls)
             if row.kind != "macro"
             and not _error_type(row)
+            and (failing or not reports_failure(row.symbol))
             and (creating or not constructs(row.name, row.path, row.kind, row.text))
         ]
         delegate = _delegate(lead, callees, calls) if handed < _WORKER_HOPS else None

@@ -1,0 +1,87 @@
+"""Round twenty-nine (issue 23): a short rule method hands the lead to the function doing the
+work it calls, not to the helper that reports the failure (`self._error(...)`), however many
+of the question's words that helper's long docstring says; unless the question asks about
+failing.
+
+Двадцать девятый раунд: короткий метод правила передаёт первое место функции, которая делает
+работу, а не помощнику, который записывает ошибку (`self._error(...)`), сколько бы слов вопроса
+ни было в его длинной строке документации; если только вопрос не о самой ошибке."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from answer_fixture import indexed
+
+VALIDATOR = {
+    "rules/validator.py": '''
+        """Validation of documents against a schema of rules."""
+
+
+        class Validator:
+            """Checks a document field by field against the rules of its schema."""
+
+            def _error(self, *args):
+                """Creates and adds one or multiple errors.
+
+                :param args: the invalid field's name, the error's reference and arbitrary,
+                    supplemental information about the error: a rule's value, the errors of
+                    its child validators, how many of the definitions were valid.
+                """
+                if len(args) == 1:
+                    self._errors.extend(args[0])
+                    return
+                field, code = args[0], args[1]
+                info = args[2:]
+                self._errors.append((field, code, info))
+                for child in info:
+                    if isinstance(child, list):
+                        self._errors.extend(child)
+                return None
+
+            def __validate_logical(self, operator, definitions, field, value):
+                """Validates the value against each rule set; counts the valid ones."""
+                valid_counter = 0
+                _errors = []
+                for i, definition in enumerate(definitions):
+                    schema = {field: dict(definition)}
+                    validator = self._child(schema)
+                    if validator({field: value}):
+                        valid_counter += 1
+                    else:
+                        _errors.append(validator.errors)
+                return valid_counter, _errors
+
+            def _validate_allof(self, definitions, field, value):
+                """{'type': 'list', 'logical': 'allof'}"""
+                valids, _errors = self.__validate_logical("allof", definitions, field, value)
+                if valids < len(definitions):
+                    self._error(field, "ALLOF", _errors, valids, len(definitions))
+
+            def _validate_anyof(self, definitions, field, value):
+                """{'type': 'list', 'logical': 'anyof'}"""
+                valids, _errors = self.__validate_logical("anyof", definitions, field, value)
+                if valids < 1:
+                    self._error(field, "ANYOF", _errors, valids, len(definitions))
+        ''',
+}
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How are the allof and anyof rules evaluated: how does it find how many of the "
+        "alternative rule sets the value of a field satisfies?",
+        "Как проверяются правила allof и anyof: как узнать, скольким альтернативным наборам "
+        "правил удовлетворяет значение поля?",
+    ],
+)
+def test_a_rule_hands_the_lead_to_its_worker_not_to_the_failure_report(
+    tmp_path: Path, question: str
+) -> None:
+    with indexed(tmp_path / "rules", VALIDATOR) as repo:
+        answer = repo.ask(question).answer
+    lead = answer.citations[0]
+    assert (lead.path, lead.start_line) == ("rules/validator.py", 25), answer.text
