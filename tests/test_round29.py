@@ -1,11 +1,15 @@
 """Round twenty-nine (issue 23): a short rule method hands the lead to the function doing the
 work it calls, not to the helper that reports the failure (`self._error(...)`), however many
 of the question's words that helper's long docstring says; unless the question asks about
-failing.
+failing. A how-question about the versions or builds the code handles ("which compiler
+version it is running against", «подходит ли версия под требование») is a code question, not
+one about the project's own releases.
 
 Двадцать девятый раунд: короткий метод правила передаёт первое место функции, которая делает
 работу, а не помощнику, который записывает ошибку (`self._error(...)`), сколько бы слов вопроса
-ни было в его длинной строке документации; если только вопрос не о самой ошибке."""
+ни было в его длинной строке документации; если только вопрос не о самой ошибке. Вопрос «как»
+о версиях или сборках, с которыми работает код («подходит ли версия под требование»), — вопрос
+о коде, а не о выпусках самого проекта."""
 
 from __future__ import annotations
 
@@ -13,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from answer_fixture import indexed
+from answer_fixture import indexed, plan
+from ragstrata.query.models import Intent
 
 VALIDATOR = {
     "rules/validator.py": '''
@@ -85,3 +90,30 @@ def test_a_rule_hands_the_lead_to_its_worker_not_to_the_failure_report(
         answer = repo.ask(question).answer
     lead = answer.citations[0]
     assert (lead.path, lead.start_line) == ("rules/validator.py", 25), answer.text
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How does autocfg work out which compiler version it is running against, including "
+        "when the compiler is a nightly or beta build?",
+        "Как semver проверяет, подходит ли версия под требование с крышкой вроде ^0.2?",
+    ],
+)
+def test_a_how_question_about_versions_the_code_handles_is_a_code_question(
+    question: str,
+) -> None:
+    assert plan(question).intent is Intent.CODE_QA
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How do I build the project?",
+        "How are new versions released?",
+        "Какая версия у проекта?",
+        "Как установить библиотеку?",
+    ],
+)
+def test_a_question_about_the_project_s_own_life_stays_with_the_project(question: str) -> None:
+    assert plan(question).intent is Intent.PROJECT_MISC

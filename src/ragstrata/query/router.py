@@ -253,6 +253,17 @@ class Router:
             # configure it («Как взять из корзины только те токены, что есть сейчас?»): the
             # code answers that, not the fallback
             intent = Intent.CODE_QA
+        elif (
+            intent is Intent.PROJECT_MISC
+            and intent not in cls.hard
+            and facets.how
+            and not _PROJECT_LIFE.search(raw)
+        ):
+            # "how does it work out which compiler version …", «как semver проверяет, подходит
+            # ли версия …»: a version or a build in a question asking how the code does
+            # something is what the code works on ("how does the release process work?" asks
+            # about the project)
+            intent = Intent.CODE_QA
         if self._classifier is not None and conf < self.data.classifier_threshold:
             verdict = self._classifier.classify(normalize(raw), dict(cls.scores))
             if verdict is not None:
@@ -340,6 +351,16 @@ def default_router() -> Router:
     """The process-wide router with default settings (built on first use)."""
     with _LOCK:
         return _default()
+
+
+# the project's own life, which a how-question may ask about ("how does the CI pipeline
+# work?", «как устроен процесс релиза?»)
+_PROJECT_LIFE = re.compile(
+    r"(?<!-)\b(?:process|workflow|pipeline|ci|deploy\w*|install\w*|contribut\w*|project|"
+    r"releas\w*|repository|repo|docker|changelog|roadmap|процесс\w*|пайплайн\w*|деплой\w*|"
+    r"установ\w*|релиз\w*|проект\w*|репозитор\w*|докер\w*)\b",
+    re.IGNORECASE,
+)
 
 
 def route(
