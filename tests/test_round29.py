@@ -98,6 +98,11 @@ def test_a_rule_hands_the_lead_to_its_worker_not_to_the_failure_report(
         "How does autocfg work out which compiler version it is running against, including "
         "when the compiler is a nightly or beta build?",
         "Как semver проверяет, подходит ли версия под требование с крышкой вроде ^0.2?",
+        "When I ask for the next patch, minor or major version, how is the new version built, "
+        "and what happens to the pre-release tag and build metadata?",
+        # no cue word at all, but a detail of what the code does
+        "Если значение пришло с другого узла, сохраняется ли оно в локальном кеше, и по "
+        "какому правилу?",
     ],
 )
 def test_a_how_question_about_versions_the_code_handles_is_a_code_question(
@@ -113,6 +118,7 @@ def test_a_how_question_about_versions_the_code_handles_is_a_code_question(
         "How are new versions released?",
         "Какая версия у проекта?",
         "Как установить библиотеку?",
+        "When I release a new version, how do I publish it?",
     ],
 )
 def test_a_question_about_the_project_s_own_life_stays_with_the_project(question: str) -> None:

@@ -247,16 +247,17 @@ class Router:
         intent, conf = cls.intent, cls.confidence
         by: DecidedBy = "rules"
         facets = read_facets(raw)
-        if cls.weak and (facets.how or facets.asks == {"howto"}):
+        if cls.weak and (facets.how or facets.asks == {"howto"} or bool(facets.details)):
             # no intent cue, but it asks how something works ("When a peer asks for a value,
             # how is the request handled?") or how to do something with the code, not how to
-            # configure it («Как взять из корзины только те токены, что есть сейчас?»): the
-            # code answers that, not the fallback
+            # configure it («Как взять из корзины только те токены, что есть сейчас?»), or a
+            # detail of what it does («Если значение пришло с другого узла, сохраняется ли оно
+            # в кеше?»): the code answers that, not the fallback
             intent = Intent.CODE_QA
         elif (
             intent is Intent.PROJECT_MISC
             and intent not in cls.hard
-            and facets.how
+            and (facets.how or bool(how_clause(raw)))  # "When I ask for …, how is it built?"
             and not _PROJECT_LIFE.search(raw)
         ):
             # "how does it work out which compiler version …", «как semver проверяет, подходит
