@@ -3,13 +3,15 @@ work it calls, not to the helper that reports the failure (`self._error(...)`), 
 of the question's words that helper's long docstring says; unless the question asks about
 failing. A how-question about the versions or builds the code handles ("which compiler
 version it is running against", «подходит ли версия под требование») is a code question, not
-one about the project's own releases.
+one about the project's own releases. Plain Russian words of the new batches reach their code
+terms (дозапись -> append, искомая строка -> needle, висячие запятые -> trailing).
 
 Двадцать девятый раунд: короткий метод правила передаёт первое место функции, которая делает
 работу, а не помощнику, который записывает ошибку (`self._error(...)`), сколько бы слов вопроса
 ни было в его длинной строке документации; если только вопрос не о самой ошибке. Вопрос «как»
 о версиях или сборках, с которыми работает код («подходит ли версия под требование»), — вопрос
-о коде, а не о выпусках самого проекта."""
+о коде, а не о выпусках самого проекта. Русские слова новых наборов доходят до терминов кода
+(«дозапись» — append, «искомая строка» — needle, «висячие запятые» — trailing)."""
 
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from answer_fixture import indexed, plan
+from answer_fixture import indexed, plan, search_terms
 from ragstrata.query.models import Intent
 
 VALIDATOR = {
@@ -123,3 +125,22 @@ def test_a_how_question_about_versions_the_code_handles_is_a_code_question(
 )
 def test_a_question_about_the_project_s_own_life_stays_with_the_project(question: str) -> None:
     assert plan(question).intent is Intent.PROJECT_MISC
+
+
+@pytest.mark.parametrize(
+    ("question", "term"),
+    [
+        ("Что будет, если файл не удалось открыть на дозапись?", "append"),
+        ("Как устроен поиск со скользящим хешем по окну текста?", "rolling"),
+        ("Что происходит, когда среднее число пропущенных байтов ниже порога?", "average"),
+        ("Что вернётся, если искомая строка длиннее текста?", "needle"),
+        ("Куда переносится временный файл на место целевого?", "target"),
+        ("Как удаляются висячие запятые из JSON?", "trailing"),
+        ("Где сохраняется причина пропуска задачи?", "skip"),
+        ("Как ищется ширина символа в многоуровневых таблицах?", "nested"),
+        ("Как библиотека решает, что префильтр не окупается?", "effective"),
+        ("Что происходит при выходе из блока with?", "exit"),
+    ],
+)
+def test_plain_russian_words_reach_their_code_terms(question: str, term: str) -> None:
+    assert term in search_terms(question)
