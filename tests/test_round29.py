@@ -4,14 +4,16 @@ of the question's words that helper's long docstring says; unless the question a
 failing. A how-question about the versions or builds the code handles ("which compiler
 version it is running against", «подходит ли версия под требование») is a code question, not
 one about the project's own releases. Plain Russian words of the new batches reach their code
-terms (дозапись -> append, искомая строка -> needle, висячие запятые -> trailing).
+terms (дозапись -> append, искомая строка -> needle, висячие запятые -> trailing). "Not a known
+level", «не распознано» ask the branch for the rest (`default:`), as "unknown" does.
 
 Двадцать девятый раунд: короткий метод правила передаёт первое место функции, которая делает
 работу, а не помощнику, который записывает ошибку (`self._error(...)`), сколько бы слов вопроса
 ни было в его длинной строке документации; если только вопрос не о самой ошибке. Вопрос «как»
 о версиях или сборках, с которыми работает код («подходит ли версия под требование»), — вопрос
 о коде, а не о выпусках самого проекта. Русские слова новых наборов доходят до терминов кода
-(«дозапись» — append, «искомая строка» — needle, «висячие запятые» — trailing)."""
+(«дозапись» — append, «искомая строка» — needle, «висячие запятые» — trailing). «Не
+распознано», "not a known level" спрашивают о ветке для остального (`default:`)."""
 
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from answer_fixture import indexed, plan, search_terms
+from answer_fixture import follow_up, indexed, plan, search_terms
 from ragstrata.query.models import Intent
 
 VALIDATOR = {
@@ -144,3 +146,61 @@ def test_a_question_about_the_project_s_own_life_stays_with_the_project(question
 )
 def test_plain_russian_words_reach_their_code_terms(question: str, term: str) -> None:
     assert term in search_terms(question)
+
+
+LEVELS = {
+    "levels.go": """
+        package levels
+
+        // Level is how severe a message is.
+        type Level uint32
+
+        const (
+            PanicLevel Level = iota
+            ErrorLevel
+            InfoLevel
+            DebugLevel
+        )
+
+        // ParseLevel takes a string level and returns the level constant.
+        func ParseLevel(lvl string) (Level, error) {
+            switch strings.ToLower(lvl) {
+            case "panic":
+                return PanicLevel, nil
+            case "error":
+                return ErrorLevel, nil
+            case "info":
+                return InfoLevel, nil
+            case "debug":
+                return DebugLevel, nil
+            default:
+                var l Level
+                return l, fmt.Errorf("not a valid level: %q", lvl)
+            }
+        }
+
+        """,
+}
+
+
+@pytest.mark.parametrize(
+    ("first", "question"),
+    [
+        (
+            "How does it turn a level name string into a level?",
+            "and what if the string is not a known level?",
+        ),
+        (
+            "Как строка с названием уровня превращается в уровень?",
+            "а если название уровня не распознано?",
+        ),
+    ],
+)
+def test_not_a_known_value_asks_the_branch_for_the_rest(
+    tmp_path: Path, first: str, question: str
+) -> None:
+    answer = follow_up(tmp_path / "levels", LEVELS, first, question)
+    lead = answer.citations[0]
+    # the `default:` branch and its error, not the `switch` line
+    assert (lead.path, lead.start_line) == ("levels.go", 24), answer.text
+    assert lead.end_line <= 27, answer.text
