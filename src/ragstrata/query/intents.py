@@ -104,6 +104,7 @@ class RouterData:
     question_words: WordSet  # a question opening with one of these may ask about behaviour
     question_intent: Intent  # ... then this intent gains question_weight
     question_weight: float
+    project_life: Lexicon  # a how-question naming one of these asks about the project itself
     smoothing: float
     classifier_threshold: float
     anchor_weights: dict[str, dict[Intent, float]]
@@ -320,6 +321,9 @@ def load_router_data(cue_files: Sequence[Path] = ()) -> RouterData:
         question_words=WordSet(_strs(settings.get("question_words"), "settings.question_words")),
         question_intent=_intent(settings.get("question_intent", "CODE_QA"), "question_intent"),
         question_weight=float(settings.get("question_weight", 0.0)),
+        project_life=Lexicon(
+            ((w, 0) for w in _strs(settings.get("project_life"), "project_life")), 1
+        ),
         smoothing=float(settings["confidence_smoothing"]),
         classifier_threshold=float(settings["classifier_threshold"]),
         anchor_weights=weights,

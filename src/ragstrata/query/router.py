@@ -164,7 +164,7 @@ class Router:
             intent = self.data.question_intent
             weights[intent] = weights.get(intent, 0.0) + self.data.question_weight
         cls = self.data.classify(qtoks, weights, hard)
-        decision = self._decide(raw, cls, qtoks, state)
+        decision = self._decide(raw, cls, qtoks, state, clause)
         if cls.weak and decision.decided_by == "rules":
             why = "fallback" if decision.intent is cls.intent else "it asks how code works:"
             notes.append(f"no intent cue matched: {why} intent {decision.intent.value}")
@@ -242,7 +242,12 @@ class Router:
         return out, hard
 
     def _decide(
-        self, raw: str, cls: Classification, qtoks: Sequence[QTok], state: ConversationState
+        self,
+        raw: str,
+        cls: Classification,
+        qtoks: Sequence[QTok],
+        state: ConversationState,
+        clause: Sequence[QTok],
     ) -> _Decision:
         intent, conf = cls.intent, cls.confidence
         by: DecidedBy = "rules"
@@ -257,8 +262,8 @@ class Router:
         elif (
             intent is Intent.PROJECT_MISC
             and intent not in cls.hard
-            and (facets.how or bool(how_clause(raw)))  # "When I ask for …, how is it built?"
-            and not _PROJECT_LIFE.search(raw)
+            and (facets.how or bool(clause))  # "When I ask for …, how is it built?"
+            and not self.data.project_life.find(qtoks)
         ):
             # "how does it work out which compiler version …", «как semver проверяет, подходит
             # ли версия …»: a version or a build in a question asking how the code does
@@ -352,16 +357,6 @@ def default_router() -> Router:
     """The process-wide router with default settings (built on first use)."""
     with _LOCK:
         return _default()
-
-
-# the project's own life, which a how-question may ask about ("how does the CI pipeline
-# work?", «как устроен процесс релиза?»)
-_PROJECT_LIFE = re.compile(
-    r"(?<!-)\b(?:process|workflow|pipeline|ci|deploy\w*|install\w*|contribut\w*|project|"
-    r"releas\w*|repository|repo|docker|changelog|roadmap|процесс\w*|пайплайн\w*|деплой\w*|"
-    r"установ\w*|релиз\w*|проект\w*|репозитор\w*|докер\w*)\b",
-    re.IGNORECASE,
-)
 
 
 def route(
