@@ -41,6 +41,9 @@ class QuestionFacets:
     # the values it writes, folded: numbers, upper-case words ("12 AM", "HEAD"), quoted text;
     # a line writing one as a literal (`H == 12`, `"AM"`) answers about it
     values: frozenset[str] = frozenset()
+    # the characters it names in words ("a newline", «обратный слеш»), each name as the
+    # characters it may mean ("bracket": `[]`): a line writing one as a literal answers
+    characters: frozenset[str] = frozenset()
     names_module: bool = False  # "модуль X", "the file X": a file or package is meant
     mentions_tests: bool = False  # any word about tests (a doc request may then target one)
     # examples, demos, benchmarks, docs, vendored code: code beside the project's own is asked

@@ -25,6 +25,7 @@ from ragstrata.query.call_cues import (
     object_noun,
     relative_clause,
 )
+from ragstrata.query.characters import named_characters
 from ragstrata.query.en_phrases import paraphrase_hits
 from ragstrata.query.in_conversation import behaviour_without_topic, detail_unmarked, yes_or_no
 from ragstrata.query.kinds import _lexicon as kinds_lexicon
@@ -232,6 +233,7 @@ def read_facets(question: str, tests_only: bool = False) -> QuestionFacets:
         details,
         words=frozenset(t.text for t in toks if len(t.text) >= 3),
         values=_values(question, toks),
+        characters=named_characters(toks),
         names_module=bool(_MODULE_WORDS.search(question)),
         mentions_tests=bool(_TEST_WORDS.search(question)),
         mentions_aside=bool(_ASIDE_WORDS.search(question)),

@@ -125,7 +125,7 @@ class CodeQAGraph(EvidenceGraph):
         )
         if focus.how and defs:
             groups = stem_groups(focus.concepts, project_words(plan))
-            defs = worker_first(defs, self.reader, groups)
+            defs = worker_first(defs, self.reader, groups, stem_groups(focus.verbs, set()))
         if focus.tests and names:
             tests_part, lead = test_uses(
                 self.resolver, names[0], defs, evidence, msgs, citations, MAX_SNIPPETS

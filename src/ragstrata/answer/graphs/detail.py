@@ -6,8 +6,8 @@ of an empty value, the branch for HEAD, the error raised when nothing matched), 
 definition again. :func:`answering_lines` scores each line of the definition by the question's
 content words (its facets' ``terms``: identifier parts compared by stem, each word of the
 question counted once however many of its terms a line writes: ``words.Asked``), by the
-values it writes (``12``, ``"AM"``) and by what kind of detail is asked (a returned value, a
-condition, an error), then widens the best line to the smallest block that reads on its own:
+values it writes (``12``, ``"AM"``) and the characters it names ("a newline": ``"\\n"``),
+and by what kind of detail is asked (a returned value, a condition, an error), then widens the best line to the smallest block that reads on its own:
 a condition with its body, or a ``return`` with the condition that guards it. At most
 :data:`MAX_LINES` lines.
 """
@@ -102,6 +102,9 @@ _DOC_QUOTE = r"[rRuUbB]{0,2}(?:\"\"\"|''')"  # a docstring's opening quotes
 _COMMENT = re.compile(rf"^\s*(?:#|//|/\*|\*|--|{_DOC_QUOTE})")
 _DOCSTRING_LINE = re.compile(rf"^\s*{_DOC_QUOTE}")
 _SHAPE_ALONE = 3.0  # a line of the asked shape (`else`, a guard) counts with no word matched
+# a character the question names, written as a literal (`== '\\n'` for "a newline"): half a
+# word, as any line handling the character writes it
+_CHARACTER = 1.0
 # a signature spans at most this many lines (Rust's parameters one a line, then `where`)
 _SIGNATURE_LINES = 14
 
@@ -251,8 +254,8 @@ def _answering_lines(row: DefinitionRow, facets: QuestionFacets, asked: Asked) -
         # `) => {` opens a callback in JavaScript (`:a => 1` is a pair in Ruby): no branch, as
         # a Rust or Scala match arm is
         lines = [line.replace("=>", "->") for line in lines]
-    values = facets.values
-    if len(lines) < 3 or not (asked.stems or values):
+    values, chars = facets.values, facets.characters
+    if len(lines) < 3 or not (asked.stems or values or chars):
         return None
     doc = {d.strip() for d in (row.docstring or "").splitlines() if d.strip()}
     body = _body_start(lines)
@@ -280,11 +283,11 @@ def _answering_lines(row: DefinitionRow, facets: QuestionFacets, asked: Asked) -
                 if not _COMMENT.match(lines[j]):
                     words |= line_stems(lines[j])
                     said = max(said, phrases_in(lines[j], phrases))
-                    written |= values_in(lines[j], values)
+                    written |= values_in(lines[j], values, chars)
                 elif all(_COMMENT.match(lines[i]) for i in range(k + 1, j)):
                     # the comment right under the condition says what its branch does
                     said_above |= line_stems(lines[j])
-            matched = asked.said(words) + said + len(written)
+            matched = asked.said(words) + said + len(written - chars)
             said_by[(start, end)] = (
                 said_by.get((start, end), frozenset()) | (words & asked.stems) | written
             )
@@ -293,11 +296,13 @@ def _answering_lines(row: DefinitionRow, facets: QuestionFacets, asked: Asked) -
                 _MISSING_ERROR.search(lines[j]) for j in range(k, end + 1)
             ):
                 shape += 1.5  # the branch raising `ValueRequiredError`, `MissingClaimError`
+            shape += _CHARACTER * len(written & chars)
             score = 2.0 * matched + shape if matched or shape >= _SHAPE_ALONE else 0.0
         else:
             score = _line_score(line, asked, facets, phrases)
-            if values and (found := values_in(line, values)):
-                score = (score or _shape_score(line, facets)) + 2.0 * len(found)
+            if found := values_in(line, values, chars):
+                score = (score or _shape_score(line, facets)) + 2.0 * len(found - chars)
+                score += _CHARACTER * len(found & chars)
             if "otherwise" in facets.details and _falls_through(lines, k):
                 score += _SHAPE_ALONE  # the error at the end: what no branch above handled
             extra = asked.said(said_above - line_stems(line))
@@ -313,7 +318,7 @@ def _answering_lines(row: DefinitionRow, facets: QuestionFacets, asked: Asked) -
     block = (-first, -first - length)
     # the rest of a chain whose branch the question lists (`case []byte:` for "some other
     # length of byte slice"), not of one only around the lines answering (`if signed:`)
-    listed = header or values_in(lines[block[0]], values)
+    listed = header or values_in(lines[block[0]], values, chars)
     rest = _rest_branch(lines, block) if "otherwise" in facets.details and listed else None
     start, end = rest or _inner_block(said_by, block, (start, end), header)
     return DetailSpan(row.start_line + start, row.start_line + end, score)

@@ -462,7 +462,7 @@ def _nested_worker(head: list[Hit], groups: list[set[str]]) -> list[Hit]:
     lead = head[0]
     nested = [
         h
-        for h in head[1:NAMED_WINDOW]
+        for h in head[1:]
         if h.path == lead.path
         and lead.start_line <= h.start_line <= h.end_line <= lead.end_line
         and (h.start_line, h.end_line) != (lead.start_line, lead.end_line)

@@ -215,12 +215,47 @@ _STRING = re.compile(r"""(['"`])([^'"`\\]{1,40})\1""")
 _HEX = re.compile(r"(?<![\w.])0[xX]([0-9a-fA-F]+)(?![\w.])")
 
 
-def values_in(line: str, values: frozenset[str]) -> set[str]:
+def values_in(
+    line: str, values: frozenset[str], characters: frozenset[str] = frozenset()
+) -> set[str]:
     """The question's ``values`` ``line`` writes as a literal: a whole string (``"AM"``) or a
-    number (``12``; "codes 128 to 159" in ``0x80 <= n <= 0x9F`` too)."""
-    if not values:
-        return set()
-    found = {m.group(2).lower() for m in _STRING.finditer(line)}
-    found |= set(_NUMBER.findall(line))
-    found |= {str(int(m.group(1), 16)) for m in _HEX.finditer(line)}
-    return found & values
+    number (``12``; "codes 128 to 159" in ``0x80 <= n <= 0x9F`` too); and the ``characters``
+    it names in words (each name as the characters it may mean) the line writes as a short
+    literal (`'\\\\'`, `"\\n"`, `"**"`)."""
+    found: set[str] = set()
+    if values:
+        found = {m.group(2).lower() for m in _STRING.finditer(line)}
+        found |= set(_NUMBER.findall(line))
+        found |= {str(int(m.group(1), 16)) for m in _HEX.finditer(line)}
+        found &= values
+    if characters:
+        written = {c for m in _SHORT_LITERAL.finditer(line) for c in _unescaped(m.group(2))}
+        found |= {name for name in characters if written.intersection(name)}
+    return found
+
+
+# a literal of up to three characters, escapes included (`'\\\\'`, `"\\r\\n"`, `'\\x00'`)
+_SHORT_LITERAL = re.compile(
+    r"""(['"`])((?:\\(?:x[0-9a-fA-F]{2}|u\{?[0-9a-fA-F]{4}\}?|.)|(?!\1)[^\\\n]){1,3})\1"""
+)
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "0": "\x00", "b": "\b", "f": "\f", "v": "\v"}
+
+
+def _unescaped(text: str) -> str:
+    """A literal's characters with its escapes read (``\\n`` a newline, ``\\x00`` a NUL)."""
+    out: list[str] = []
+    k = 0
+    while k < len(text):
+        char = text[k]
+        if char != "\\" or k + 1 == len(text):
+            out.append(char)
+            k += 1
+            continue
+        code = text[k + 1]
+        if code in "xu" and (digits := re.match(r"\{?([0-9a-fA-F]{2,4})\}?", text[k + 2 :])):
+            out.append(chr(int(digits.group(1), 16)))
+            k += 2 + digits.end()
+            continue
+        out.append(_ESCAPES.get(code, code))
+        k += 2
+    return "".join(out)

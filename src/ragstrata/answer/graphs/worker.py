@@ -9,6 +9,8 @@ resolved ``calls`` relations (:func:`resolved_callees`).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import replace
 
 from ragstrata.answer.graphs.base import hit_from_scored
@@ -25,6 +27,7 @@ from ragstrata.answer.graphs.doing import (
     loops,
     reports_failure,
 )
+from ragstrata.answer.graphs.worded import own_name, verb_named
 from ragstrata.answer.graphs.words import words_in
 from ragstrata.core.evidence import Hit
 from ragstrata.core.languages import detect_language, is_test
@@ -39,7 +42,12 @@ _WORKER_WORDS = 2  # a wrapper's callee takes the lead with this many of the que
 _WORKER_HOPS = 2  # how far a how-answer follows a thin wrapper to the function doing the work
 
 
-def worker_first(defs: list[Hit], reader: IndexReader, groups: list[set[str]]) -> list[Hit]:
+def worker_first(
+    defs: list[Hit],
+    reader: IndexReader,
+    groups: list[set[str]],
+    verbs: Sequence[AbstractSet[str]] = (),
+) -> list[Hit]:
     """A how-answer leads with the function that does the work: a short wrapper (no loop)
     whose resolved calls into the project's own code reach a longer function hands the lead
     to that callee — its only one, or the one whose body carries the most words of the
@@ -48,7 +56,9 @@ def worker_first(defs: list[Hit], reader: IndexReader, groups: list[set[str]]) -
     :data:`_WORKER_HOPS` hops:
     ``Recovery`` -> ``RecoveryWithWriter`` -> the worker; the wrapper follows. A short leaf
     helper that calls nothing of the project (``_getMessage``) yields the lead to the next
-    candidate with a body of its own (``prettifyError``, a loop over the issues)."""
+    candidate with a body of its own (``prettifyError``, a loop over the issues), unless the
+    question names it wholly by two words or more, a verb of it among them (``verbs``,
+    :func:`verb_named`)."""
     lead = defs[0]
     hops = handed = 0
     creating = any(g & CREATING for g in groups)
@@ -84,7 +94,14 @@ def worker_first(defs: list[Hit], reader: IndexReader, groups: list[set[str]]) -
         if not thin:
             break  # a body with a loop, or a long one, does work of its own
         if (
-            not callees and lead is defs[0] and len(defs) > 1 and _works(defs[1])
+            not callees
+            and lead is defs[0]
+            and len(defs) > 1
+            and _works(defs[1])
+            # a helper the question names wholly by two words or more, its verb among them
+            # (`validateConcurrency` for «как проверяет значение параллельности»), is what
+            # it asks about; a one-word name (`close`) is one step of the work asked
+            and not (verb_named(lead, groups, verbs) and words_in(own_name(lead), groups) > 1)
         ):  # a leaf helper: the next candidate doing work leads
             lead = defs[1]
             break
