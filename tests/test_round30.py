@@ -2,14 +2,15 @@
 слеш», "three stars") is a value the answering line writes as a literal (`r == '\\n'`,
 `'\\\\'`, `'*'`); a small validator the question names wholly, its verb among the words
 («как проверяется значение параллельности»), keeps the lead of a how-answer instead of handing
-it to the function calling it; plain Russian words of the new batches reach their code terms
+it to the function calling it; of the how-ranking's first two, the function more of the
+retrieved candidates call leads when it says as many of the question's words; plain Russian words of the new batches reach their code terms
 (арность -> arity, параллельность -> concurrency).
 
 Тридцатый раунд: символ, названный в вопросе словами («перевод строки», «обратный слеш»,
 «три звёздочки»), — значение, которое отвечающая строка пишет литералом (`r == '\\n'`);
 маленькая проверка, которую вопрос называет целиком вместе с глаголом («как проверяется
 значение параллельности»), остаётся первой в ответе «как», а не уступает место вызывающей её
-функции; русские слова новых наборов доходят до терминов кода (арность — arity)."""
+функции; из первых двух кандидатов впереди та функция, которую вызывают другие найденные; русские слова новых наборов доходят до терминов кода (арность — arity)."""
 
 from __future__ import annotations
 
@@ -17,8 +18,13 @@ from pathlib import Path
 
 import pytest
 
-from answer_fixture import follow_up, indexed, search_terms
+from answer_fixture import follow_up, indexed, plan, search_terms
+from ragstrata.answer.graphs.base import hit_from_scored
+from ragstrata.answer.graphs.words import stem_groups
+from ragstrata.answer.graphs.worker import called_worker
+from ragstrata.core.values import scored_row
 from ragstrata.query.characters import named_characters
+from ragstrata.query.facets import facets_of
 from ragstrata.query.lexicon import query_tokens
 
 
@@ -175,3 +181,73 @@ def test_plain_russian_words_of_round_thirty_reach_their_code_terms(
     question: str, term: str
 ) -> None:
     assert term in search_terms(question)
+
+
+SETTINGS = {
+    "conf/reader.py": '''
+        """Reading settings files."""
+
+        import os
+
+
+        def load_file(path, defaults=None):
+            """Reads the settings file at ``path``; the defaults fill what it leaves out."""
+            if not os.path.exists(path):
+                return dict(defaults or {})
+            with open(path, encoding="utf-8") as fh:
+                text = fh.read()
+            settings = dict(defaults or {})
+            for key, value in parse_pairs(text).items():
+                settings[key] = value
+            return settings
+
+
+        def load_env(prefix, environ=None):
+            """Reads the settings given as environment variables starting with ``prefix``."""
+            environ = os.environ if environ is None else environ
+            lines = []
+            for name, value in environ.items():
+                if name.startswith(prefix):
+                    lines.append(f"{name[len(prefix):].lower()}={value}")
+            return parse_pairs("\\n".join(lines))
+
+
+        def parse_pairs(text):
+            pairs = {}
+            for raw in text.splitlines():
+                line = raw.strip()
+                if not line or line.startswith("#"):
+                    continue
+                key, sep, value = line.partition("=")
+                if not sep:
+                    raise ValueError(f"no '=' in setting line: {raw!r}")
+                pairs[key.strip()] = value.strip()
+            return pairs
+        ''',
+}
+
+
+@pytest.mark.parametrize(
+    ("order", "lead"),
+    [
+        # `parse_pairs` is called by both readers and says as many of the question's words
+        (["load_env", "parse_pairs", "load_file"], "parse_pairs"),
+        # nothing of the window calls `load_env`: the lead keeps its place
+        (["parse_pairs", "load_env", "load_file"], "parse_pairs"),
+        (["load_file", "load_env", "parse_pairs"], "load_file"),
+    ],
+)
+def test_the_function_the_candidates_call_leads_the_how_ranking(
+    tmp_path: Path, order: list[str], lead: str
+) -> None:
+    question = "When settings are read, how are the lines turned into keys and values?"
+    groups = stem_groups(facets_of(plan(question)).concepts)
+    with indexed(tmp_path / "conf", SETTINGS) as repo:
+        reader = repo.reader
+        head = []
+        for name in order:
+            row = reader.resolver.resolve(f"conf.reader.{name}", limit=1).best
+            assert row is not None, name
+            head.append(hit_from_scored(scored_row(row, 0.0), "test"))
+        ranked = called_worker(head, reader, groups)
+    assert (ranked[0].symbol or "").endswith(lead), [h.symbol for h in ranked]

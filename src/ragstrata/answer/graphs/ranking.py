@@ -52,7 +52,7 @@ from ragstrata.answer.graphs.words import (
     stem_groups,
     words_in,
 )
-from ragstrata.answer.graphs.worker import resolved_callees
+from ragstrata.answer.graphs.worker import called_worker, resolved_callees
 from ragstrata.core.evidence import Evidence, Hit
 from ragstrata.core.paths import peripheral_path
 from ragstrata.core.question import QuestionFacets
@@ -241,6 +241,8 @@ def how_head(
         # "in what order does it check the sources?" asks the function doing the steps
         if not covering and not _ORDER.search(plan.query_plan.raw):
             head = _named_callee(head, reader, groups)
+        # the function the retrieved entry points call does the work they describe
+        head = called_worker(head, reader, groups)
     if not creating:  # no rule hands the lead to a constructor only storing its options
         head = _after_setup(head)
     return head, taken

@@ -35,7 +35,7 @@ from ragstrata.core.rows import DefinitionRow, RelationRow
 from ragstrata.core.values import Direction, ScoredRow, SymbolMode, scored_row
 from ragstrata.retrieve.reader import IndexReader
 
-__all__ = ["detail_sources", "resolved_callees", "worker_first"]
+__all__ = ["called_worker", "detail_sources", "resolved_callees", "worker_first"]
 
 _THIN_LINES = 8  # a wrapper: at most this many lines and no loop
 _WORKER_WORDS = 2  # a wrapper's callee takes the lead with this many of the question's words
@@ -264,6 +264,42 @@ def resolved_callees(
         if row is not None and row.symbol != symbol:
             rows.append(row)
     return rows
+
+
+_CALLED_WINDOW = 8  # the how-ranking's candidates whose calls say which one the others use
+
+
+def called_worker(head: list[Hit], reader: IndexReader, groups: list[set[str]]) -> list[Hit]:
+    """``head`` with its second candidate first when more of the first
+    :data:`_CALLED_WINDOW` candidates call it than call the lead (resolved ``calls``
+    relations, :func:`resolved_callees`) and its body carries as many of the question's words
+    (``groups``): the function the retrieved entry points share does the work they describe."""
+    if len(head) < 2:
+        return head
+    lead, second = head[0], head[1]
+    functions = ("function", "method")
+    if (lead.kind in functions) != (second.kind in functions) or _holds(lead, second):
+        return head  # a function holding the other is for `_nested_worker` to weigh
+    window = head[:_CALLED_WINDOW]
+    called: dict[str, int] = {}
+    for hit in window:
+        if hit.kind in functions and hit.symbol:
+            for row in {r.symbol for r in resolved_callees(reader, hit.symbol)}:
+                called[row] = called.get(row, 0) + 1
+    if called.get(second.symbol or "", 0) <= called.get(lead.symbol or "", 0):
+        return head
+    if words_in(second.text, groups) < words_in(lead.text, groups):
+        return head
+    return [second, lead, *head[2:]]
+
+
+def _holds(one: Hit, other: Hit) -> bool:
+    """True when one of the two definitions lies inside the other."""
+    if one.path != other.path:
+        return False
+    return (one.start_line <= other.start_line and other.end_line <= one.end_line) or (
+        other.start_line <= one.start_line and one.end_line <= other.end_line
+    )
 
 
 _DETAIL_CALLEES = 6  # a detail may be answered by this many of the topic's callees ...
