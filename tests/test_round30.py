@@ -3,7 +3,9 @@
 `'\\\\'`, `'*'`); a small validator the question names wholly, its verb among the words
 («как проверяется значение параллельности»), keeps the lead of a how-answer instead of handing
 it to the function calling it; of the how-ranking's first two, the function more of the
-retrieved candidates call leads when it says as many of the question's words; plain Russian words of the new batches reach their code terms
+retrieved candidates call leads when it says as many of the question's words; «превращает размер
+в короткую строку» asks the method writing the value as text (Go's `String()`), not the parser;
+plain Russian words of the new batches reach their code terms
 (арность -> arity, параллельность -> concurrency).
 
 Тридцатый раунд: символ, названный в вопросе словами («перевод строки», «обратный слеш»,
@@ -251,3 +253,80 @@ def test_the_function_the_candidates_call_leads_the_how_ranking(
             head.append(hit_from_scored(scored_row(row, 0.0), "test"))
         ranked = called_worker(head, reader, groups)
     assert (ranked[0].symbol or "").endswith(lead), [h.symbol for h in ranked]
+
+
+SIZES = {
+    "size/size.go": """
+        package size
+
+        // Size is a number of bytes.
+        type Size uint64
+
+        const (
+            B  Size = 1
+            KB      = B << 10
+            MB      = KB << 10
+            GB      = MB << 10
+        )
+
+        // String writes the size in the largest unit that divides it: "100GB", "1025KB".
+        func (s Size) String() string {
+            switch {
+            case s == 0:
+                return "0B"
+            case s%GB == 0:
+                return fmt.Sprintf("%dGB", s/GB)
+            case s%MB == 0:
+                return fmt.Sprintf("%dMB", s/MB)
+            case s%KB == 0:
+                return fmt.Sprintf("%dKB", s/KB)
+            default:
+                return fmt.Sprintf("%dB", s)
+            }
+        }
+
+        // UnmarshalText reads a size such as "10 MB" or "5 gigabytes" into a number of bytes.
+        func (s *Size) UnmarshalText(t []byte) error {
+            text := strings.TrimSpace(string(t))
+            i := 0
+            for i < len(text) && text[i] >= '0' && text[i] <= '9' {
+                i++
+            }
+            val, err := strconv.ParseUint(text[:i], 10, 64)
+            if err != nil {
+                return err
+            }
+            unit := strings.ToLower(strings.TrimSpace(text[i:]))
+            switch unit {
+            case "", "b", "byte", "bytes":
+                *s = Size(val)
+            case "k", "kb", "kilobyte", "kilobytes":
+                *s = Size(val) * KB
+            case "m", "mb", "megabyte", "megabytes":
+                *s = Size(val) * MB
+            case "g", "gb", "gigabyte", "gigabytes":
+                *s = Size(val) * GB
+            default:
+                return fmt.Errorf("unknown unit %q", unit)
+            }
+            return nil
+        }
+        """,
+}
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        'Как size выбирает единицу измерения, когда превращает размер в короткую строку вроде "100GB"?',
+        'How does it pick the unit when it turns a size into a short string like "100GB"?',
+    ],
+)
+def test_into_a_string_asks_the_method_writing_the_value_as_text(
+    tmp_path: Path, question: str
+) -> None:
+    with indexed(tmp_path / "size", SIZES) as repo:
+        answer = repo.ask(question).answer
+    lead = answer.citations[0]
+    # `String()`, not `UnmarshalText` reading "10 MB"
+    assert (lead.path, lead.start_line) == ("size/size.go", 14), answer.text

@@ -213,7 +213,7 @@ _INTO_TEXT = re.compile(
     r"|generat\w* (?:an? |the )?(?:[\w-]+ )?(?:xml|json|yaml|toml|html|csv|markup))\b"
     r"|форматир|(?<!де)(?:за)?кодиру|(?<!де)кодирован|(?<!де)сериализ|сохранени|сохраня|печат"
     r"|вывод"
-    r"|(?:в|во) (?:текст|строку|текстов\w* строку|json|(?:xml|yaml|toml|html|csv)\b)"
+    r"|(?:в|во) (?:\w+(?:ую|юю) )?(?:текст|строку|json|(?:xml|yaml|toml|html|csv)\b)"
     r"|генер\w* (?:\w+ )?(?:xml|json|yaml|toml|html|csv)"
 )
 _FROM_NAMES = frozenset(
@@ -239,7 +239,9 @@ _TEXTS = frozenset({"string", "str", "text", "json"})
 
 def _way(words: set[str]) -> str:
     """Which way a definition named by ``words`` converts: "from" text, "into" text, or ""."""
+    # Go's `String()`, Python's `__str__`: the value written out as its text
     into = bool(words & _INTO_NAMES) or ("to" in words and bool(words & _TEXTS))
+    into = into or words in ({"string"}, {"str"})
     read = bool(words & _FROM_NAMES) or ("from" in words and bool(words & _TEXTS))
     return "" if into == read else "into" if into else "from"
 
