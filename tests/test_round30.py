@@ -5,7 +5,8 @@
 it to the function calling it; of the how-ranking's first two, the function more of the
 retrieved candidates call leads when it says as many of the question's words; «превращает размер
 в короткую строку» asks the method writing the value as text (Go's `String()`), not the parser;
-plain Russian words of the new batches reach their code terms
+a call the code does without ("without an explicit call to flush", «без явного вызова
+flush») asks for no callers; plain Russian words of the new batches reach their code terms
 (арность -> arity, параллельность -> concurrency).
 
 Тридцатый раунд: символ, названный в вопросе словами («перевод строки», «обратный слеш»,
@@ -330,3 +331,21 @@ def test_into_a_string_asks_the_method_writing_the_value_as_text(
     lead = answer.citations[0]
     # `String()`, not `UnmarshalText` reading "10 MB"
     assert (lead.path, lead.start_line) == ("size/size.go", 14), answer.text
+
+
+@pytest.mark.parametrize(
+    ("question", "asks"),
+    [
+        (
+            "Как tabwriter разбирает байты на ячейки и когда он сам, без явного вызова flush, "
+            "выводит накопленный текст?",
+            {"how"},
+        ),
+        ("When does it write the buffered text out without an explicit call to flush?", {"how"}),
+        # a question about the calls themselves
+        ("Кто вызывает flush?", {"callers"}),
+        ("Где вызывается flush без аргументов?", {"callers"}),
+    ],
+)
+def test_a_call_the_code_does_without_asks_for_no_callers(question: str, asks: set[str]) -> None:
+    assert set(facets_of(plan(question)).asks) == asks

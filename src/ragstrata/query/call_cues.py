@@ -33,15 +33,25 @@ def asks_no_callers(
 ) -> bool:
     """True when the callers cue ``cue`` (its text, first and last token) asks for none: it
     follows «когда» in a how-question, sits in the clause a how-question asks about, says
-    which one is used, or lends its "by" to "by default"."""
+    which one is used, lends its "by" to "by default", or is what the code does without
+    ("without an explicit call to flush", «без явного вызова flush»)."""
     text, first, last = cue
     return (
-        _a_call_described(question, toks, (first, last), opening, opens_how)
+        _without(toks, first)
+        or _a_call_described(question, toks, (first, last), opening, opens_how)
         or (opens_how and _timed(toks, first))
         or (opens_how and _embedded(question, toks, first, opening))
         or _which_is(toks, text, first)
         or _by_default(toks, last)
     )
+
+
+_WITHOUT = frozenset({"без", "without"})
+_WITHOUT_WITHIN = 3  # tokens before the cue: «без явного вызова», "without an explicit call"
+
+
+def _without(toks: Sequence[QTok], first: int) -> bool:
+    return any(t.text.lower() in _WITHOUT for t in toks[max(0, first - _WITHOUT_WITHIN) : first])
 
 
 _IF = frozenset({"если", "когда"})
