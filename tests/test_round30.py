@@ -234,24 +234,26 @@ SETTINGS = {
     ("order", "lead"),
     [
         # `parse_pairs` is called by both readers and says as many of the question's words
-        (["load_env", "parse_pairs", "load_file"], "parse_pairs"),
+        ([("load_env", 0.5), ("parse_pairs", 0.4), ("load_file", 0.3)], "parse_pairs"),
         # nothing of the window calls `load_env`: the lead keeps its place
-        (["parse_pairs", "load_env", "load_file"], "parse_pairs"),
-        (["load_file", "load_env", "parse_pairs"], "load_file"),
+        ([("parse_pairs", 0.5), ("load_env", 0.4), ("load_file", 0.3)], "parse_pairs"),
+        ([("load_file", 0.5), ("load_env", 0.4), ("parse_pairs", 0.3)], "load_file"),
+        # retrieval found `parse_pairs` a much weaker match: the calls tip only a close one
+        ([("load_env", 0.5), ("parse_pairs", 0.2), ("load_file", 0.1)], "load_env"),
     ],
 )
 def test_the_function_the_candidates_call_leads_the_how_ranking(
-    tmp_path: Path, order: list[str], lead: str
+    tmp_path: Path, order: list[tuple[str, float]], lead: str
 ) -> None:
     question = "When settings are read, how are the lines turned into keys and values?"
     groups = stem_groups(facets_of(plan(question)).concepts)
     with indexed(tmp_path / "conf", SETTINGS) as repo:
         reader = repo.reader
         head = []
-        for name in order:
+        for name, score in order:
             row = reader.resolver.resolve(f"conf.reader.{name}", limit=1).best
             assert row is not None, name
-            head.append(hit_from_scored(scored_row(row, 0.0), "test"))
+            head.append(hit_from_scored(scored_row(row, score), "test"))
         ranked = called_worker(head, reader, groups)
     assert (ranked[0].symbol or "").endswith(lead), [h.symbol for h in ranked]
 

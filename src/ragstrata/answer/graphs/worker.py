@@ -267,13 +267,15 @@ def resolved_callees(
 
 
 _CALLED_WINDOW = 8  # the how-ranking's candidates whose calls say which one the others use
+_CALLED_SCORE = 0.7  # ... the second's retrieval score at least this share of the lead's
 
 
 def called_worker(head: list[Hit], reader: IndexReader, groups: list[set[str]]) -> list[Hit]:
     """``head`` with its second candidate first when more of the first
     :data:`_CALLED_WINDOW` candidates call it than call the lead (resolved ``calls``
-    relations, :func:`resolved_callees`) and its body carries as many of the question's words
-    (``groups``): the function the retrieved entry points share does the work they describe."""
+    relations, :func:`resolved_callees`), its body carries as many of the question's words
+    (``groups``) and retrieval scored it at least :data:`_CALLED_SCORE` of the lead's: the
+    function the retrieved entry points share does the work they describe."""
     if len(head) < 2:
         return head
     lead, second = head[0], head[1]
@@ -290,6 +292,8 @@ def called_worker(head: list[Hit], reader: IndexReader, groups: list[set[str]]) 
         return head
     if words_in(second.text, groups) < words_in(lead.text, groups):
         return head
+    if second.score < _CALLED_SCORE * lead.score:
+        return head  # retrieval found it much the weaker match: the calls only tip a close one
     return [second, lead, *head[2:]]
 
 
