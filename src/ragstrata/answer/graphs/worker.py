@@ -102,6 +102,9 @@ def worker_first(
             # (`validateConcurrency` for «как проверяет значение параллельности»), is what
             # it asks about; a one-word name (`close`) is one step of the work asked
             and not (verb_named(lead, groups, verbs) and words_in(own_name(lead), groups) > 1)
+            # nor does the method whose call the next one only hands on (`Core::swap_remove`
+            # of `OrderedMap::swap_remove`): the next would hand the lead straight back
+            and not _hands_to(defs[1], lead, reader)
         ):  # a leaf helper: the next candidate doing work leads
             lead = defs[1]
             break
@@ -194,6 +197,15 @@ def _loops_apart(text: str, callees: list[DefinitionRow]) -> bool:
     loop of its own."""
     calls = [re.compile(rf"\b{re.escape(last_name(r.symbol))}\s*\(") for r in callees]
     return loops("\n".join(ln for ln in text.splitlines() if not any(c.search(ln) for c in calls)))
+
+
+def _hands_to(hit: Hit, target: Hit, reader: IndexReader) -> bool:
+    """True when ``hit`` only hands its call on to ``target`` (:func:`_delegate`)."""
+    if hit.kind not in ("function", "method") or not hit.symbol:
+        return False
+    calls = reader.relations(hit.symbol, Direction.CALLEES, ("calls",))
+    handed = _delegate(hit, resolved_callees(reader, hit.symbol, calls), calls)
+    return handed is not None and handed.symbol == target.symbol
 
 
 def _delegate(lead: Hit, callees: list[DefinitionRow], calls: list[ScoredRow]) -> Hit | None:
