@@ -6,7 +6,8 @@ it to the function calling it; of the how-ranking's first two, the function more
 retrieved candidates call leads when it says as many of the question's words; «превращает размер
 в короткую строку» asks the method writing the value as text (Go's `String()`), not the parser;
 a call the code does without ("without an explicit call to flush", «без явного вызова
-flush») asks for no callers; plain Russian words of the new batches reach their code terms
+flush») asks for no callers; a branch inside the best one that says all but one of its words
+(and two at least) is cited instead of the whole block; plain Russian words of the new batches reach their code terms
 (арность -> arity, параллельность -> concurrency).
 
 Тридцатый раунд: символ, названный в вопросе словами («перевод строки», «обратный слеш»,
@@ -351,3 +352,52 @@ def test_into_a_string_asks_the_method_writing_the_value_as_text(
 )
 def test_a_call_the_code_does_without_asks_for_no_callers(question: str, asks: set[str]) -> None:
     assert set(facets_of(plan(question)).asks) == asks
+
+
+UUIDS = {
+    "uuid/codec.go": """
+        package uuid
+
+        // parse reads the 36-character text form of a UUID into its 16 bytes.
+        func parse(b []byte) (UUID, error) {
+            var u UUID
+            if len(b) == 36 {
+                if b[8] != '-' || b[13] != '-' || b[18] != '-' || b[23] != '-' {
+                    return u, ErrInvalidDashes
+                }
+                for i, x := range [16]byte{0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34} {
+                    v, ok := xtob(b[x], b[x+1])
+                    if !ok {
+                        return u, ErrInvalidFormat
+                    }
+                    u[i] = v
+                }
+                return u, nil
+            }
+            return u, ErrInvalidLength
+        }
+        """,
+}
+
+
+@pytest.mark.parametrize(
+    ("first", "question"),
+    [
+        (
+            "Как разбирается текстовая запись UUID?",
+            "А что будет, если строка длиной 36 символов, но дефисы стоят не на своих местах?",
+        ),
+        (
+            "How is the text form of a UUID parsed?",
+            "And what if the string is 36 characters long but the dashes are not in their places?",
+        ),
+    ],
+)
+def test_the_inner_branch_saying_nearly_every_word_is_cited(
+    tmp_path: Path, first: str, question: str
+) -> None:
+    answer = follow_up(tmp_path / "uuid", UUIDS, first, question)
+    lead = answer.citations[0]
+    # the dash check and its error, not the whole `if len(b) == 36` block with its loop
+    assert lead.path == "uuid/codec.go", answer.text
+    assert 7 <= lead.start_line <= lead.end_line <= 9, answer.text

@@ -365,6 +365,9 @@ def _opens_rest(line: str) -> bool:
     return bool(_OTHERWISE.search(line)) and (code.endswith((":", "{", "else")) or "=>" in code)
 
 
+_INNER_WORDS = 2  # an inner branch saying this many of the outer's words may miss one of them
+
+
 def _inner_block(
     said_by: dict[tuple[int, int], frozenset[str]],
     block: tuple[int, int],
@@ -384,7 +387,8 @@ def _inner_block(
     inner = [
         span
         for span, words in said_by.items()
-        if block[0] < span[0] <= block[1] and words >= said  # a cut block's inner one may go on
+        if block[0] < span[0] <= block[1]  # a cut block's inner one may go on
+        and (words >= said or (len(words & said) >= _INNER_WORDS and len(said - words) == 1))
     ]
     tight = min(inner, key=lambda s: (s[1] - s[0], s[0])) if inner else shown
     return tight if tight[1] - tight[0] < shown[1] - shown[0] else shown
