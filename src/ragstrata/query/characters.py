@@ -11,12 +11,10 @@ point", «точка входа») is something else and names no character.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Sequence
 from functools import lru_cache
-from importlib import resources
 
-from ragstrata.query.lexicon import QTok
+from ragstrata.query.lexicon import QTok, question_data
 from ragstrata.text.morph import lemmatize
 
 __all__ = ["named_characters"]
@@ -54,10 +52,7 @@ def _reads(lemmas: list[str], k: int, words: tuple[str, ...]) -> bool:
 @lru_cache(maxsize=1)
 def _names() -> tuple[tuple[tuple[str, ...], str], ...]:
     """Every name as its lemmas with the characters it means, the longest names first."""
-    ref = resources.files("ragstrata").joinpath("data", "router", "questions.toml")
-    table: dict[str, list[str]] = tomllib.loads(ref.read_text(encoding="utf-8"))["values"][
-        "characters"
-    ]
+    table: dict[str, list[str]] = question_data()["values"]["characters"]
     names = {
         tuple(lemmatize(w) for w in name.lower().split()): chars
         for chars, listed in table.items()

@@ -36,6 +36,7 @@ from ragstrata.query.lexicon import (
     code_spans,
     first_verb,
     query_tokens,
+    question_data,
     without_globs,
 )
 from ragstrata.query.models import RouterPlan, TestPolicy
@@ -97,10 +98,7 @@ DETAILS = (
 TOPICS = ("install", "build", "usage", "overview", "parts")
 
 
-@lru_cache(maxsize=1)
-def _data() -> dict[str, Any]:
-    ref = resources.files("ragstrata").joinpath("data", "router", "questions.toml")
-    return tomllib.loads(ref.read_text(encoding="utf-8"))
+_data = question_data
 
 
 def _lexicon(section: str, names: Sequence[str], key: str | None = None) -> Lexicon:

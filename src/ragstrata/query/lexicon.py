@@ -10,14 +10,33 @@ tokens between ("to" only right after the word before it, unless the cue writes 
 from __future__ import annotations
 
 import re
+import tomllib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from importlib import resources
+from typing import Any
 
 from ragstrata.text.morph import dictionary_pos, fold
 from ragstrata.text.tokens import has_cyrillic, tokenize
 
-__all__ = ["Lexicon", "QTok", "WordSet", "cue_forms", "first_verb", "fold", "query_tokens"]
+__all__ = [
+    "Lexicon",
+    "QTok",
+    "WordSet",
+    "cue_forms",
+    "first_verb",
+    "fold",
+    "query_tokens",
+    "question_data",
+]
+
+
+@lru_cache(maxsize=1)
+def question_data() -> dict[str, Any]:
+    """``data/router/questions.toml``: the cues and values a question's facets are read by."""
+    ref = resources.files("ragstrata").joinpath("data", "router", "questions.toml")
+    return tomllib.loads(ref.read_text(encoding="utf-8"))
 
 
 # ---------------------------------------------------------------- morphology adapter
