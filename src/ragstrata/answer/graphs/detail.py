@@ -288,6 +288,8 @@ def _answering_lines(row: DefinitionRow, facets: QuestionFacets, asked: Asked) -
                     # the comment right under the condition says what its branch does
                     said_above |= line_stems(lines[j])
             matched = asked.said(words) + said + len(written - chars)
+            # the call above whose result the branch tests weighs as a comment above does
+            said_above |= _assigned_above(lines, k, body)
             said_by[(start, end)] = (
                 said_by.get((start, end), frozenset()) | (words & asked.stems) | written
             )
@@ -458,6 +460,22 @@ def _comment_above(lines: list[str], k: int, body: int) -> set[str]:
 
 
 _COMMENT_ABOVE = 3
+_ASSIGNS = re.compile(
+    r"^\s*(?:(?:let|const|var|mut)\s+)*([\w$]+(?:\s*,\s*[\w$]+)*)\s*(?::=|=(?!=))"
+)
+
+
+def _assigned_above(lines: list[str], k: int, body: int) -> set[str]:
+    """The words of the line right above the condition ``k`` when it assigns a name the
+    condition tests (`file, err := os.OpenFile(…)` above `if err != nil {`): the branch
+    handles what that call returned."""
+    found = _ASSIGNS.match(lines[k - 1]) if k > body else None
+    if found is None:
+        return set()
+    names = {n.strip() for n in found.group(1).split(",")} - {"_"}
+    return line_stems(lines[k - 1]) if names & set(re.findall(r"[\w$]+", lines[k])) else set()
+
+
 _COMMENT_WORD = 1.0  # a word the comment above says: half of what a word of the code counts
 
 
