@@ -365,10 +365,13 @@ class CodeQAGraph(EvidenceGraph):
         """True when the project's own code (tests aside) defines ``name`` (``exact``: by that
         very name, any case: "Enter" is no ``__enter__``)."""
         match = self.resolver.resolve(name, _NON_TEST, limit=5)
+        # a Rust unit test beside the code (`tests::bufread`) defines nothing a user names
+        # (`BufRead`), as a test file does not
+        found = [d for d in match.definitions if not is_inline_test(d.symbol or "", d.row.language)]
         if not exact:
-            return match.found
+            return bool(found)
         want = last_segment(name).lower()
-        return any(last_segment(d.symbol or "").lower() == want for d in match.definitions)
+        return any(last_segment(d.symbol or "").lower() == want for d in found)
 
     def _unmet_term(self, plan: RouterPlan, evidence: Evidence, names: list[str]) -> str:
         """The name the question uses when no definition carries it (a key term: an option,

@@ -43,6 +43,7 @@ from ragstrata.answer.graphs.worded import (
     own_name,
     purer_name,
     sized_twin,
+    worded_twin,
 )
 from ragstrata.answer.graphs.words import (
     ENDINGS,
@@ -232,6 +233,7 @@ def how_head(
     head = purer_name(named_worker(head, groups, verbs), groups)
     head = opposite_named(head, (*terms, *halves), plan.query_plan.raw)
     head = sized_twin(head, plan.query_plan.raw)
+    head = worded_twin(head, groups, lambda h: fits.get(h.path, 1))
     head = named_owner(head, groups)
     head = _nested_worker(head, groups)
     if _WHETHER.search(plan.query_plan.raw):
@@ -385,7 +387,8 @@ _ORDER = re.compile(
 # the stems of the words asking how a thing is made (create, new, init, build, make, set up)
 _ENSURING = re.compile(r"(?i)\bmak(?:e|es|ing)\s+(?:sure|certain)\b")
 _WHETHER = re.compile(r"(?i)\bwhether\b|\bли\b")
-_PREDICATE = re.compile(r"^(?:is|should|has|can|needs?|must|may)(?:_|[A-Z])")
+# `is_valid`, `isColored`, and Go's exported `IsPattern`
+_PREDICATE = re.compile(r"^(?:[Ii]s|[Ss]hould|[Hh]as|[Cc]an|[Nn]eeds?|[Mm]ust|[Mm]ay)(?:_|[A-Z])")
 
 
 def _predicate_first(head: list[Hit], groups: list[set[str]]) -> list[Hit]:

@@ -9,7 +9,7 @@ asked (:func:`named_worker`), and of two so named the one named by nothing else
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from collections.abc import Set as AbstractSet
 
 from ragstrata.answer.graphs.doing import doing_rank, last_name, setup_only
@@ -301,6 +301,34 @@ def sized_twin(head: list[Hit], question: str) -> list[Hit]:
         if doing_rank(hit) == doing_rank(head[0]) and own_name(hit) == _NAME_WIDTH.sub(width, name):
             return [hit, *(h for h in head if h is not hit)]
     return head
+
+
+def worded_twin(
+    head: list[Hit], groups: list[set[str]], standing: Callable[[Hit], object]
+) -> list[Hit]:
+    """``head`` with its lead replaced by a namesake among the first :data:`NAMED_WINDOW` (the
+    same name, kind, rank and ``standing``, another definition) whose body carries more of
+    the question's words: the builds of one function (`dequal` of `lite.js` and of
+    `index.js`) are told apart by what each handles ("Maps whose keys are objects"); a lead of a better
+    ``standing`` (the code for the platform asked) keeps its place."""
+    if len(head) < 2 or not groups:
+        return head
+    lead = head[0]
+    name, rank = own_name(lead), doing_rank(lead)
+    twins = [
+        h
+        for h in head[1:NAMED_WINDOW]
+        if own_name(h) == name
+        and h.kind == lead.kind
+        and doing_rank(h) == rank
+        and standing(h) == standing(lead)
+    ]
+    if not twins:
+        return head
+    best = max(twins, key=lambda h: (words_in(h.text, groups), -head.index(h)))
+    if words_in(best.text, groups) <= words_in(lead.text, groups):
+        return head
+    return [best, *(h for h in head if h is not best)]
 
 
 def named_owner(head: list[Hit], groups: list[set[str]]) -> list[Hit]:
