@@ -40,6 +40,21 @@ def test_a_default_value_named_is_no_missing_value(question: str, missing: bool)
     assert ("missing" in facets_of(plan(question)).details) is missing
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        'А по какому условию в строке появляется "from now" вместо "ago"?',
+        "В каком случае кэш сбрасывается на диск?",
+        "Under what condition does it print from now instead of ago?",
+        "What condition makes a newly submitted task start immediately?",
+        "In which cases is the header left out?",
+    ],
+)
+def test_asking_for_the_condition_asks_a_detail(question: str) -> None:
+    # "on what condition", «в каком случае»: the branch, as "what if" and «если» ask it
+    assert "condition" in facets_of(plan(question)).details
+
+
 CACHE_GET = """\
 func (c *Cache) Get(key string) (Value, error) {
 	entry, found := c.items[key]
