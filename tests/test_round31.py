@@ -260,3 +260,63 @@ def test_a_name_only_an_inline_test_carries_is_no_topic(
     # `tests::bufread` is none): the answer's `adler32` stays the topic
     lead = answer.citations[0]
     assert (lead.path, lead.start_line) == ("src/lib.rs", 9), answer.text
+
+
+JWT = {
+    "jwt/validator.go": """
+        package jwt
+
+        // Validate checks the registered claims of a token.
+        func (v *Validator) Validate(claims Claims) error {
+            now := v.now()
+            if err := v.verifyExpiresAt(claims, now); err != nil {
+                return err
+            }
+            return v.verifyIssuer(claims)
+        }
+
+        // verifyExpiresAt reports an error if the token has expired.
+        func (v *Validator) verifyExpiresAt(claims Claims, cmp time.Time) error {
+            exp, err := claims.GetExpirationTime()
+            if err != nil {
+                return err
+            }
+            if exp == nil {
+                return nil
+            }
+            // the leeway allows for clock skew between servers
+            return errorIfFalse(cmp.Before(exp.Time.Add(+v.leeway)), ErrTokenExpired)
+        }
+
+        func (v *Validator) verifyIssuer(claims Claims) error {
+            iss, err := claims.GetIssuer()
+            if err != nil {
+                return err
+            }
+            return errorIfFalse(iss == v.expectedIss, ErrTokenInvalidIssuer)
+        }
+        """,
+}
+
+
+@pytest.mark.parametrize(
+    ("first", "question"),
+    [
+        (
+            "How does it validate the registered claims of a token?",
+            "And how is the leeway for clock skew between servers taken into account?",
+        ),
+        (
+            "Как проверяются зарегистрированные claims токена?",
+            "А как при этом учитывается leeway на clock skew между серверами?",
+        ),
+    ],
+)
+def test_a_how_question_going_on_with_the_conversation_leads_with_lines(
+    tmp_path: Path, first: str, question: str
+) -> None:
+    answer = follow_up(tmp_path / "jwt", JWT, first, question)
+    # «А как …», "And how …" after an answer: the line of `verifyExpiresAt` adding the
+    # leeway, not its card, though the answer before led with `Validate`
+    lead = answer.citations[0]
+    assert (lead.path, lead.start_line, lead.end_line) == ("jwt/validator.go", 22, 22), answer.text

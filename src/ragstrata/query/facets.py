@@ -146,7 +146,8 @@ LEXICONS = (_asks, _details, _topics, _headings, _minor_headings, kinds_lexicon)
 
 
 _STRUCTURE = re.compile(r"(?i)устро|structur|organi[sz]")
-_CONJUNCTIONS = frozenset({"а", "и", "но", "and", "but", "so"})
+OPENING_CONJUNCTIONS = frozenset({"а", "и", "но", "and", "but", "so"})
+"""The words a follow-up may open with: «а как сравниваются …», "and how is …"."""
 
 
 @lru_cache(maxsize=512)
@@ -156,7 +157,7 @@ def read_facets(question: str, tests_only: bool = False) -> QuestionFacets:
     prose = query_tokens(question, code_spans(question))  # a `test` in code asks for no tests
     # a follow-up may open with a conjunction: «а как сравниваются …», "and how is …"; a
     # question may open with a clause: "When a peer asks for a value, how is it handled?"
-    opening = toks[1:] if len(toks) > 1 and toks[0].text.lower() in _CONJUNCTIONS else toks
+    opening = toks[1:] if len(toks) > 1 and toks[0].text.lower() in OPENING_CONJUNCTIONS else toks
     clause = _clause_after(question, toks)
     opening = clause or opening
     opens_how = bool(opening) and opening[0].text.lower() in _leading_how()

@@ -34,6 +34,7 @@ from ragstrata.answer.graphs.follow_up import (
     best_detail,
     follow_up_order,
     how_inside_topic,
+    lines_lead,
     names_any,
 )
 from ragstrata.answer.graphs.messages import Messages
@@ -213,7 +214,7 @@ class CodeQAGraph(EvidenceGraph):
         for n, hit in enumerate(defs):
             doing = None
             # «а как …» about the topic of the conversation: its lines lead, not its card again
-            if n == 0 and focus.how and not focus.details and carried == hit.symbol:
+            if n == 0 and focus.how and not focus.details and lines_lead(plan, carried, hit):
                 doing = self._detail_part(hit, focus, msgs, citations, least=_HOW_LINES_SCORE)
                 if doing is not None:
                     parts.append(doing[0])

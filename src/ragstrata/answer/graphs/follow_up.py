@@ -18,6 +18,7 @@ from ragstrata.core.evidence import Evidence, Hit
 from ragstrata.core.names import abbreviated_match, suffix_match
 from ragstrata.core.question import QuestionFacets
 from ragstrata.core.rows import DefinitionRow
+from ragstrata.query.facets import OPENING_CONJUNCTIONS
 from ragstrata.query.models import RouterPlan
 from ragstrata.text.tokens import tokenize
 
@@ -141,6 +142,19 @@ def asks_a_detail(
     if focus.how and plan.conversation_mode.value == "NEW":
         return False
     return not typed or names_any(defs[0], question_symbols(plan))
+
+
+def lines_lead(plan: RouterPlan, carried: str, hit: Hit) -> bool:
+    """True when the lines of ``hit`` answering a how-question lead its answer, not its card:
+    it is the conversation's topic («а как …» about it), or the question goes on with the
+    conversation opening with a conjunction («А как при этом учитывается допуск?», "And how
+    does it …?"): a detail asked in a how-question's words."""
+    if carried == hit.symbol:
+        return True
+    if plan.conversation_mode.value == "NEW":
+        return False
+    toks = tokenize(plan.query_plan.raw)
+    return bool(toks) and toks[0].text.lower() in OPENING_CONJUNCTIONS
 
 
 def how_inside_topic(plan: RouterPlan, focus: QuestionFacets, defs: list[Hit], topic: str) -> bool:
