@@ -220,11 +220,7 @@ def read_facets(question: str, tests_only: bool = False) -> QuestionFacets:
         del counts["parts"]
     topics = tuple(sorted(counts, key=lambda t: (-counts[t], TOPICS.index(t))))
     marks = _details().find(toks)
-    details = frozenset(
-        DETAILS[p.label]
-        for p, a, b in marks
-        if _own_cue(p, a, b, marks) and not _named_default(p, a, toks)
-    )
+    details = frozenset(DETAILS[p.label] for p, a, b in marks if _own_cue(p, a, b, marks, toks))
     if _NOT_THESE.search(question):
         details |= {"otherwise"}  # "not 32, 36 or 45 characters long": the branch for the rest
     latin = [t.text.lower() for t in toks if t.text.isascii() and t.text.isalpha()]
@@ -271,22 +267,16 @@ _JOINED_WH = frozenset(
 )
 
 
-def _own_cue(cue: Any, a: int, b: int, marks: Sequence[Any]) -> bool:
+def _own_cue(cue: Any, a: int, b: int, marks: Sequence[Any], toks: Sequence[QTok]) -> bool:
     """False for a detail's cue inside a longer one without a gap ("none of those" asks for
-    the rest, not a missing value), and for a type's with one («не получить … массив»)."""
+    the rest, not a missing value), for a type's with one («не получить … массив»), and for
+    «по умолчанию» after a noun («значение по умолчанию» names the value, as "the default
+    value" does; «используется по умолчанию», as "by default", asks what is used without one)."""
     if DETAILS[cue.label] == "wrongtype" and b - a + 1 > len(cue.words):
         return False
+    if cue.text == "по умолчание" and a > 0 and dictionary_pos(toks[a - 1].surface) == "NOUN":
+        return False
     return not any(c <= a and b <= d < c + len(q.words) and d - c > b - a for q, c, d in marks)
-
-
-def _named_default(cue: Any, a: int, toks: Sequence[QTok]) -> bool:
-    """True for «по умолчанию» after a noun: «значение по умолчанию» names the default value
-    (as "the default value" does), «используется по умолчанию» says it is used when nothing
-    is given (as "by default" does)."""
-    return cue.text == _BY_DEFAULT and a > 0 and dictionary_pos(toks[a - 1].surface) == "NOUN"
-
-
-_BY_DEFAULT = "по умолчание"
 
 
 def _after_comma(question: str, toks: list[QTok], first: int) -> bool:

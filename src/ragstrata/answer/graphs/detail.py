@@ -460,6 +460,9 @@ def _comment_above(lines: list[str], k: int, body: int) -> set[str]:
 
 
 _COMMENT_ABOVE = 3
+_COMMENT_WORD = 1.0  # a word the comment above says: half of what a word of the code counts
+
+
 _ASSIGNS = re.compile(
     r"^\s*(?:(?:let|const|var|mut)\s+)*([\w$]+(?:\s*,\s*[\w$]+)*)\s*(?::=|=(?!=))"
 )
@@ -474,9 +477,6 @@ def _assigned_above(lines: list[str], k: int, body: int) -> set[str]:
         return set()
     names = {n.strip() for n in found.group(1).split(",")} - {"_"}
     return line_stems(lines[k - 1]) if names & set(re.findall(r"[\w$]+", lines[k])) else set()
-
-
-_COMMENT_WORD = 1.0  # a word the comment above says: half of what a word of the code counts
 
 
 def _body_start(lines: list[str]) -> int:

@@ -309,8 +309,8 @@ def worded_twin(
     """``head`` with its lead replaced by a namesake among the first :data:`NAMED_WINDOW` (the
     same name, kind, rank and ``standing``, another definition) whose body carries more of
     the question's words: the builds of one function (`dequal` of `lite.js` and of
-    `index.js`) are told apart by what each handles ("Maps whose keys are objects"); a lead of a better
-    ``standing`` (the code for the platform asked) keeps its place."""
+    `index.js`) are told apart by what each handles ("Maps whose keys are objects"). A lead
+    of a better ``standing`` (the code for the platform asked) keeps its place."""
     if len(head) < 2 or not groups:
         return head
     lead = head[0]
